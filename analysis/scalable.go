@@ -1,0 +1,108 @@
+package analysis
+
+import (
+	"math"
+)
+
+// Scalable describes the construction of a scalable Bloom filter (Almeida,
+// Baquero, Preguiça and Hutchison, "Scalable Bloom Filters", Information
+// Processing Letters 101(6), 2007): a series of partitioned stages whose
+// error probabilities tighten geometrically so that the compound
+// false-positive rate never exceeds the target P.
+//
+// Stage i (from 0) has design error P_i = P0 r^i with P0 = P (1 - r), so that
+// sum_i P_i = P0/(1 - r) = P; k_i = ceil(log2(1/P_i)) slices; capacity
+// n_i = floor(n0 s^i) items; and slices of b_i = ceil(1/(1 - 2^(-1/n_i)))
+// bits, the fewest for which a slice holding n_i items has expected fill
+// ratio 1 - (1 - 1/b_i)^(n_i) of at most 1/2. A full stage therefore has
+// rate at most 2^(-k_i) <= P_i.
+type Scalable struct {
+	P  float64 // overall target false-positive rate, 0 < P < 1
+	R  float64 // tightening ratio, 0 < R < 1
+	S  float64 // growth factor of stage capacity, S >= 1
+	N0 uint64  // capacity of the first stage, N0 >= 1
+}
+
+// Stage is the geometry of one stage of a scalable filter.
+type Stage struct {
+	Index     int     // stage number, from 0
+	Capacity  uint64  // items the stage holds before the next one starts (n_i)
+	Hashes    int     // slices, one hash each (k_i)
+	SliceBits uint64  // bits per slice (b_i)
+	Bits      uint64  // Hashes * SliceBits
+	Error     float64 // design error P_i = P0 r^i
+}
+
+// MaxStages is the number of stages a scalable filter may grow to. Even with
+// growth factor 1 and a first stage of one item it allows far more items
+// than fit in memory at any useful rate; the limit exists so that a filter
+// fails with an error rather than loop forever on absurd parameters.
+const MaxStages = 256
+
+// Validate reports whether the parameters are in their domains.
+func (s Scalable) Validate() error {
+	if err := CheckProbability("P", s.P); err != nil {
+		return err
+	}
+	if math.IsNaN(s.R) || s.R <= 0 || s.R >= 1 {
+		return invalid("tightening ratio r = %v, want 0 < r < 1", s.R)
+	}
+	if math.IsNaN(s.S) || math.IsInf(s.S, 0) || s.S < 1 {
+		return invalid("growth factor s = %v, want a finite s >= 1", s.S)
+	}
+	if s.N0 == 0 {
+		return invalid("initial capacity n0 = 0, want n0 >= 1")
+	}
+	if s.N0 > MaxBits {
+		return invalid("initial capacity n0 = %d, want at most %d", s.N0, uint64(MaxBits))
+	}
+	return nil
+}
+
+// P0 returns the design error of the first stage, P (1 - r).
+func (s Scalable) P0() float64 { return s.P * (1 - s.R) }
+
+// Stage returns the geometry of stage i. It reports an error if the
+// parameters are invalid, i is negative or at least MaxStages, or the stage
+// would exceed MaxBits or MaxHashes.
+func (s Scalable) Stage(i int) (Stage, error) {
+	if err := s.Validate(); err != nil {
+		return Stage{}, err
+	}
+	if i < 0 || i >= MaxStages {
+		return Stage{}, invalid("stage %d, want 0 <= stage < %d", i, MaxStages)
+	}
+	capf := math.Floor(float64(s.N0) * math.Pow(s.S, float64(i)))
+	if capf > MaxBits {
+		return Stage{}, invalid("stage %d capacity %.4g exceeds %d", i, capf, uint64(MaxBits))
+	}
+	n := uint64(capf)
+	// log2(1/P_i) = -log2(P0) - i log2(r). The small tolerance keeps a value
+	// that is an integer up to rounding from being pushed to the next one.
+	l := -math.Log2(s.P0()) - float64(i)*math.Log2(s.R)
+	k := int(math.Ceil(l - 1e-9))
+	if k < 1 {
+		k = 1
+	}
+	if k > MaxHashes {
+		return Stage{}, invalid("stage %d needs %d hashes, more than %d", i, k, MaxHashes)
+	}
+	b := uint64(math.Ceil(-1 / math.Expm1(-math.Ln2/float64(n))))
+	// Rounding may leave b one too large; keep the fewest bits that still
+	// give fill at most 1/2, i.e. n ln(1 - 1/b) >= -ln 2.
+	if b > 2 && float64(n)*math.Log1p(-1/float64(b-1)) >= -math.Ln2 {
+		b--
+	}
+	bits := float64(b) * float64(k)
+	if bits > MaxBits {
+		return Stage{}, invalid("stage %d needs %.4g bits, more than %d", i, bits, uint64(MaxBits))
+	}
+	return Stage{
+		Index:     i,
+		Capacity:  n,
+		Hashes:    k,
+		SliceBits: b,
+		Bits:      b * uint64(k),
+		Error:     s.P0() * math.Pow(s.R, float64(i)),
+	}, nil
+}
