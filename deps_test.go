@@ -1,0 +1,119 @@
+package bloomlab_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/bloomlab/bloomlab"
+
+// allowed lists, for each package directory, the import paths (or path
+// prefixes ending in "/") its non-test files may import besides the
+// standard library. It is the import rule of DESIGN.md, written down so that
+// a change that breaks it fails here, as Go's own go/build/deps_test.go does.
+var allowed = map[string][]string{
+	"analysis":       {"gonum.org/v1/gonum/"},
+	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", module + "/analysis"},
+	"experiments":    {module + "/variants", module + "/analysis"},
+	"plots":          {module + "/experiments", module + "/analysis", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
+	"cmd/experiment": {module + "/", "gonum.org/v1/"},
+	"cmd/bloomcalc":  {module + "/", "gonum.org/v1/"},
+}
+
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func permitted(path string, rules []string) bool {
+	if isStd(path) {
+		return true
+	}
+	if strings.HasPrefix(path, module+"/cmd") {
+		return false // nothing imports a command
+	}
+	for _, r := range rules {
+		if path == r || strings.HasSuffix(r, "/") && strings.HasPrefix(path, r) || path+"/" == r {
+			return true
+		}
+	}
+	return false
+}
+
+// TestImportRules checks every non-test file's direct imports against the
+// rules above, and that every package directory is covered by a rule.
+func TestImportRules(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata" || d.Name() == "results" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		rules, ok := allowed[dir]
+		if !ok {
+			for prefix, r := range allowed {
+				if strings.HasPrefix(dir, prefix+"/") {
+					rules, ok = r, true
+					break
+				}
+			}
+		}
+		if !ok {
+			t.Errorf("%s: package directory %s has no import rule in deps_test.go", path, dir)
+			return nil
+		}
+		seen[dir] = true
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !permitted(p, rules) {
+				t.Errorf("%s imports %s, which DESIGN.md does not allow for %s", path, p, dir)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"analysis", "variants"} {
+		if !seen[dir] {
+			t.Errorf("no Go files found in %s", dir)
+		}
+	}
+}
+
+// TestVariantsDependencies checks the transitive closure: a researcher who
+// imports only variants must not pull in plotting or gonum.
+func TestVariantsDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "./variants").Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "gonum.org/") || strings.HasPrefix(p, module+"/experiments") || strings.HasPrefix(p, module+"/plots") {
+			t.Errorf("variants depends on %s", p)
+		}
+	}
+}

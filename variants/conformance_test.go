@@ -1,0 +1,196 @@
+package variants
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// newFilterFunc builds a filter sized for capacity items at rate p with
+// hashing h, as each variant's test registers it.
+type newFilterFunc func(t testing.TB, capacity uint64, p float64, h Hashing) Filter
+
+// conformanceVariants lists every variant the shared suite runs over. Later
+// variants join by appending here.
+var conformanceVariants = map[string]newFilterFunc{
+	"standard": func(t testing.TB, n uint64, p float64, h Hashing) Filter {
+		f, err := NewStandardFor(n, p, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	},
+	"partitioned": func(t testing.TB, n uint64, p float64, h Hashing) Filter {
+		f, err := NewPartitionedFor(n, p, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	},
+}
+
+// testKeys returns n distinct 16-byte keys from a seeded generator, tagged
+// with set so that keys of different sets never coincide.
+func testKeys(seed uint64, set byte, n int) [][]byte {
+	r := rand.New(rand.NewPCG(seed, uint64(set)))
+	keys := make([][]byte, n)
+	buf := make([]byte, 16*n)
+	for i := range keys {
+		k := buf[16*i : 16*i+16 : 16*i+16]
+		binary.LittleEndian.PutUint64(k, r.Uint64())
+		binary.LittleEndian.PutUint64(k[8:], uint64(i))
+		k[15] = set
+		keys[i] = k
+	}
+	return keys
+}
+
+var allHashings = []Hashing{
+	{},
+	{Kind: Metro, Seed: 7},
+	{Derivation: Double, Seed: 1},
+	{Derivation: Triple, Seed: 2},
+	{Derivation: Independent, Seed: 3},
+	{Kind: Metro, Derivation: Independent, Seed: 4},
+}
+
+// TestConformance runs the shared contract over every variant and every
+// hashing option.
+func TestConformance(t *testing.T) {
+	for name, newFilter := range conformanceVariants {
+		for _, h := range allHashings {
+			t.Run(name+"/"+h.Kind.String()+"/"+h.Derivation.String(), func(t *testing.T) {
+				testFilter(t, func(capacity uint64, p float64) Filter { return newFilter(t, capacity, p, h) })
+			})
+		}
+	}
+}
+
+func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter) {
+	const n = 20000
+	f := newFilter(n, 0.01)
+	h := f.Hashing()
+	present := testKeys(1, 1, n)
+	absent := testKeys(2, 2, n)
+
+	if st := f.Stats(); st.Items != 0 || st.FillRatio != 0 || st.EstimatedFPR != 0 {
+		t.Fatalf("new filter not empty: %+v", st)
+	}
+	for _, k := range absent[:100] {
+		if f.Contains(k) {
+			t.Fatalf("empty filter contains %x", k)
+		}
+	}
+
+	// TestAndAdd reports absence for new keys on a sparse filter most of
+	// the time, and presence for keys added before, always.
+	newBefore := 0
+	for _, k := range present[:n/2] {
+		if !f.TestAndAdd(k) {
+			newBefore++
+		}
+	}
+	if newBefore < n/4 {
+		t.Errorf("TestAndAdd reported only %d of %d fresh keys as new", newBefore, n/2)
+	}
+	for _, k := range present[:n/2] {
+		if !f.TestAndAdd(k) {
+			t.Fatalf("TestAndAdd of an added key reported absent: %x", k)
+		}
+	}
+	// Half by key, half by digest.
+	for _, k := range present[n/2:] {
+		f.AddHash(h.Sum(k))
+	}
+
+	// No false negatives, by key and by digest.
+	for _, k := range present {
+		if !f.Contains(k) {
+			t.Fatalf("false negative for %x", k)
+		}
+		if !f.ContainsHash(h.Sum(k)) {
+			t.Fatalf("false negative by digest for %x", k)
+		}
+	}
+	// Key and digest paths agree on absent keys too.
+	fp := 0
+	for _, k := range absent {
+		a, b := f.Contains(k), f.ContainsHash(h.Sum(k))
+		if a != b {
+			t.Fatalf("Contains(%x) = %v but ContainsHash = %v", k, a, b)
+		}
+		if a {
+			fp++
+		}
+	}
+	// Loose sanity bound; the statistical tests check the rate itself.
+	if rate := float64(fp) / n; rate > 0.05 {
+		t.Errorf("false-positive rate %v at capacity, sized for 0.01", rate)
+	}
+
+	st := f.Stats()
+	if st.Variant == "" {
+		t.Error("Stats.Variant empty")
+	}
+	if st.Cells == 0 || st.Bits != st.Cells*uint64(st.CellBits) || st.Hashes < 1 {
+		t.Errorf("Stats geometry inconsistent: %+v", st)
+	}
+	wantItems := uint64(n + n/2) // TestAndAdd twice on the first half
+	if st.Items != wantItems && st.Items != n {
+		t.Errorf("Stats.Items = %d, want %d (or %d if repeats are skipped)", st.Items, wantItems, n)
+	}
+	if st.FillRatio <= 0 || st.FillRatio > 1 {
+		t.Errorf("Stats.FillRatio = %v", st.FillRatio)
+	}
+	if st.EstimatedFPR <= 0 || st.EstimatedFPR > 0.05 || math.IsNaN(st.EstimatedFPR) {
+		t.Errorf("Stats.EstimatedFPR = %v at capacity, sized for 0.01", st.EstimatedFPR)
+	}
+	if st.Capacity != n && len(st.Stages) == 0 {
+		t.Errorf("Stats.Capacity = %d, want %d", st.Capacity, n)
+	}
+
+	f.Reset()
+	st = f.Stats()
+	if st.Items != 0 || st.FillRatio != 0 || st.EstimatedFPR != 0 {
+		t.Errorf("after Reset: %+v", st)
+	}
+	for _, k := range present[:1000] {
+		if f.Contains(k) && f.Contains(append([]byte{}, k...)) {
+			// A reset filter is empty: any hit is a bug.
+			t.Fatalf("Reset filter contains %x", k)
+		}
+	}
+	// The filter works again after Reset.
+	for _, k := range present[:1000] {
+		f.Add(k)
+	}
+	for _, k := range present[:1000] {
+		if !f.Contains(k) {
+			t.Fatalf("false negative after Reset and refill: %x", k)
+		}
+	}
+}
+
+// TestAddContainsNoAllocs checks that the hot paths do not allocate.
+func TestAddContainsNoAllocs(t *testing.T) {
+	keys := testKeys(3, 1, 100)
+	for name, newFilter := range conformanceVariants {
+		for _, h := range allHashings {
+			f := newFilter(t, 1000, 0.01, h)
+			d := h.Sum(keys[0])
+			allocs := testing.AllocsPerRun(100, func() {
+				for _, k := range keys {
+					f.Add(k)
+					f.Contains(k)
+					f.TestAndAdd(k)
+				}
+				f.AddHash(d)
+				f.ContainsHash(d)
+			})
+			if allocs != 0 {
+				t.Errorf("%s/%v/%v: %v allocations per run, want 0", name, h.Kind, h.Derivation, allocs)
+			}
+		}
+	}
+}

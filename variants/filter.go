@@ -1,0 +1,115 @@
+package variants
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Filter is an approximate-membership set: Contains never reports false for
+// a key that was added (no false negatives) and reports true for a key that
+// was not added with a small probability, the false-positive rate.
+//
+// The Digest forms operate on a key's precomputed 128-bit hash. For a filter
+// f, f.Contains(key) equals f.ContainsHash(f.Hashing().Sum(key)), so callers
+// can hash a key once and feed the digest to several filters that share the
+// same Hashing.
+//
+// Contains and ContainsHash are safe for concurrent use while nothing
+// mutates the filter. Add, AddHash, TestAndAdd and Reset must not run
+// concurrently with any other method.
+type Filter interface {
+	// Add inserts key.
+	Add(key []byte)
+	// Contains reports whether key is possibly in the set.
+	Contains(key []byte) bool
+	// TestAndAdd inserts key and reports whether it was possibly present
+	// before the insertion.
+	TestAndAdd(key []byte) bool
+
+	// AddHash inserts the key whose digest is d.
+	AddHash(d Digest)
+	// ContainsHash reports whether the key whose digest is d is possibly
+	// in the set.
+	ContainsHash(d Digest) bool
+	// TestAndAddHash is TestAndAdd for a digest.
+	TestAndAddHash(d Digest) bool
+
+	// Hashing returns the hash options the filter was built with.
+	Hashing() Hashing
+	// Stats reports the filter's geometry and load.
+	Stats() Stats
+	// Reset removes every item, keeping the geometry and hashing.
+	Reset()
+}
+
+// Remover is implemented by filters that support deletion (Counting).
+type Remover interface {
+	// Remove deletes one occurrence of key and reports whether it did so.
+	// A key that tests absent is left alone and Remove reports false.
+	Remove(key []byte) bool
+	// RemoveHash is Remove for a digest.
+	RemoveHash(d Digest) bool
+}
+
+// Stats is a filter's geometry and load as plain data.
+type Stats struct {
+	// Variant is the filter's kind: "standard", "partitioned", "counting"
+	// or "scalable".
+	Variant string
+	// Cells is the number of cells the hashes index (m): bits for the bit
+	// filters, counters for a counting filter, the sum over stages for a
+	// scalable filter.
+	Cells uint64
+	// CellBits is the width of one cell in bits: 1 for the bit filters, the
+	// counter width for a counting filter.
+	CellBits int
+	// Bits is the memory of the cells in bits, Cells * CellBits.
+	Bits uint64
+	// Hashes is the number of cells each key touches (k); for a scalable
+	// filter, that of its newest stage.
+	Hashes int
+	// Capacity is the number of items the filter was sized for, or 0 if it
+	// was built from an explicit geometry; for a scalable filter, the sum of
+	// its stages' capacities.
+	Capacity uint64
+	// Items is the number of keys added (for a scalable filter, keys that
+	// were added because they tested absent; for a counting filter, adds
+	// minus successful removes).
+	Items uint64
+	// FillRatio is the fraction of non-zero cells.
+	FillRatio float64
+	// EstimatedFPR is the false-positive rate implied by the current fill:
+	// FillRatio^Hashes for a standard or counting filter, the product of
+	// the slices' fill ratios for a partitioned one, and the compound
+	// 1 - prod(1 - f_i) of its stages for a scalable one.
+	EstimatedFPR float64
+	// Saturated is the number of counters at their maximum (counting only).
+	Saturated uint64
+	// Stages holds per-stage figures (scalable only).
+	Stages []StageStats
+}
+
+// StageStats describes one stage of a scalable filter.
+type StageStats struct {
+	Capacity     uint64  // items the stage is sized for
+	Items        uint64  // items added to the stage
+	Hashes       int     // slices (k_i)
+	Bits         uint64  // bits of the stage
+	FillRatio    float64 // fraction of set bits
+	Error        float64 // design error P_i
+	EstimatedFPR float64 // product of the slices' fill ratios
+}
+
+// Errors wrapped by the errors this package returns.
+var (
+	// ErrInvalidParams reports a parameter outside its domain.
+	ErrInvalidParams = errors.New("invalid parameters")
+	// ErrCorrupt reports input that does not decode to a valid filter.
+	ErrCorrupt = errors.New("corrupt filter data")
+	// ErrIncompatible reports filters that cannot be combined.
+	ErrIncompatible = errors.New("incompatible filters")
+)
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("variants: %w: "+format, append([]any{ErrInvalidParams}, args...)...)
+}

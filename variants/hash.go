@@ -1,0 +1,224 @@
+package variants
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	metro "github.com/dgryski/go-metro"
+	"github.com/zeebo/xxh3"
+)
+
+// Digest is the 128-bit hash of a key, from which a filter derives its k
+// cell indexes.
+type Digest struct {
+	H1, H2 uint64
+}
+
+// HashKind selects the 128-bit hash function applied to keys.
+type HashKind uint8
+
+const (
+	// XXH3 is the 128-bit XXH3 hash (github.com/zeebo/xxh3), the default.
+	XXH3 HashKind = iota
+	// Metro is the 128-bit MetroHash (github.com/dgryski/go-metro).
+	Metro
+)
+
+// String returns "xxh3" or "metro".
+func (h HashKind) String() string {
+	switch h {
+	case XXH3:
+		return "xxh3"
+	case Metro:
+		return "metro"
+	}
+	return fmt.Sprintf("HashKind(%d)", uint8(h))
+}
+
+// Derivation selects how the k cell indexes are derived from a digest
+// (h1, h2). Every derivation computes 64-bit values g_0 .. g_(k-1) in
+// wrapping arithmetic and maps each to a cell of a table of size m by the
+// multiply-shift reduction floor(g m / 2^64) (Lemire 2019), which uses the
+// high bits of g and needs no division.
+type Derivation uint8
+
+const (
+	// EnhancedDouble is enhanced double hashing (Dillinger and Manolios
+	// 2004): g_i = h1 + i h2 + w (i^3 - i)/6, computed by the recurrence
+	// x += y; y += i w. The default. The cubic term keeps the k indexes
+	// apart even when h2 is degenerate. Dillinger and Manolios use w = 1
+	// with reduction modulo m; because multiply-shift reduction keeps the
+	// high bits, bloomlab scales the term by the odd constant
+	// w = 0x9e3779b97f4a7c15 (2^64 over the golden ratio) so that it moves
+	// the high bits as the original moves the low ones.
+	EnhancedDouble Derivation = iota
+	// Double is plain double hashing (Kirsch and Mitzenmacher 2006):
+	// g_i = h1 + i h2. When h2 is close to a multiple of 2^64/m the indexes
+	// nearly coincide, which raises the false-positive rate of small
+	// filters.
+	Double
+	// Triple is triple hashing (Dillinger and Manolios 2004):
+	// g_i = h1 + i h2 + (i^2 - i)/2 h3, with h3 a bijective mix of
+	// h1 xor h2 (the digest has only 128 bits).
+	Triple
+	// Independent hashes the digest once per index, with k different seeds
+	// (the 64-bit variant of the filter's HashKind over the 16 digest
+	// bytes), emulating k independent hash functions of the key at the
+	// cost of k extra short hashes.
+	Independent
+)
+
+// String returns the derivation's name as used on command lines.
+func (d Derivation) String() string {
+	switch d {
+	case EnhancedDouble:
+		return "enhanced-double"
+	case Double:
+		return "double"
+	case Triple:
+		return "triple"
+	case Independent:
+		return "independent"
+	}
+	return fmt.Sprintf("Derivation(%d)", uint8(d))
+}
+
+// Hashing holds a filter's hash options. The zero value is the default:
+// XXH3, enhanced double hashing, seed 0.
+type Hashing struct {
+	Kind       HashKind
+	Derivation Derivation
+	Seed       uint64
+}
+
+func (h Hashing) validate() error {
+	if h.Kind > Metro {
+		return invalid("hash kind %d, want xxh3 (%d) or metro (%d)", uint8(h.Kind), uint8(XXH3), uint8(Metro))
+	}
+	if h.Derivation > Independent {
+		return invalid("derivation %d, want 0 to %d", uint8(h.Derivation), uint8(Independent))
+	}
+	return nil
+}
+
+// Sum returns the 128-bit digest of key under h.
+func (h Hashing) Sum(key []byte) Digest {
+	if h.Kind == Metro {
+		a, b := metro.Hash128(key, h.Seed)
+		return Digest{a, b}
+	}
+	u := xxh3.Hash128Seed(key, h.Seed)
+	return Digest{u.Lo, u.Hi}
+}
+
+// weyl is 2^64 divided by the golden ratio, rounded to odd.
+const weyl = 0x9e3779b97f4a7c15
+
+// mix64 is the bijective finaliser of SplitMix64 (Steele, Lea and Flood
+// 2014), a strong 64-bit mixer.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// Remix returns a digest for stage i of a multi-stage filter: stage 0 gets
+// d itself and every other stage a bijective remix of it, so that the
+// stages' index patterns are unrelated while the key is hashed only once.
+func (d Digest) Remix(i int) Digest {
+	if i == 0 {
+		return d
+	}
+	s := uint64(i) * weyl
+	return Digest{mix64(d.H1 ^ s), mix64(d.H2 + s)}
+}
+
+// reduce maps x to [0, m) by multiply-shift.
+func reduce(x, m uint64) uint64 {
+	hi, _ := bits.Mul64(x, m)
+	return hi
+}
+
+// probe generates the values g_i of a derivation; reduce them to a table
+// size with reduce. It is small, holds no allocation and lives on the stack.
+type probe struct {
+	// The recurrence x += y; y += z; z += c. For Independent, x and y hold
+	// the digest, z counts the values produced and c is the seed.
+	x, y, z, c uint64
+	indep      bool
+	metro      bool
+}
+
+// init starts p at g_0 for digest d. Filters declare a probe and call init
+// rather than copy one from a constructor: the copy of a freshly written
+// struct stalls store-to-load forwarding on amd64.
+func (p *probe) init(d Digest, h Hashing) {
+	p.x, p.y = d.H1, d.H2
+	switch h.Derivation {
+	case EnhancedDouble:
+		p.z, p.c = weyl, weyl
+	case Triple:
+		p.z = mix64(d.H1 ^ d.H2 ^ weyl)
+	case Independent:
+		p.c, p.indep, p.metro = h.Seed, true, h.Kind == Metro
+	}
+}
+
+// batch is the number of values a probe produces per fill: enough for the
+// usual k in one call, and small enough to live in registers and cache.
+const batch = 8
+
+// fill sets g to the next len(g) values. Filters take values in batches so
+// that their loops issue independent memory loads with no call or branch
+// between them.
+func (p *probe) fill(g []uint64) {
+	if p.indep {
+		var buf [16]byte
+		binary.LittleEndian.PutUint64(buf[:8], p.x)
+		binary.LittleEndian.PutUint64(buf[8:], p.y)
+		for j := range g {
+			p.z++
+			seed := p.c + p.z*weyl
+			if p.metro {
+				g[j] = metro.Hash64(buf[:], seed)
+			} else {
+				g[j] = xxh3.HashSeed(buf[:], seed)
+			}
+		}
+		return
+	}
+	x, y, z, c := p.x, p.y, p.z, p.c
+	for j := range g {
+		g[j] = x
+		x += y
+		y += z
+		z += c
+	}
+	p.x, p.y, p.z = x, y, z
+}
+
+// Indexes appends to dst the k cell indexes in [0, m) that h derives from d
+// and returns the extended slice. Filters compute the same indexes without
+// allocating; Indexes is for tests and research code that studies the
+// derivations. It panics if m is zero.
+func (h Hashing) Indexes(dst []uint64, d Digest, k int, m uint64) []uint64 {
+	if m == 0 {
+		panic("variants: Indexes with m = 0")
+	}
+	var p probe
+	p.init(d, h)
+	var g [batch]uint64
+	for k > 0 {
+		n := min(k, batch)
+		p.fill(g[:n])
+		for _, x := range g[:n] {
+			dst = append(dst, reduce(x, m))
+		}
+		k -= n
+	}
+	return dst
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package variants
+
+// physicalMemory returns 0: the machine's memory is unknown on this system.
+func physicalMemory() uint64 { return 0 }

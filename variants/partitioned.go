@@ -1,0 +1,188 @@
+package variants
+
+import (
+	"math/bits"
+)
+
+// Partitioned is a partitioned Bloom filter: k slices of b bits, each key
+// setting one bit in every slice. Its false-positive rate at n items is
+// (1 - (1 - 1/b)^n)^k, a little above that of a standard filter of the same
+// m = k b, and every key sets exactly k distinct bits.
+//
+// Each slice starts on a 64-bit word boundary, so a slice whose size is not
+// a multiple of 64 leaves fewer than 64 unused bits of padding behind it.
+//
+// Contains and ContainsHash are safe for concurrent use while nothing
+// mutates the filter; mutation needs exclusive access.
+type Partitioned struct {
+	words      []uint64
+	sliceBits  uint64 // b
+	sliceWords uint64 // words per slice, ceil(b/64)
+	k          int
+	capacity   uint64
+	items      uint64
+	hashing    Hashing
+}
+
+var _ Filter = (*Partitioned)(nil)
+
+// NewPartitioned returns an empty partitioned filter of g.Hashes slices of
+// ceil(g.Bits/g.Hashes) bits each; Geometry reports the bits actually built,
+// which exceed g.Bits by less than g.Hashes. It reports an error if
+// g.Bits < g.Hashes.
+func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	if err := h.validate(); err != nil {
+		return nil, err
+	}
+	k := uint64(g.Hashes)
+	if g.Bits < k {
+		return nil, invalid("bits m = %d is fewer than hashes k = %d: a partitioned filter needs at least one bit per slice", g.Bits, g.Hashes)
+	}
+	b := (g.Bits + k - 1) / k
+	sw := (b + 63) / 64
+	w, err := allocWords(sw * k)
+	if err != nil {
+		return nil, err
+	}
+	return &Partitioned{words: w, sliceBits: b, sliceWords: sw, k: g.Hashes, hashing: h}, nil
+}
+
+// NewPartitionedFor returns an empty partitioned filter sized by Sized for
+// capacity items at false-positive rate fpr.
+func NewPartitionedFor(capacity uint64, fpr float64, h Hashing) (*Partitioned, error) {
+	g, err := Sized(capacity, fpr)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewPartitioned(g, h)
+	if err != nil {
+		return nil, err
+	}
+	f.capacity = capacity
+	return f, nil
+}
+
+// Add inserts key.
+func (f *Partitioned) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+
+// Contains reports whether key is possibly in the set.
+func (f *Partitioned) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+
+// TestAndAdd inserts key and reports whether it was possibly present.
+func (f *Partitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+
+// AddHash inserts the key whose digest is d.
+func (f *Partitioned) AddHash(d Digest) {
+	var p probe
+	p.init(d, f.hashing)
+	var g [batch]uint64
+	base := uint64(0)
+	for k := f.k; k > 0; k -= batch {
+		n := min(k, batch)
+		p.fill(g[:n])
+		for _, x := range g[:n] {
+			i := reduce(x, f.sliceBits)
+			f.words[base+i>>6] |= 1 << (i & 63)
+			base += f.sliceWords
+		}
+	}
+	f.items++
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly present.
+func (f *Partitioned) ContainsHash(d Digest) bool {
+	var p probe
+	p.init(d, f.hashing)
+	var g [batch]uint64
+	base := uint64(0)
+	for k := f.k; k > 0; k -= batch {
+		n := min(k, batch)
+		p.fill(g[:n])
+		// As in Standard.ContainsHash: independent loads, no branch.
+		acc := uint64(1)
+		for _, x := range g[:n] {
+			i := reduce(x, f.sliceBits)
+			acc &= f.words[base+i>>6] >> (i & 63)
+			base += f.sliceWords
+		}
+		if acc&1 == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestAndAddHash inserts d and reports whether it was possibly present.
+func (f *Partitioned) TestAndAddHash(d Digest) bool {
+	var p probe
+	p.init(d, f.hashing)
+	var g [batch]uint64
+	base := uint64(0)
+	acc := uint64(1)
+	for k := f.k; k > 0; k -= batch {
+		n := min(k, batch)
+		p.fill(g[:n])
+		for _, x := range g[:n] {
+			i := reduce(x, f.sliceBits)
+			w := &f.words[base+i>>6]
+			acc &= *w >> (i & 63)
+			*w |= 1 << (i & 63)
+			base += f.sliceWords
+		}
+	}
+	f.items++
+	return acc&1 != 0
+}
+
+// Hashing returns the filter's hash options.
+func (f *Partitioned) Hashing() Hashing { return f.hashing }
+
+// Geometry returns the bits actually built (k slices of b bits) and hashes.
+func (f *Partitioned) Geometry() Geometry {
+	return Geometry{Bits: f.sliceBits * uint64(f.k), Hashes: f.k}
+}
+
+// SliceBits returns the number of bits in each slice.
+func (f *Partitioned) SliceBits() uint64 { return f.sliceBits }
+
+// fill returns the fraction of set bits and the product of the slices' fill
+// ratios.
+func (f *Partitioned) fill() (fill, product float64) {
+	var set uint64
+	product = 1
+	for j := range uint64(f.k) {
+		var n int
+		for _, x := range f.words[j*f.sliceWords : (j+1)*f.sliceWords] {
+			n += bits.OnesCount64(x)
+		}
+		set += uint64(n)
+		product *= float64(n) / float64(f.sliceBits)
+	}
+	return float64(set) / float64(f.sliceBits*uint64(f.k)), product
+}
+
+// Stats reports the filter's geometry and load.
+func (f *Partitioned) Stats() Stats {
+	fill, est := f.fill()
+	m := f.sliceBits * uint64(f.k)
+	return Stats{
+		Variant:      "partitioned",
+		Cells:        m,
+		CellBits:     1,
+		Bits:         m,
+		Hashes:       f.k,
+		Capacity:     f.capacity,
+		Items:        f.items,
+		FillRatio:    fill,
+		EstimatedFPR: est,
+	}
+}
+
+// Reset empties the filter.
+func (f *Partitioned) Reset() {
+	clear(f.words)
+	f.items = 0
+}

@@ -1,0 +1,216 @@
+package variants
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// Standard is the classic Bloom filter (Bloom 1970): m bits, k hashes, each
+// key setting the k bits that its digest derives.
+//
+// Contains and ContainsHash are safe for concurrent use while nothing
+// mutates the filter; mutation needs exclusive access.
+type Standard struct {
+	words    []uint64
+	m        uint64
+	k        int
+	capacity uint64
+	items    uint64
+	hashing  Hashing
+}
+
+var _ Filter = (*Standard)(nil)
+
+// Geometry is an explicit filter geometry: m bits (or counters) and k
+// hashes.
+type Geometry struct {
+	Bits   uint64 // m, at least 1
+	Hashes int    // k, from 1 to MaxHashes
+}
+
+// MaxHashes is the largest number of hashes a filter accepts.
+const MaxHashes = analysis.MaxHashes
+
+// MaxBits is the largest number of cells a filter accepts: 2^48, beyond
+// any memory this library will meet. Allocation of a size below it may
+// still fail; the constructors then report an error.
+const MaxBits = analysis.MaxBits
+
+func (g Geometry) validate() error {
+	if g.Bits == 0 {
+		return invalid("bits m = 0, want m >= 1")
+	}
+	if g.Bits > MaxBits {
+		return invalid("bits m = %d, want at most %d", g.Bits, uint64(MaxBits))
+	}
+	if g.Hashes < 1 || g.Hashes > MaxHashes {
+		return invalid("hashes k = %d, want 1 <= k <= %d", g.Hashes, MaxHashes)
+	}
+	return nil
+}
+
+// Sized returns the geometry of a standard filter for capacity n and target
+// false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
+// that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
+// (analysis.OptimalBits and analysis.OptimalHashes).
+func Sized(capacity uint64, fpr float64) (Geometry, error) {
+	m, err := analysis.OptimalBits(capacity, fpr)
+	if err != nil {
+		return Geometry{}, invalid("sizing for capacity %d at rate %v: %v", capacity, fpr, err)
+	}
+	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
+}
+
+// allocWords returns a zeroed slice of n words, or an error if the memory
+// cannot be had: more than the machine has (where the system says), or
+// more than the runtime can allocate.
+func allocWords(n uint64) (w []uint64, err error) {
+	if n > math.MaxInt/8 {
+		return nil, invalid("%d words of memory cannot be addressed", n)
+	}
+	if mem := physicalMemory(); mem > 0 && n > mem/8 {
+		return nil, invalid("the filter needs %d bytes of memory, more than this machine's %d", n*8, mem)
+	}
+	defer func() {
+		if recover() != nil {
+			w, err = nil, invalid("cannot allocate %d bytes", n*8)
+		}
+	}()
+	return make([]uint64, n), nil
+}
+
+// NewStandard returns an empty standard filter with geometry g.
+func NewStandard(g Geometry, h Hashing) (*Standard, error) {
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	if err := h.validate(); err != nil {
+		return nil, err
+	}
+	w, err := allocWords((g.Bits + 63) / 64)
+	if err != nil {
+		return nil, err
+	}
+	return &Standard{words: w, m: g.Bits, k: g.Hashes, hashing: h}, nil
+}
+
+// NewStandardFor returns an empty standard filter sized by Sized for
+// capacity items at false-positive rate fpr.
+func NewStandardFor(capacity uint64, fpr float64, h Hashing) (*Standard, error) {
+	g, err := Sized(capacity, fpr)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewStandard(g, h)
+	if err != nil {
+		return nil, err
+	}
+	f.capacity = capacity
+	return f, nil
+}
+
+// Add inserts key.
+func (f *Standard) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+
+// Contains reports whether key is possibly in the set.
+func (f *Standard) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+
+// TestAndAdd inserts key and reports whether it was possibly present.
+func (f *Standard) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+
+// AddHash inserts the key whose digest is d.
+func (f *Standard) AddHash(d Digest) {
+	var p probe
+	p.init(d, f.hashing)
+	var g [batch]uint64
+	for k := f.k; k > 0; k -= batch {
+		n := min(k, batch)
+		p.fill(g[:n])
+		for _, x := range g[:n] {
+			i := reduce(x, f.m)
+			f.words[i>>6] |= 1 << (i & 63)
+		}
+	}
+	f.items++
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly present.
+func (f *Standard) ContainsHash(d Digest) bool {
+	var p probe
+	p.init(d, f.hashing)
+	var g [batch]uint64
+	for k := f.k; k > 0; k -= batch {
+		n := min(k, batch)
+		p.fill(g[:n])
+		// Load every bit of the batch before testing any: the loads are
+		// independent, so the processor overlaps their cache misses, and
+		// there is no branch to mispredict.
+		acc := uint64(1)
+		for _, x := range g[:n] {
+			i := reduce(x, f.m)
+			acc &= f.words[i>>6] >> (i & 63)
+		}
+		if acc&1 == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestAndAddHash inserts d and reports whether it was possibly present.
+func (f *Standard) TestAndAddHash(d Digest) bool {
+	var p probe
+	p.init(d, f.hashing)
+	var g [batch]uint64
+	acc := uint64(1)
+	for k := f.k; k > 0; k -= batch {
+		n := min(k, batch)
+		p.fill(g[:n])
+		for _, x := range g[:n] {
+			i := reduce(x, f.m)
+			w := &f.words[i>>6]
+			acc &= *w >> (i & 63)
+			*w |= 1 << (i & 63)
+		}
+	}
+	f.items++
+	return acc&1 != 0
+}
+
+// Hashing returns the filter's hash options.
+func (f *Standard) Hashing() Hashing { return f.hashing }
+
+// Geometry returns the filter's bits and hashes.
+func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k} }
+
+// Stats reports the filter's geometry and load.
+func (f *Standard) Stats() Stats {
+	fill := float64(popcount(f.words)) / float64(f.m)
+	return Stats{
+		Variant:      "standard",
+		Cells:        f.m,
+		CellBits:     1,
+		Bits:         f.m,
+		Hashes:       f.k,
+		Capacity:     f.capacity,
+		Items:        f.items,
+		FillRatio:    fill,
+		EstimatedFPR: math.Pow(fill, float64(f.k)),
+	}
+}
+
+// Reset empties the filter.
+func (f *Standard) Reset() {
+	clear(f.words)
+	f.items = 0
+}
+
+func popcount(w []uint64) uint64 {
+	var n int
+	for _, x := range w {
+		n += bits.OnesCount64(x)
+	}
+	return uint64(n)
+}
