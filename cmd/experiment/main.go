@@ -1,0 +1,39 @@
+// Command experiment runs bloomlab's named experiments: it measures the
+// false-positive rate (or memory, or speed) of the Bloom filter variants,
+// sets the measurements beside the theory, prints a table and writes the
+// results as CSV and JSON and the figure as PNG (and SVG).
+//
+// The main job, the scalable filter growing from 1000 to a million items
+// against its target rate:
+//
+//	go run ./cmd/experiment -variant scalable
+//
+// Every figure of the README:
+//
+//	go run ./cmd/experiment -exp all -out plots/figures -format png
+//
+// Run with -h for the flags and -list for the experiments.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "experiment:", err)
+		var u *usageError
+		if errors.As(err, &u) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,470 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
+)
+
+// usageError is an error in the command line: main exits with status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+const usageText = `usage: experiment [flags]
+
+Runs a named experiment on bloomlab's Bloom filters, prints a table and
+writes <out>/<exp>-<variant>.csv, .json, .png (and .svg).
+
+  go run ./cmd/experiment -variant scalable          the main job (fill, scalable)
+  go run ./cmd/experiment -exp all -out plots/figures -format png
+                                                     every figure of the README
+  go run ./cmd/experiment -list                      the experiments
+
+Sharding: run -shard i/N for i = 0..N-1 (same flags, any machines), then
+-merge the N shard files; the merged output equals the unsharded run's.
+
+Flags:
+`
+
+// options are the parsed flags.
+type options struct {
+	exp, variant, out, format, shard, merge string
+	n, p, queries, r, s, conf               string
+	filters, workers                        int
+	seed                                    uint64
+	list, quick                             bool
+}
+
+func newFlagSet(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
+	fs.StringVar(&o.exp, "exp", "fill", "experiment: a name from -list, or all")
+	fs.StringVar(&o.variant, "variant", "all", "variant: standard, partitioned, counting, scalable, or all")
+	fs.StringVar(&o.n, "n", "", "capacity n the filters are sized for (scalable: first stage n0); SI suffixes allowed, as 10k (default: the experiment's)")
+	fs.StringVar(&o.p, "p", "", "target false-positive rate, as 0.01, 1e-3, 1/1000 or 0.1% (default: the experiment's)")
+	fs.IntVar(&o.filters, "filters", 0, "independently seeded filters per point (default: the experiment's)")
+	fs.StringVar(&o.queries, "queries", "", "never-inserted keys queried per filter and point; SI suffixes allowed (default: the experiment's)")
+	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
+	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
+	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
+	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: all cores); the results do not depend on it")
+	fs.StringVar(&o.out, "out", "results", "output directory, created if missing")
+	fs.StringVar(&o.format, "format", "csv,json,png", "files to write, comma-separated: csv, json, png, svg")
+	fs.StringVar(&o.shard, "shard", "", "run only shard i/N of the filters and write a shard file for -merge")
+	fs.StringVar(&o.merge, "merge", "", "merge shard files (comma-separated paths or glob patterns) instead of running")
+	fs.BoolVar(&o.list, "list", false, "list the experiments and exit")
+	fs.BoolVar(&o.quick, "quick", false, "smaller default sizes for memory and speed (up to 1e6 keys)")
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageText)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// run is the whole command: main only calls it. Errors in the command line
+// are *usageError, after which the usage has been printed to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	var o options
+	fs := newFlagSet(&o)
+	defer func() {
+		var u *usageError
+		if errors.As(err, &u) {
+			printUsage(stderr, fs)
+		}
+	}()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout, fs)
+			return nil
+		}
+		return &usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	if o.list {
+		for name := range set {
+			if name != "list" {
+				return usagef("-list cannot be combined with -%s", name)
+			}
+		}
+		return list(stdout)
+	}
+	formats, err := parseFormats(o.format)
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		return usagef("-out: empty output directory")
+	}
+	if o.merge != "" {
+		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick"} {
+			if set[name] {
+				return usagef("-merge cannot be combined with -%s: the shard files hold the run's parameters", name)
+			}
+		}
+		return merge(ctx, o, formats, stdout, stderr)
+	}
+
+	runs, err := plan(o, set)
+	if err != nil {
+		return err
+	}
+	if err := prepareOut(o.out); err != nil {
+		return err
+	}
+	progress := newProgress(stderr)
+	for i, rn := range runs {
+		rn.opts.Progress = progress.start(fmt.Sprintf("%s %s", rn.exp, rn.variant))
+		started := time.Now()
+		res, err := experiments.Run(ctx, rn.exp, rn.variant, rn.params, rn.opts)
+		progress.stop()
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("interrupted during %s %s; files written before are complete, nothing of this run was written", rn.exp, rn.variant)
+			}
+			return err
+		}
+		elapsed := time.Since(started)
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if res.Shard != nil {
+			path := filepath.Join(o.out, fmt.Sprintf("%s-%s.shard-%d-of-%d.json", rn.exp, rn.variant, res.Shard.Index, res.Shard.Count))
+			if err := writeFiles([]output{{path, func(w io.Writer) error { return experiments.WriteJSON(w, res) }}}); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s %s: shard %d/%d measured in %s\nwrote %s\n", rn.exp, rn.variant, res.Shard.Index, res.Shard.Count, elapsed.Round(time.Millisecond), path)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s %s (seed %d, %s, measured in %s)\n", rn.exp, rn.variant, res.Seed, res.GoVersion, elapsed.Round(time.Millisecond))
+		if err := report(stdout, res, o.out, formats); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSpec is one experiments.Run call.
+type runSpec struct {
+	exp, variant string
+	params       experiments.Params
+	opts         experiments.Options
+}
+
+// plan turns the flags into the runs to do, checking every flag and
+// combination before any work starts.
+func plan(o options, set map[string]bool) ([]runSpec, error) {
+	var p experiments.Params
+	var err error
+	if set["n"] {
+		if p.N, err = parseCount(o.n); err != nil || p.N == 0 {
+			return nil, usagef("-n: %s", why(err, "want a count of at least 1"))
+		}
+	}
+	if set["p"] {
+		if p.P, err = parseProbability(o.p); err != nil {
+			return nil, usagef("-p: %v", err)
+		}
+	}
+	if set["filters"] && o.filters < 1 {
+		return nil, usagef("-filters: %d, want at least 1", o.filters)
+	}
+	p.Filters = o.filters
+	if set["queries"] {
+		if p.Queries, err = parseCount(o.queries); err != nil || p.Queries == 0 {
+			return nil, usagef("-queries: %s", why(err, "want a count of at least 1"))
+		}
+	}
+	if set["conf"] {
+		c, err := strconv.ParseFloat(o.conf, 64)
+		if err != nil || !(c > 0 && c < 1) {
+			return nil, usagef("-conf: %q, want a level between 0 and 1, as 0.95", o.conf)
+		}
+		p.Conf = c
+	}
+	if set["r"] {
+		if p.R, err = parseFloats(o.r); err != nil {
+			return nil, usagef("-r: %v", err)
+		}
+	}
+	if set["s"] {
+		if p.S, err = parseFloats(o.s); err != nil {
+			return nil, usagef("-s: %v", err)
+		}
+	}
+	p.Quick = o.quick
+	if o.workers < 0 {
+		return nil, usagef("-workers: %d, want 0 (all cores) or more", o.workers)
+	}
+	opts := experiments.Options{Seed: o.seed, Workers: o.workers}
+	if set["shard"] {
+		sh, err := experiments.ParseShard(o.shard)
+		if err != nil {
+			return nil, usagef("-shard: %q, want i/N with 0 <= i < N, as 0/4", o.shard)
+		}
+		opts.Shard = sh
+	}
+	if o.variant != "all" && !slices.Contains(experiments.Variants, o.variant) {
+		return nil, usagef("-variant: unknown variant %q, want %s or all", o.variant, strings.Join(experiments.Variants, ", "))
+	}
+	var exps []experiments.Experiment
+	if o.exp == "all" {
+		exps = experiments.List()
+	} else {
+		e, ok := experiments.Lookup(o.exp)
+		if !ok {
+			return nil, usagef("-exp: unknown experiment %q, want one of %s, or all", o.exp, strings.Join(experiments.Names(), ", "))
+		}
+		exps = []experiments.Experiment{e}
+	}
+	var runs []runSpec
+	for _, e := range exps {
+		var vs []string
+		switch {
+		case o.variant == "all" && e.PerVariant:
+			vs = e.Variants
+		case o.variant == "all":
+			vs = []string{"all"}
+		case slices.Contains(e.Variants, o.variant):
+			vs = []string{o.variant}
+		case o.exp == "all":
+			continue // -exp all -variant v: the experiments that measure v
+		default:
+			return nil, usagef("-variant: experiment %s measures %s, not %s", e.Name, strings.Join(e.Variants, ", "), o.variant)
+		}
+		if opts.Shard.Count > 1 && !e.Shardable {
+			if o.exp == "all" {
+				return nil, usagef("-shard: experiment %s cannot be sharded (it measures time or memory on one machine); shard one experiment at a time", e.Name)
+			}
+			return nil, usagef("-shard: experiment %s cannot be sharded: it measures time or memory on one machine", e.Name)
+		}
+		for _, v := range vs {
+			runs = append(runs, runSpec{exp: e.Name, variant: v, params: p, opts: opts})
+		}
+	}
+	// Check every run's parameters before measuring anything.
+	for _, rn := range runs {
+		if err := experiments.Check(rn.exp, rn.variant, rn.params, rn.opts); err != nil {
+			var pe *experiments.ParamError
+			if errors.As(err, &pe) {
+				return nil, usagef("-%s: %s (experiment %s %s)", pe.Param, pe.Msg, rn.exp, rn.variant)
+			}
+			return nil, err
+		}
+	}
+	return runs, nil
+}
+
+func why(err error, fallback string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fallback
+}
+
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+var allFormats = []string{"csv", "json", "png", "svg"}
+
+func parseFormats(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if !slices.Contains(allFormats, f) {
+			return nil, usagef("-format: unknown format %q, want a comma-separated list of %s", f, strings.Join(allFormats, ", "))
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// prepareOut creates the output directory and checks that files can be
+// created in it, before any measuring.
+func prepareOut(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".experiment-probe-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// output is one file to write.
+type output struct {
+	path  string
+	write func(io.Writer) error
+}
+
+// writeFiles renders every output in memory, then writes each to a
+// temporary file in its directory and renames it into place, so that an
+// error or an interrupt leaves only complete files.
+func writeFiles(outs []output) error {
+	data := make([][]byte, len(outs))
+	for i, o := range outs {
+		var b bytes.Buffer
+		if err := o.write(&b); err != nil {
+			return fmt.Errorf("%s: %w", o.path, err)
+		}
+		data[i] = b.Bytes()
+	}
+	for i, o := range outs {
+		if err := writeAtomic(o.path, data[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// report prints the table and notes of res and writes its files.
+func report(stdout io.Writer, res *experiments.Results, dir string, formats []string) error {
+	printTable(stdout, res)
+	for _, n := range res.Notes {
+		fmt.Fprintln(stdout, "note:", n)
+	}
+	base := filepath.Join(dir, res.Experiment+"-"+res.Variant)
+	var outs []output
+	for _, f := range formats {
+		switch f {
+		case "csv":
+			outs = append(outs, output{base + ".csv", func(w io.Writer) error { return experiments.WriteCSV(w, res) }})
+		case "json":
+			outs = append(outs, output{base + ".json", func(w io.Writer) error { return experiments.WriteJSON(w, res) }})
+		case "png", "svg":
+			outs = append(outs, output{base + "." + f, func(w io.Writer) error { return plots.Render(w, res, f) }})
+		}
+	}
+	if err := writeFiles(outs); err != nil {
+		return err
+	}
+	var paths []string
+	for _, o := range outs {
+		paths = append(paths, o.path)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(paths, ", "))
+	return nil
+}
+
+// merge reads shard files, merges them and reports the merged results.
+func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) error {
+	var paths []string
+	for _, pat := range strings.Split(o.merge, ",") {
+		pat = strings.TrimSpace(pat)
+		if strings.ContainsAny(pat, "*?[") {
+			m, err := filepath.Glob(pat)
+			if err != nil {
+				return usagef("-merge: bad pattern %q: %v", pat, err)
+			}
+			if len(m) == 0 {
+				return usagef("-merge: no file matches %q", pat)
+			}
+			paths = append(paths, m...)
+		} else if pat != "" {
+			paths = append(paths, pat)
+		}
+	}
+	if len(paths) == 0 {
+		return usagef("-merge: no shard files given")
+	}
+	var shards []*experiments.Results
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return usagef("-merge: %v", err)
+		}
+		r, err := experiments.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			return usagef("-merge: %s: %v", p, err)
+		}
+		shards = append(shards, r)
+	}
+	res, err := experiments.Merge(shards)
+	if err != nil {
+		return usagef("-merge: %v", err)
+	}
+	if err := prepareOut(o.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %s: merged %d shards (seed %d, %s)\n", res.Experiment, res.Variant, len(shards), res.Seed, res.GoVersion)
+	return report(stdout, res, o.out, formats)
+}
+
+// list prints the experiments.
+func list(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "experiment\tvariants\twhat it measures")
+	for _, e := range experiments.List() {
+		vs := strings.Join(e.Variants, ",")
+		if e.PerVariant {
+			vs += " (one per run)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, vs, e.Summary)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// col is one column of the printed table.
+type col struct {
+	head string
+	get  func(r *experiments.Row) string
+}
+
+func g4(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+func ns(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+var (
+	colSeries   = col{"series", func(r *experiments.Row) string { return r.Series }}
+	colItems    = col{"items", func(r *experiments.Row) string { return strconv.FormatUint(r.Items, 10) }}
+	colBits     = col{"m (bits)", func(r *experiments.Row) string { return strconv.FormatUint(r.Bits, 10) }}
+	colK        = col{"k", func(r *experiments.Row) string { return strconv.Itoa(r.Hashes) }}
+	colBPE      = col{"bits/item", func(r *experiments.Row) string { return strconv.FormatFloat(r.BitsPerElement, 'f', 2, 64) }}
+	colQueries  = col{"queries", func(r *experiments.Row) string { return strconv.FormatUint(r.Queries, 10) }}
+	colMeasured = col{"measured rate [interval]", func(r *experiments.Row) string {
+		return fmt.Sprintf("%s [%s, %s]", g4(r.Rate), g4(r.Lo), g4(r.Hi))
+	}}
+	colTheory  = col{"theory", func(r *experiments.Row) string { return g4(r.Theory) }}
+	colClassic = col{"classic", func(r *experiments.Row) string { return g4(r.Classic) }}
+	colTarget  = col{"target", func(r *experiments.Row) string { return g4(r.Target) }}
+	colInside  = col{"theory inside", func(r *experiments.Row) string { return r.Inside }}
+	colStages  = col{"stages", func(r *experiments.Row) string { return strconv.FormatFloat(r.Stages, 'f', 1, 64) }}
+	colAdd     = col{"ns/add", func(r *experiments.Row) string { return ns(r.NsPerAdd) }}
+	colQuery   = col{"ns/query", func(r *experiments.Row) string { return ns(r.NsPerQuery) }}
+)
+
+// tableColumns returns the columns printed for res.
+func tableColumns(res *experiments.Results) []col {
+	switch res.Experiment {
+	case "fill":
+		if res.Variant == "scalable" {
+			cs := []col{colItems, colStages, colBPE, colMeasured, colTheory, colTarget, colInside}
+			if len(seriesNames(res)) > 1 {
+				cs = append([]col{colSeries}, cs...)
+			}
+			return cs
+		}
+		return []col{colItems, colMeasured, colTheory, colClassic, colTarget, colInside}
+	case "bits":
+		return []col{colSeries, colBPE, colK, colQueries, colMeasured, colTheory, colClassic, colInside}
+	case "hashes":
+		return []col{colSeries, colK, colMeasured, colTheory, colClassic, colInside}
+	case "small-m":
+		return []col{colBits, colItems, colK, colMeasured, col{"exact", colTheory.get}, colClassic,
+			col{"exact inside", colInside.get},
+			col{"classic inside", func(r *experiments.Row) string {
+				if r.Lo <= r.Classic && r.Classic <= r.Hi {
+					return "yes"
+				}
+				return "no"
+			}}}
+	case "hashing":
+		return []col{colSeries, colBits, colK, colMeasured, col{"exact", colTheory.get},
+			col{"excess", func(r *experiments.Row) string {
+				return fmt.Sprintf("%+.1f%%", 100*(r.Rate/r.Theory-1))
+			}}, colInside, colAdd, colQuery}
+	case "scalable":
+		return []col{colSeries, colItems, colStages, colBPE, colMeasured, colTheory, colInside, colQuery}
+	case "memory":
+		return []col{colSeries, col{"keys", colItems.get},
+			col{"bytes", func(r *experiments.Row) string { return strconv.FormatFloat(r.Bytes, 'f', 0, 64) }},
+			col{"bytes/key", func(r *experiments.Row) string { return strconv.FormatFloat(r.Bytes/float64(r.Items), 'f', 2, 64) }},
+			col{"optimal bytes", func(r *experiments.Row) string {
+				if r.Theory == 0 {
+					return ""
+				}
+				return strconv.FormatFloat(r.Theory, 'f', 0, 64)
+			}}}
+	case "speed":
+		return []col{colSeries, col{"keys", colItems.get},
+			col{"bytes", func(r *experiments.Row) string { return strconv.FormatUint((r.Bits+7)/8, 10) }},
+			colAdd, colQuery, col{"measured rate", func(r *experiments.Row) string { return g4(r.Rate) }}}
+	case "counting":
+		return countingColumns()
+	}
+	return []col{colSeries, colItems, colMeasured, colTheory, colInside}
+}
+
+func seriesNames(res *experiments.Results) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range res.Rows {
+		if !seen[r.Series] {
+			seen[r.Series] = true
+			names = append(names, r.Series)
+		}
+	}
+	return names
+}
+
+// printTable prints res's rows as an aligned table.
+func printTable(w io.Writer, res *experiments.Results) {
+	cols := tableColumns(res)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = c.head
+	}
+	fmt.Fprintln(tw, strings.Join(heads, "\t"))
+	cells := make([]string, len(cols))
+	for i := range res.Rows {
+		for j, c := range cols {
+			cells[j] = c.get(&res.Rows[i])
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+}
+
+// countingColumns are the columns of the counting experiment.
+func countingColumns() []col {
+	return []col{colSeries, colItems, colMeasured, colTheory, colInside}
+}

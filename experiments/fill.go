@@ -1,0 +1,212 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+func hashingName(h variants.Hashing) string {
+	return h.Kind.String() + "/" + h.Derivation.String()
+}
+
+var fillExperiment = Experiment{
+	Name: "fill",
+	Summary: "false-positive rate against items inserted, from empty to twice the capacity " +
+		"(scalable: from n0 to 1000 n0, with stage boundaries and the target)",
+	Variants:   Variants,
+	PerVariant: true,
+	Shardable:  true,
+	defaults: func(variant string, quick bool) Params {
+		if variant == "scalable" {
+			return Params{N: 1000, P: 0.001, Filters: 20, Queries: 50_000, Conf: 0.95,
+				Span: 1000, Checkpoints: 10, R: []float64{0.9}, S: []float64{2}}
+		}
+		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 2, Checkpoints: 20}
+	},
+	plan: planFill,
+}
+
+// planFill plans the fill experiment: Filters filters of the variant sized
+// for N at P, each filled in Checkpoints equal steps to Span N and queried
+// with Queries never-inserted keys at every step.
+func planFill(variant string, p Params) (*plan, error) {
+	if variant == "scalable" {
+		return planScalable("fill", p, false, false)
+	}
+	b, err := sized(variant, p.N, p.P, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := probe(b)
+	if err != nil {
+		return nil, paramError("n", "%v", err)
+	}
+	h := variants.Hashing{}
+	pl := &plan{}
+	g := group{key: "fill/" + variant, filters: p.Filters, hashing: h, run: growth(b, false)}
+	var last uint64
+	for j := 1; j <= p.Checkpoints; j++ {
+		items := uint64(math.Round(p.Span * float64(p.N) * float64(j) / float64(p.Checkpoints)))
+		if items == 0 || items == last {
+			continue
+		}
+		last = items
+		classic, theory, model := rateTheory(variant, st, items)
+		g.rows = append(g.rows, pl.add(Row{
+			Series:   variant,
+			Variant:  variant,
+			Hashing:  hashingName(h),
+			Items:    items,
+			Capacity: p.N,
+			Bits:     st.Bits,
+			Cells:    cellsColumn(st),
+			Hashes:   st.Hashes,
+			Filters:  p.Filters,
+			Queries:  p.Queries,
+			Classic:  classic,
+			Theory:   theory,
+			Model:    model,
+			Target:   p.P,
+		}))
+	}
+	pl.groups = append(pl.groups, g)
+	pl.notes = append(pl.notes, fmt.Sprintf("%s filter sized for n = %d items at p = %g: %s, k = %d hashes; theory is the %s rate at that geometry",
+		variant, p.N, p.P, geometryWords(st), st.Hashes, modelWords(variant)))
+	return pl, nil
+}
+
+// cellsColumn returns the Cells column of a row: the counters of a
+// counting filter, 0 for bit filters.
+func cellsColumn(st variants.Stats) uint64 {
+	if st.CellBits > 1 {
+		return st.Cells
+	}
+	return 0
+}
+
+func geometryWords(st variants.Stats) string {
+	if st.CellBits > 1 {
+		return fmt.Sprintf("m = %d counters of %d bits", st.Cells, st.CellBits)
+	}
+	return fmt.Sprintf("m = %d bits", st.Bits)
+}
+
+func modelWords(variant string) string {
+	switch variant {
+	case "partitioned":
+		return "exact partitioned"
+	case "scalable":
+		return "compound (1 - prod(1 - f_i) over the stages)"
+	}
+	return "exact finite-m"
+}
+
+// growthCheckpoints returns the item counts from n0 to span n0, perDecade
+// log-spaced points per decade, rounded and without repeats, ending at
+// span n0 exactly.
+func growthCheckpoints(n0 uint64, span float64, perDecade int) []uint64 {
+	var out []uint64
+	end := uint64(math.Round(float64(n0) * span))
+	for j := 0; ; j++ {
+		x := float64(n0) * math.Pow(10, float64(j)/float64(perDecade))
+		v := uint64(math.Round(x))
+		if v >= end {
+			break
+		}
+		if len(out) == 0 || v > out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 || out[len(out)-1] != end {
+		out = append(out, end)
+	}
+	return out
+}
+
+// planScalable plans the growth of scalable filters with every combination
+// of R and S, from N to Span N items, Checkpoints per decade; with
+// standard, beside a standard filter sized in advance for the final count;
+// with timed, recording times.
+func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
+	pl := &plan{}
+	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
+	final := items[len(items)-1]
+	h := variants.Hashing{}
+	for _, r := range p.R {
+		for _, s := range p.S {
+			spec := analysis.Scalable{P: p.P, R: r, S: s, N0: p.N}
+			if err := spec.Validate(); err != nil {
+				return nil, paramError("p", "%v", err)
+			}
+			if _, err := scalableFPR(spec, final); err != nil {
+				return nil, paramError("span", "%v", err)
+			}
+			b := scalableBuilder(scalableSpec{P: p.P, R: r, S: s, N0: p.N})
+			if _, err := probe(b); err != nil {
+				return nil, paramError("n", "%v", err)
+			}
+			name := fmt.Sprintf("scalable r=%g s=%g", r, s)
+			g := group{key: exp + "/" + name, filters: p.Filters, hashing: h, run: growth(b, timed)}
+			for _, n := range items {
+				theory, err := scalableFPR(spec, n)
+				if err != nil {
+					return nil, paramError("span", "%v", err)
+				}
+				g.rows = append(g.rows, pl.add(Row{
+					Series:   name,
+					Variant:  "scalable",
+					Hashing:  hashingName(h),
+					R:        r,
+					S:        s,
+					Items:    n,
+					Capacity: p.N,
+					Filters:  p.Filters,
+					Queries:  p.Queries,
+					Theory:   theory,
+					Model:    "scalable",
+					Target:   p.P,
+				}))
+			}
+			pl.groups = append(pl.groups, g)
+			stages, _ := spec.Stage(0)
+			pl.notes = append(pl.notes, fmt.Sprintf("%s: target P = %g, first stage n0 = %d items, k0 = %d, error P0 = %.3g; theory is the %s, which never exceeds P",
+				name, p.P, p.N, stages.Hashes, spec.P0(), modelWords("scalable")))
+		}
+	}
+	if standard {
+		b, err := sized("standard", final, p.P, 0)
+		if err != nil {
+			return nil, err
+		}
+		st, err := probe(b)
+		if err != nil {
+			return nil, paramError("span", "%v", err)
+		}
+		name := fmt.Sprintf("standard sized for %d", final)
+		g := group{key: exp + "/" + name, filters: p.Filters, hashing: h, run: growth(b, timed)}
+		for _, n := range items {
+			classic, theory, model := rateTheory("standard", st, n)
+			g.rows = append(g.rows, pl.add(Row{
+				Series:   name,
+				Variant:  "standard",
+				Hashing:  hashingName(h),
+				Items:    n,
+				Capacity: final,
+				Bits:     st.Bits,
+				Hashes:   st.Hashes,
+				Filters:  p.Filters,
+				Queries:  p.Queries,
+				Classic:  classic,
+				Theory:   theory,
+				Model:    model,
+				Target:   p.P,
+			}))
+		}
+		pl.groups = append(pl.groups, g)
+		pl.notes = append(pl.notes, fmt.Sprintf("%s: a standard filter sized in advance for the final count at p = %g: m = %d bits, k = %d", name, p.P, st.Bits, st.Hashes))
+	}
+	return pl, nil
+}

@@ -1,0 +1,130 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// filter is what the runner needs of a filter. Every variants.Filter has
+// it, and so do the reference filters of the hashing experiment.
+type filter interface {
+	Add(key []byte)
+	Contains(key []byte) bool
+	Stats() variants.Stats
+}
+
+// builder makes an empty filter with hashing h.
+type builder func(h variants.Hashing) (filter, error)
+
+// wrap turns a constructor's (*T, error) into (filter, error) without
+// making a nil *T into a non-nil interface.
+func wrap[T filter](f T, err error) (filter, error) {
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// sized returns a builder of variant sized for capacity n at rate p;
+// width is the counter width of a counting filter (0 for the default).
+func sized(variant string, n uint64, p float64, width int) (builder, error) {
+	switch variant {
+	case "standard":
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewStandardFor(n, p, h)) }, nil
+	case "partitioned":
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewPartitionedFor(n, p, h)) }, nil
+	case "counting":
+		return countingBuilder(n, p, width), nil
+	}
+	return nil, fmt.Errorf("experiments: no sized builder for variant %q", variant)
+}
+
+// geometry returns a builder of variant with exactly m bits (counters)
+// and k hashes.
+func geometry(variant string, m uint64, k int) (builder, error) {
+	g := variants.Geometry{Bits: m, Hashes: k}
+	switch variant {
+	case "standard":
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewStandard(g, h)) }, nil
+	case "partitioned":
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewPartitioned(g, h)) }, nil
+	}
+	return nil, fmt.Errorf("experiments: no geometry builder for variant %q", variant)
+}
+
+// probe builds one filter with the default hashing, to learn the geometry
+// the constructor actually builds and to report a bad parameter before any
+// work starts.
+func probe(b builder) (variants.Stats, error) {
+	f, err := b(variants.Hashing{})
+	if err != nil {
+		return variants.Stats{}, err
+	}
+	return f.Stats(), nil
+}
+
+// rateTheory returns the classic rate and the rate of the variant's model
+// for a filter with the stats st (geometry) holding items keys.
+func rateTheory(variant string, st variants.Stats, items uint64) (classic, theory float64, model string) {
+	m, k := st.Cells, st.Hashes
+	classic = classicFPR(m, items, k)
+	switch variant {
+	case "partitioned":
+		return classic, partitionedFPR(m, items, k), "partitioned"
+	default:
+		return classic, exactFPR(m, items, k), "exact"
+	}
+}
+
+// growth returns the runFunc that fills a filter to each row's Items in
+// turn and queries it with the row's Queries never-inserted keys. With
+// timed set it records the time per Add and per Contains.
+func growth(build builder, timed bool) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(t.hashing)
+		if err != nil {
+			return err
+		}
+		var inserted uint64
+		for j, r := range rows {
+			start := time.Now()
+			added := r.Items - inserted
+			for ; inserted < r.Items; inserted++ {
+				if inserted%interruptEvery == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				f.Add(t.member(inserted))
+			}
+			addTime := time.Since(start)
+			start = time.Now()
+			var positives uint64
+			for i := range r.Queries {
+				if i%interruptEvery == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if f.Contains(t.query(i)) {
+					positives++
+				}
+			}
+			queryTime := time.Since(start)
+			st := f.Stats()
+			o := &out[j]
+			o.Count = positives
+			o.Estimated = st.EstimatedFPR
+			o.Bits = st.Bits
+			o.Stages = len(st.Stages)
+			if timed {
+				if added > 0 {
+					o.NsPerAdd = float64(addTime.Nanoseconds()) / float64(added)
+				}
+				if r.Queries > 0 {
+					o.NsPerQuery = float64(queryTime.Nanoseconds()) / float64(r.Queries)
+				}
+			}
+		}
+		return nil
+	}
+}

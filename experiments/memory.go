@@ -1,0 +1,125 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+var memoryExperiment = Experiment{
+	Name: "memory",
+	Summary: "bytes used by each variant and by a Go map[string]struct{} holding the same URL-like keys, " +
+		"at 1e5, 1e6 and 1e7 keys",
+	Variants:   Variants,
+	Timed:      true,
+	sequential: true,
+	defaults: func(_ string, quick bool) Params {
+		keys := []uint64{1e5, 1e6, 1e7}
+		if quick {
+			keys = keys[:2]
+		}
+		return Params{N: 1000, P: 0.01, Filters: 1, Queries: 1, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
+	},
+	plan: planMemory,
+}
+
+// urlKey appends the i-th URL-like key of stream to dst:
+// "https://example.com/path/<i>/item?id=<16 hex digits>".
+func urlKey(dst []byte, stream, i uint64) []byte {
+	dst = append(dst, "https://example.com/path/"...)
+	dst = strconv.AppendUint(dst, i, 10)
+	dst = append(dst, "/item?id="...)
+	h := splitmix64(stream ^ i)
+	for s := 60; s >= 0; s -= 4 {
+		dst = append(dst, "0123456789abcdef"[h>>s&15])
+	}
+	return dst
+}
+
+// GoMap is the series name of the Go map in the memory experiment.
+const GoMap = "go map"
+
+// planMemory plans, for each n in Keys, each variant sized for n keys at
+// P (a scalable filter growing from n0 = N) and a Go map, each holding n
+// URL-like keys.
+func planMemory(variant string, p Params) (*plan, error) {
+	pl := &plan{}
+	for _, n := range p.Keys {
+		for _, v := range selected(variant, Variants) {
+			b, err := anyBuilder(v, n, p)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := probe(b); err != nil {
+				return nil, paramError("keys", "%v", err)
+			}
+			row := Row{Series: v, Variant: v, Items: n, Capacity: n, Filters: 1, Target: p.P}
+			if v == "standard" {
+				m, err := analysis.OptimalBits(n, p.P)
+				if err == nil {
+					row.Theory, row.Model = float64(m)/8, "optimal bits"
+				}
+			}
+			pl.groups = append(pl.groups, group{key: fmt.Sprintf("memory/%s/n=%d", v, n), filters: 1, run: filterBytes(b), rows: []int{pl.add(row)}})
+		}
+		pl.groups = append(pl.groups, group{key: fmt.Sprintf("memory/map/n=%d", n), filters: 1, run: mapBytes, rows: []int{pl.add(Row{Series: GoMap, Items: n, Filters: 1})}})
+	}
+	pl.notes = append(pl.notes,
+		"filter bytes are the cells' memory, Stats().Bits/8; the map's are the growth of the live heap (runtime.MemStats.HeapAlloc after a collection) while it holds the keys, key strings included",
+		"every structure holds the same keys, which look like https://example.com/path/<n>/item?id=<16 hex digits>, 45 to 55 bytes")
+	return pl, nil
+}
+
+func filterBytes(build builder) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(variants.Hashing{})
+		if err != nil {
+			return err
+		}
+		var buf []byte
+		for i := range rows[0].Items {
+			if i%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			buf = urlKey(buf[:0], rows[0].Items, i)
+			f.Add(buf)
+		}
+		st := f.Stats()
+		out[0].Bits = st.Bits
+		out[0].Stages = len(st.Stages)
+		out[0].Estimated = st.EstimatedFPR
+		out[0].Bytes = (st.Bits + 7) / 8
+		return nil
+	}
+}
+
+func heapAlloc() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func mapBytes(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+	n := rows[0].Items
+	before := heapAlloc()
+	m := make(map[string]struct{})
+	var buf []byte
+	for i := range n {
+		if i%interruptEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		buf = urlKey(buf[:0], rows[0].Items, i)
+		m[string(buf)] = struct{}{}
+	}
+	after := heapAlloc()
+	runtime.KeepAlive(m)
+	if after > before {
+		out[0].Bytes = after - before
+	}
+	return nil
+}

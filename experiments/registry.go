@@ -1,0 +1,13 @@
+package experiments
+
+func init() {
+	registry = []Experiment{
+		fillExperiment,
+		bitsExperiment,
+		hashesExperiment,
+		smallMExperiment,
+		hashingExperiment,
+		memoryExperiment,
+		speedExperiment,
+	}
+}

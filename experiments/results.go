@@ -1,0 +1,565 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Results is the outcome of one run of an experiment: its metadata and one
+// Row per measured point. It is plain data: WriteCSV and WriteJSON store
+// it, ReadJSON loads it back, Merge combines shards of it, and package
+// plots draws it.
+//
+// Results hold no timestamps and no worker count, so a rerun with the same
+// seed and parameters writes byte-identical files on any number of
+// workers. Only the time columns (NsPerAdd, NsPerQuery) and the memory of
+// a Go map (Bytes of the "go map" series) differ from run to run.
+type Results struct {
+	// Experiment is the experiment's name, for example "fill".
+	Experiment string `json:"experiment"`
+	// Variant is the variant measured, or "all" when the rows cover
+	// several.
+	Variant string `json:"variant"`
+	// Params are the parameters of the run, defaults filled in.
+	Params Params `json:"params"`
+	// Seed is the seed from which every filter's hash seed and keys derive.
+	Seed uint64 `json:"seed"`
+	// GoVersion is runtime.Version() of the program that measured.
+	GoVersion string `json:"go_version"`
+	// ModuleVersion is the bloomlab module version from the build
+	// information, "(devel)" when run from a source tree.
+	ModuleVersion string `json:"module_version"`
+	// Shard is set on the partial results of one shard of a sharded run
+	// (see Options.Shard and Merge), nil on complete results.
+	Shard *Shard `json:"shard,omitempty"`
+	// Notes are remarks on the results in plain words: points where the
+	// theory lies outside the measured interval, rates too small to
+	// measure, ratios the experiment derives.
+	Notes []string `json:"notes,omitempty"`
+	// Rows are the measured points, grouped by series, in a fixed order.
+	Rows []Row `json:"rows"`
+}
+
+// Row is one measured point: the parameters of the point, the raw
+// per-filter measurements, and the aggregates computed from them.
+//
+// Count/Queries is the measured rate of one filter. For the
+// false-positive experiments Count is the number of false positives among
+// Queries keys that were never inserted; the counting experiment reuses the
+// columns for other proportions (members that test absent, counters of a
+// given value, saturated counters), which its Model and Series name.
+type Row struct {
+	// Series names the curve the point belongs to: a variant, a hashing
+	// option, a parameter setting.
+	Series string `json:"series"`
+	// Variant is the filter variant measured.
+	Variant string `json:"variant,omitempty"`
+	// Hashing is the hash function and index derivation, as
+	// "xxh3/enhanced-double", or a reference scheme such as "md5".
+	Hashing string `json:"hashing,omitempty"`
+	// R and S are the tightening ratio and growth factor of a scalable
+	// filter.
+	R float64 `json:"r,omitempty"`
+	S float64 `json:"s,omitempty"`
+	// Width is the counter width of a counting filter, in bits.
+	Width int `json:"width,omitempty"`
+	// Value is the counter value a histogram row counts.
+	Value int `json:"value,omitempty"`
+	// Items is the number of keys inserted (offered to Add) at this point.
+	Items uint64 `json:"items"`
+	// Capacity is the number of items the filter was sized for (the first
+	// stage's, n0, for a scalable filter).
+	Capacity uint64 `json:"capacity,omitempty"`
+	// Bits is the memory of the filter's cells in bits (m for a bit
+	// filter); for a scalable filter the mean over the filters at this
+	// point.
+	Bits uint64 `json:"bits,omitempty"`
+	// Cells is the number of counters of a counting filter (m), whose Bits
+	// are Cells times the counter width; 0 for bit filters, where it
+	// equals Bits.
+	Cells uint64 `json:"cells,omitempty"`
+	// Hashes is k (a scalable filter's newest stage's k).
+	Hashes int `json:"hashes,omitempty"`
+	// Stages is the mean number of stages of a scalable filter.
+	Stages float64 `json:"stages,omitempty"`
+	// BitsPerElement is Bits/Items.
+	BitsPerElement float64 `json:"bits_per_element,omitempty"`
+
+	// Filters is the number of independently seeded filters measured.
+	Filters int `json:"filters"`
+	// Queries is the number of queries each filter answered.
+	Queries uint64 `json:"queries,omitempty"`
+	// Trials are the raw per-filter measurements, in filter order. A
+	// shard holds only its own filters' trials.
+	Trials []Trial `json:"trials"`
+
+	// Rate is the mean over the filters of Count/Queries.
+	Rate float64 `json:"rate"`
+	// Lo and Hi bound the confidence interval of Rate at level
+	// Params.Conf (see Interval).
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+	// Interval names how Lo and Hi were computed: "t" for the Student t
+	// interval over the filters' rates; "pooled" for the Clopper-Pearson
+	// interval of the pooled counts, used when there is one filter or the
+	// filters' rates are all equal (typically all zero), where the t
+	// interval says nothing.
+	Interval string `json:"interval,omitempty"`
+	// Estimated is the mean over the filters of the false-positive rate
+	// each filter's fill implies (Stats.EstimatedFPR): the rate conditional
+	// on the filter's contents, free of query noise.
+	Estimated float64 `json:"estimated,omitempty"`
+
+	// Classic is the classic rate (1 - e^(-kn/m))^k at the built
+	// geometry; for a counter histogram, the Poisson approximation.
+	Classic float64 `json:"classic,omitempty"`
+	// Theory is the prediction Model names, at the built geometry.
+	Theory float64 `json:"theory,omitempty"`
+	// Model names the source of Theory: "exact" (the exact finite-m rate
+	// of a standard filter), "partitioned", "scalable" (the compound rate
+	// of the stages), "binomial" (counter distribution), or "" for none.
+	Model string `json:"model,omitempty"`
+	// Target is the false-positive rate the filter was sized for.
+	Target float64 `json:"target,omitempty"`
+	// Inside is "yes" if Theory lies inside [Lo, Hi], "no" if not, and ""
+	// when the row has no theory.
+	Inside string `json:"inside,omitempty"`
+
+	// NsPerAdd and NsPerQuery are the mean times of one Add and one
+	// Contains, in nanoseconds, for the experiments that time.
+	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
+	NsPerQuery float64 `json:"ns_per_query,omitempty"`
+	// Bytes is the memory of the structure, in bytes.
+	Bytes float64 `json:"bytes,omitempty"`
+	// Removed is the mean number of successful removals (counting).
+	Removed float64 `json:"removed,omitempty"`
+}
+
+// Trial is the raw measurement of one filter at one point.
+type Trial struct {
+	// Filter is the filter's index, from 0 to Row.Filters-1.
+	Filter int `json:"filter"`
+	// Count is the number of the row's queries this filter answered
+	// positively (see Row).
+	Count uint64 `json:"count"`
+	// Estimated is the filter's Stats().EstimatedFPR.
+	Estimated float64 `json:"estimated,omitempty"`
+	// Bits and Stages are the filter's Stats().Bits and number of stages.
+	Bits   uint64 `json:"bits,omitempty"`
+	Stages int    `json:"stages,omitempty"`
+	// NsPerAdd and NsPerQuery are the filter's times per operation.
+	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
+	NsPerQuery float64 `json:"ns_per_query,omitempty"`
+	// Bytes is the memory measured for this trial.
+	Bytes uint64 `json:"bytes,omitempty"`
+	// Removed is the number of successful removals (counting).
+	Removed uint64 `json:"removed,omitempty"`
+}
+
+// aggregate computes the row's aggregates from its trials at confidence
+// level conf. It is a pure function of the row's trials and plan-time
+// fields, which is what makes merged shards equal the unsharded run.
+func (r *Row) aggregate(conf float64) error {
+	t := r.Trials
+	if len(t) == 0 {
+		return fmt.Errorf("experiments: row %s items %d has no trials", r.Series, r.Items)
+	}
+	nf := float64(len(t))
+	var est, bits, stages, add, query, bytes, removed float64
+	for _, x := range t {
+		est += x.Estimated
+		bits += float64(x.Bits)
+		stages += float64(x.Stages)
+		add += x.NsPerAdd
+		query += x.NsPerQuery
+		bytes += float64(x.Bytes)
+		removed += float64(x.Removed)
+	}
+	r.Estimated = est / nf
+	if bits > 0 {
+		r.Bits = uint64(math.Round(bits / nf))
+	}
+	r.Stages = stages / nf
+	r.NsPerAdd = add / nf
+	r.NsPerQuery = query / nf
+	r.Bytes = bytes / nf
+	r.Removed = removed / nf
+	if r.Items > 0 && r.Bits > 0 {
+		r.BitsPerElement = bits / nf / float64(r.Items)
+	}
+	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
+	if r.Queries == 0 {
+		return nil
+	}
+	rates := make([]float64, len(t))
+	var total uint64
+	equal := true
+	for i, x := range t {
+		rates[i] = float64(x.Count) / float64(r.Queries)
+		total += x.Count
+		equal = equal && x.Count == t[0].Count
+	}
+	if len(t) >= 2 && !equal {
+		mean, lo, hi, err := tInterval(rates, conf)
+		if err != nil {
+			return fmt.Errorf("experiments: %s items %d: %w", r.Series, r.Items, err)
+		}
+		r.Rate, r.Lo, r.Hi, r.Interval = mean, max(lo, 0), min(hi, 1), "t"
+	} else {
+		lo, hi, err := clopperPearson(total, r.Queries*uint64(len(t)), conf)
+		if err != nil {
+			return fmt.Errorf("experiments: %s items %d: %w", r.Series, r.Items, err)
+		}
+		r.Rate, r.Lo, r.Hi, r.Interval = rates[0], lo, hi, "pooled"
+		if !equal {
+			r.Rate = float64(total) / float64(r.Queries) / nf
+		}
+	}
+	if r.Model != "" {
+		if r.Lo <= r.Theory && r.Theory <= r.Hi {
+			r.Inside = "yes"
+		} else {
+			r.Inside = "no"
+		}
+	}
+	return nil
+}
+
+// finish aggregates every row and rewrites the notes that depend on the
+// measurements. notes are the plan-time notes, kept first.
+func (res *Results) finish(notes []string, summarize func(*Results) []string) error {
+	for i := range res.Rows {
+		if err := res.Rows[i].aggregate(res.Params.Conf); err != nil {
+			return err
+		}
+	}
+	res.Notes = append([]string(nil), notes...)
+	res.Notes = append(res.Notes, outsideNotes(res)...)
+	if summarize != nil {
+		res.Notes = append(res.Notes, summarize(res)...)
+	}
+	return nil
+}
+
+// outsideNotes lists, per series, the points where the theory lies outside
+// the measured interval.
+func outsideNotes(res *Results) []string {
+	var notes []string
+	type tally struct {
+		model   string
+		checked int
+		out     []string
+	}
+	var order []string
+	by := map[string]*tally{}
+	for _, r := range res.Rows {
+		if r.Inside == "" {
+			continue
+		}
+		tl := by[r.Series]
+		if tl == nil {
+			tl = &tally{model: r.Model}
+			by[r.Series] = tl
+			order = append(order, r.Series)
+		}
+		tl.checked++
+		if r.Inside == "no" {
+			tl.out = append(tl.out, pointLabel(res.Experiment, r))
+		}
+	}
+	for _, s := range order {
+		tl := by[s]
+		if len(tl.out) == 0 {
+			notes = append(notes, fmt.Sprintf("%s: the %s theory lies inside the measured %g%% interval at all %d points", s, tl.model, 100*res.Params.Conf, tl.checked))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s: the %s theory lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, tl.model, 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; ")))
+	}
+	return notes
+}
+
+// pointLabel names a row's point in words for notes.
+func pointLabel(exp string, r Row) string {
+	switch exp {
+	case "bits":
+		return fmt.Sprintf("%.0f bits per element", float64(r.Bits)/float64(r.Items))
+	case "hashes":
+		return fmt.Sprintf("k = %d", r.Hashes)
+	case "small-m", "hashing":
+		return fmt.Sprintf("m = %d", r.Bits)
+	case "counting":
+		switch r.Model {
+		case "binomial":
+			return fmt.Sprintf("value %d", r.Value)
+		default:
+			return fmt.Sprintf("width %d, items %d", r.Width, r.Items)
+		}
+	}
+	return fmt.Sprintf("items %d", r.Items)
+}
+
+// column is one CSV column: its header and how to format a row's value,
+// "" for none.
+type column struct {
+	name string
+	get  func(r *Row) string
+}
+
+func fmtFloat(x float64) string {
+	if x == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+func fmtUint(x uint64) string {
+	if x == 0 {
+		return ""
+	}
+	return strconv.FormatUint(x, 10)
+}
+
+func fmtInt(x int) string {
+	if x == 0 {
+		return ""
+	}
+	return strconv.Itoa(x)
+}
+
+// columns are the CSV columns in order. Columns empty in every row are left
+// out of a file.
+var columns = []column{
+	{"series", func(r *Row) string { return r.Series }},
+	{"variant", func(r *Row) string { return r.Variant }},
+	{"hashing", func(r *Row) string { return r.Hashing }},
+	{"r", func(r *Row) string { return fmtFloat(r.R) }},
+	{"s", func(r *Row) string { return fmtFloat(r.S) }},
+	{"width", func(r *Row) string { return fmtInt(r.Width) }},
+	{"value", func(r *Row) string {
+		if r.Model == "binomial" {
+			return strconv.Itoa(r.Value)
+		}
+		return ""
+	}},
+	{"items", func(r *Row) string { return strconv.FormatUint(r.Items, 10) }},
+	{"capacity", func(r *Row) string { return fmtUint(r.Capacity) }},
+	{"bits", func(r *Row) string { return fmtUint(r.Bits) }},
+	{"cells", func(r *Row) string { return fmtUint(r.Cells) }},
+	{"hashes", func(r *Row) string { return fmtInt(r.Hashes) }},
+	{"stages", func(r *Row) string { return fmtFloat(r.Stages) }},
+	{"bits_per_element", func(r *Row) string { return fmtFloat(r.BitsPerElement) }},
+	{"filters", func(r *Row) string { return strconv.Itoa(r.Filters) }},
+	{"queries", func(r *Row) string { return fmtUint(r.Queries) }},
+	{"rate", func(r *Row) string { return rateCell(r, r.Rate) }},
+	{"lo", func(r *Row) string { return rateCell(r, r.Lo) }},
+	{"hi", func(r *Row) string { return rateCell(r, r.Hi) }},
+	{"interval", func(r *Row) string { return r.Interval }},
+	{"estimated", func(r *Row) string { return fmtFloat(r.Estimated) }},
+	{"classic", func(r *Row) string { return fmtFloat(r.Classic) }},
+	{"theory", func(r *Row) string { return fmtFloat(r.Theory) }},
+	{"model", func(r *Row) string { return r.Model }},
+	{"target", func(r *Row) string { return fmtFloat(r.Target) }},
+	{"inside", func(r *Row) string { return r.Inside }},
+	{"removed", func(r *Row) string { return fmtFloat(r.Removed) }},
+	{"ns_per_add", func(r *Row) string { return fmtFloat(r.NsPerAdd) }},
+	{"ns_per_query", func(r *Row) string { return fmtFloat(r.NsPerQuery) }},
+	{"bytes", func(r *Row) string { return fmtFloat(r.Bytes) }},
+}
+
+// rateCell formats a rate column: "0" for a measured zero, "" for a row
+// without queries.
+func rateCell(r *Row, x float64) string {
+	if r.Queries == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// WriteCSV writes r as CSV: a header row, then one line per Row with the
+// point's parameters, filters and queries, the mean rate and its interval,
+// the mean rate estimated from fill, the theory columns and the times.
+// Columns that are empty in every row are left out. The raw per-filter
+// counts are in the JSON form only. Numbers are written in the shortest
+// form that reads back to the same float64.
+func WriteCSV(w io.Writer, r *Results) error {
+	var keep []column
+	for _, c := range columns {
+		for i := range r.Rows {
+			if c.get(&r.Rows[i]) != "" {
+				keep = append(keep, c)
+				break
+			}
+		}
+	}
+	cw := csv.NewWriter(w)
+	rec := make([]string, len(keep))
+	for i, c := range keep {
+		rec[i] = c.name
+	}
+	if err := cw.Write(rec); err != nil {
+		return fmt.Errorf("experiments: writing CSV: %w", err)
+	}
+	for i := range r.Rows {
+		for j, c := range keep {
+			rec[j] = c.get(&r.Rows[i])
+		}
+		if err := cw.Write(rec); err != nil {
+			return fmt.Errorf("experiments: writing CSV: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("experiments: writing CSV: %w", err)
+	}
+	return nil
+}
+
+// WriteJSON writes r as indented JSON, raw per-filter trials included.
+// ReadJSON reads it back into equal Results.
+func WriteJSON(w io.Writer, r *Results) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("experiments: encoding JSON: %w", err)
+	}
+	b = append(b, '\n')
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("experiments: writing JSON: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON reads Results written by WriteJSON.
+func ReadJSON(rd io.Reader) (*Results, error) {
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	var r Results
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("experiments: reading results JSON: %w", err)
+	}
+	if r.Experiment == "" {
+		return nil, fmt.Errorf("experiments: reading results JSON: no experiment name")
+	}
+	return &r, nil
+}
+
+// template returns a copy of r without its trials and aggregates: the
+// plan-time part that every shard of a run shares.
+func (r Row) template() Row {
+	r.Trials = nil
+	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
+	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
+	r.BitsPerElement = 0
+	return r
+}
+
+// Merge combines the results of all N shards of one sharded run (each run
+// with the same experiment, variant, parameters and seed, and Options.Shard
+// i/N for i = 0..N-1, in any order) into the results of the unsharded run:
+// WriteCSV and WriteJSON of the merged results write exactly the bytes the
+// unsharded run writes (up to the time columns, which differ run to run).
+// It reports an error if the shards do not belong to one run or a shard is
+// missing or repeated.
+func Merge(shards []*Results) (*Results, error) {
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("experiments: merge: no shard results")
+	}
+	first := shards[0]
+	if first.Shard == nil {
+		return nil, fmt.Errorf("experiments: merge: results of %s are not a shard", first.Experiment)
+	}
+	n := first.Shard.Count
+	if len(shards) != n {
+		return nil, fmt.Errorf("experiments: merge: have %d shard files, the run has %d shards", len(shards), n)
+	}
+	seen := make([]bool, n)
+	for _, s := range shards {
+		if s.Shard == nil {
+			return nil, fmt.Errorf("experiments: merge: results of %s are complete, not a shard", s.Experiment)
+		}
+		if s.Shard.Count != n {
+			return nil, fmt.Errorf("experiments: merge: shard %v does not belong to a run of %d shards", *s.Shard, n)
+		}
+		if s.Shard.Index < 0 || s.Shard.Index >= n {
+			return nil, fmt.Errorf("experiments: merge: bad shard index %v", *s.Shard)
+		}
+		if seen[s.Shard.Index] {
+			return nil, fmt.Errorf("experiments: merge: shard %v appears twice", *s.Shard)
+		}
+		seen[s.Shard.Index] = true
+		if s.Experiment != first.Experiment || s.Variant != first.Variant || s.Seed != first.Seed ||
+			s.GoVersion != first.GoVersion || s.ModuleVersion != first.ModuleVersion {
+			return nil, fmt.Errorf("experiments: merge: shard %v is from a different run (experiment %s/%s seed %d, %s, bloomlab %s; want %s/%s seed %d, %s, bloomlab %s)",
+				*s.Shard, s.Experiment, s.Variant, s.Seed, s.GoVersion, s.ModuleVersion,
+				first.Experiment, first.Variant, first.Seed, first.GoVersion, first.ModuleVersion)
+		}
+		if !sameParams(s.Params, first.Params) {
+			return nil, fmt.Errorf("experiments: merge: shard %v has different parameters", *s.Shard)
+		}
+		if len(s.Rows) != len(first.Rows) {
+			return nil, fmt.Errorf("experiments: merge: shard %v has %d rows, shard %v has %d", *s.Shard, len(s.Rows), *first.Shard, len(first.Rows))
+		}
+	}
+	e, ok := Lookup(first.Experiment)
+	if !ok {
+		return nil, fmt.Errorf("experiments: merge: unknown experiment %q", first.Experiment)
+	}
+	out := &Results{
+		Experiment:    first.Experiment,
+		Variant:       first.Variant,
+		Params:        first.Params,
+		Seed:          first.Seed,
+		GoVersion:     first.GoVersion,
+		ModuleVersion: first.ModuleVersion,
+		Rows:          make([]Row, len(first.Rows)),
+	}
+	for i := range first.Rows {
+		tmpl := first.Rows[i].template()
+		var trials []Trial
+		for _, s := range shards {
+			if !rowsEqual(s.Rows[i].template(), tmpl) {
+				return nil, fmt.Errorf("experiments: merge: row %d of shard %v differs from shard %v", i, *s.Shard, *first.Shard)
+			}
+			trials = append(trials, s.Rows[i].Trials...)
+		}
+		slices.SortFunc(trials, func(a, b Trial) int { return a.Filter - b.Filter })
+		if len(trials) != tmpl.Filters {
+			return nil, fmt.Errorf("experiments: merge: row %d has %d trials, want %d", i, len(trials), tmpl.Filters)
+		}
+		for j, t := range trials {
+			if t.Filter != j {
+				return nil, fmt.Errorf("experiments: merge: row %d: filter %d missing or repeated", i, j)
+			}
+		}
+		row := first.Rows[i]
+		row.Trials = trials
+		out.Rows[i] = row
+	}
+	// The plan-time notes are those of the shards; recompute the rest.
+	if err := out.finish(planNotes(first), e.summarize); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// planNotes returns the notes of shard results, which are the plan-time
+// notes only (shards are not aggregated).
+func planNotes(r *Results) []string { return r.Notes }
+
+func sameParams(a, b Params) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+func rowsEqual(a, b Row) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}

@@ -1,0 +1,179 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// selected returns the variants a run measures: all of them for "all",
+// else the one named.
+func selected(variant string, all []string) []string {
+	if variant == "all" {
+		return all
+	}
+	return []string{variant}
+}
+
+// queriesFor returns the queries per filter for a point whose predicted
+// rate is theory: p.Queries, raised up to ten times where that would
+// expect fewer than 200 false positives over all filters, so that small
+// rates are resolved rather than measured as zero.
+func queriesFor(theory float64, p Params) uint64 {
+	q := p.Queries
+	if theory > 0 {
+		want := math.Ceil(200 / (float64(p.Filters) * theory))
+		if want > float64(q) {
+			q = uint64(math.Min(want, float64(10*p.Queries)))
+		}
+	}
+	return q
+}
+
+// point plans one row measured on its own filters: a group of one.
+func (pl *plan) point(key string, filters int, b builder, r Row) {
+	h := variants.Hashing{}
+	r.Hashing = hashingName(h)
+	pl.groups = append(pl.groups, group{key: key, filters: filters, hashing: h, rows: []int{pl.add(r)}, run: growth(b, false)})
+}
+
+func seq(lo, hi int) []int {
+	var s []int
+	for i := lo; i <= hi; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+func floats(xs []int) []float64 {
+	var s []float64
+	for _, x := range xs {
+		s = append(s, float64(x))
+	}
+	return s
+}
+
+var bitsExperiment = Experiment{
+	Name:      "bits",
+	Summary:   "false-positive rate against bits per element (1 to 32) at the best integer k, standard and partitioned, beside theory",
+	Variants:  []string{"standard", "partitioned"},
+	Shardable: true,
+	defaults: func(string, bool) Params {
+		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+			BitsPerElement: floats(seq(1, 32))}
+	},
+	plan: planBits,
+}
+
+// planBits plans, for each variant and each b in BitsPerElement, filters of
+// m = b N bits with the k that minimises the classic rate, holding N items.
+func planBits(variant string, p Params) (*plan, error) {
+	pl := &plan{}
+	for _, v := range selected(variant, []string{"standard", "partitioned"}) {
+		for _, bpe := range p.BitsPerElement {
+			m := uint64(math.Round(bpe * float64(p.N)))
+			if m < 1 {
+				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
+			}
+			k := analysis.OptimalHashes(m, p.N)
+			if err := planRatePoint(pl, "bits", v, m, k, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pl.notes = append(pl.notes, fmt.Sprintf("%d items per filter; k is the integer that minimises the classic rate at each m; where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries))
+	return pl, nil
+}
+
+// planRatePoint plans one point: variant with m bits and k hashes holding
+// N items.
+func planRatePoint(pl *plan, exp, variant string, m uint64, k int, p Params) error {
+	b, err := geometry(variant, m, k)
+	if err != nil {
+		return err
+	}
+	st, err := probe(b)
+	if err != nil {
+		return paramError("n", "%v", err)
+	}
+	classic, theory, model := rateTheory(variant, st, p.N)
+	pl.point(fmt.Sprintf("%s/%s/m=%d/k=%d/n=%d", exp, variant, m, k, p.N), p.Filters, b, Row{
+		Series:  variant,
+		Variant: variant,
+		Items:   p.N,
+		Bits:    st.Bits,
+		Hashes:  st.Hashes,
+		Filters: p.Filters,
+		Queries: queriesFor(theory, p),
+		Classic: classic,
+		Theory:  theory,
+		Model:   model,
+	})
+	return nil
+}
+
+var hashesExperiment = Experiment{
+	Name:      "hashes",
+	Summary:   "false-positive rate against the number of hashes k at fixed bits per element, with the optimum near (m/n) ln 2",
+	Variants:  []string{"standard", "partitioned"},
+	Shardable: true,
+	defaults: func(string, bool) Params {
+		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+			BitsPerElement: []float64{10}, Hashes: seq(1, 16)}
+	},
+	plan: planHashes,
+}
+
+func planHashes(variant string, p Params) (*plan, error) {
+	pl := &plan{}
+	bpe := p.BitsPerElement[0]
+	m := uint64(math.Round(bpe * float64(p.N)))
+	for _, v := range selected(variant, []string{"standard", "partitioned"}) {
+		for _, k := range p.Hashes {
+			if v == "partitioned" && uint64(k) > m {
+				continue
+			}
+			if err := planRatePoint(pl, "hashes", v, m, k, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pl.notes = append(pl.notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per element): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
+		m, p.N, bpe, float64(m)/float64(p.N)*math.Ln2, analysis.OptimalHashes(m, p.N)))
+	return pl, nil
+}
+
+var smallMExperiment = Experiment{
+	Name:      "small-m",
+	Summary:   "small filters (64 to 4096 bits), where the classic formula underestimates the rate: measured against classic and exact",
+	Variants:  []string{"standard"},
+	Shardable: true,
+	defaults: func(string, bool) Params {
+		return Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+			BitsPerElement: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
+	},
+	plan: planSmallM,
+}
+
+// planSmallM plans standard filters of each m in Bits holding
+// n = m/BitsPerElement items with the best integer k.
+func planSmallM(variant string, p Params) (*plan, error) {
+	pl := &plan{}
+	bpe := p.BitsPerElement[0]
+	for _, m := range p.Bits {
+		n := uint64(math.Round(float64(m) / bpe))
+		if n < 1 {
+			return nil, paramError("bits", "m = %d at %g bits per element holds no item", m, bpe)
+		}
+		k := analysis.OptimalHashes(m, n)
+		q := p
+		q.N = n
+		if err := planRatePoint(pl, "small-m", "standard", m, k, q); err != nil {
+			return nil, err
+		}
+	}
+	pl.notes = append(pl.notes, fmt.Sprintf("each filter holds m/%g items with the best integer k; the exact rate is E[(X/m)^k] over the number X of set bits", bpe))
+	return pl, nil
+}

@@ -1,0 +1,26 @@
+package experiments
+
+import (
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// The theory this package sets beside its measurements, in one place.
+
+func classicFPR(m, n uint64, k int) float64     { return shimClassicFPR(m, n, k) }
+func exactFPR(m, n uint64, k int) float64       { return shimExactFPR(m, n, k) }
+func partitionedFPR(m, n uint64, k int) float64 { return shimPartitionedFPR(m, n, k) }
+
+func scalableFPR(s analysis.Scalable, items uint64) (float64, error) {
+	return shimScalableFPR(s, items)
+}
+
+// tInterval returns the mean of samples and its t confidence interval.
+func tInterval(samples []float64, conf float64) (mean, lo, hi float64, err error) {
+	return shimTInterval(samples, conf)
+}
+
+// clopperPearson returns the exact binomial interval for x of n.
+func clopperPearson(x, n uint64, conf float64) (lo, hi float64, err error) {
+	lo, hi = shimClopperPearson(x, n, conf)
+	return lo, hi, nil
+}

@@ -1,0 +1,179 @@
+package plots
+
+import (
+	"math"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// Points are measured values ready to draw: positions and the interval
+// around each. Values that cannot be drawn on a logarithmic axis (zero
+// rates) are left out and counted in Dropped.
+type Points struct {
+	XYs     plotter.XYs
+	Errors  plotter.YErrors
+	Dropped int
+}
+
+// Len, XY and YError make Points usable by plotter.NewYErrorBars.
+func (p Points) Len() int { return len(p.XYs) }
+
+// XY returns the i-th position.
+func (p Points) XY(i int) (x, y float64) { return p.XYs[i].X, p.XYs[i].Y }
+
+// YError returns the distances from the i-th value down to the lower and up
+// to the upper end of its interval.
+func (p Points) YError(i int) (low, high float64) { return p.Errors[i].Low, p.Errors[i].High }
+
+// SeriesNames returns the series of r in the order their first row
+// appears.
+func SeriesNames(r *experiments.Results) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, row := range r.Rows {
+		if !seen[row.Series] {
+			seen[row.Series] = true
+			names = append(names, row.Series)
+		}
+	}
+	return names
+}
+
+// Rows returns the rows of series whose predicate keep holds (all rows of
+// the series when keep is nil).
+func Rows(r *experiments.Results, series string, keep func(*experiments.Row) bool) []*experiments.Row {
+	var out []*experiments.Row
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		if row.Series == series && (keep == nil || keep(row)) {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// Rates returns the measured rates of rows at x(row), with their
+// confidence intervals. Rows without queries are skipped; zero rates are
+// dropped and counted, since a logarithmic axis cannot show them.
+func Rates(rows []*experiments.Row, x func(*experiments.Row) float64) Points {
+	var p Points
+	for _, row := range rows {
+		if row.Queries == 0 {
+			continue
+		}
+		if row.Rate <= 0 {
+			p.Dropped++
+			continue
+		}
+		p.XYs = append(p.XYs, plotter.XY{X: x(row), Y: row.Rate})
+		p.Errors = append(p.Errors, struct{ Low, High float64 }{row.Rate - row.Lo, row.Hi - row.Rate})
+	}
+	return p
+}
+
+// Values returns (x(row), y(row)) for the rows where y is positive and
+// finite: theory columns, times, sizes.
+func Values(rows []*experiments.Row, x, y func(*experiments.Row) float64) plotter.XYs {
+	var xys plotter.XYs
+	for _, row := range rows {
+		v := y(row)
+		if v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			xys = append(xys, plotter.XY{X: x(row), Y: v})
+		}
+	}
+	return xys
+}
+
+// Ratio returns the measured rates of rows divided by ref(row), with their
+// intervals divided alike: how far a measurement lies from a reference
+// such as the classic formula. Rows whose reference is not positive are
+// skipped.
+func Ratio(rows []*experiments.Row, x, ref func(*experiments.Row) float64) Points {
+	var p Points
+	for _, row := range rows {
+		d := ref(row)
+		if row.Queries == 0 || d <= 0 {
+			continue
+		}
+		y := row.Rate / d
+		p.XYs = append(p.XYs, plotter.XY{X: x(row), Y: y})
+		p.Errors = append(p.Errors, struct{ Low, High float64 }{y - row.Lo/d, row.Hi/d - y})
+	}
+	return p
+}
+
+// Excess returns the measured rates of rows as the relative excess over
+// the theory column, Rate/Theory - 1, in percent, with their intervals.
+func Excess(rows []*experiments.Row, x func(*experiments.Row) float64) Points {
+	p := Ratio(rows, x, func(r *experiments.Row) float64 { return r.Theory })
+	for i := range p.XYs {
+		p.XYs[i].Y = 100 * (p.XYs[i].Y - 1)
+		p.Errors[i].Low *= 100
+		p.Errors[i].High *= 100
+	}
+	return p
+}
+
+// logRange returns the decades [lo, hi] that hold every positive value of
+// ys, lo and hi powers of ten, with at least one decade between them.
+func logRange(ys ...float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, y := range ys {
+		if y > 0 && !math.IsInf(y, 0) {
+			lo = math.Min(lo, y)
+			hi = math.Max(hi, y)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 1e-3, 1
+	}
+	lo = math.Pow(10, math.Floor(math.Log10(lo)+1e-9))
+	hi = math.Pow(10, math.Ceil(math.Log10(hi)-1e-9))
+	if hi <= lo {
+		hi = lo * 10
+	}
+	return lo, hi
+}
+
+// clampLow shortens the lower error bars of p so that no bar reaches below
+// floor: a logarithmic axis cannot draw zero, and an interval reaching zero
+// is drawn down to the axis.
+func clampLow(p Points, floor float64) Points {
+	for i := range p.XYs {
+		if p.XYs[i].Y-p.Errors[i].Low < floor {
+			p.Errors[i].Low = math.Max(0, p.XYs[i].Y-floor)
+		}
+	}
+	return p
+}
+
+// ys returns every y value of p, the interval ends included.
+func (p Points) ys() []float64 {
+	var v []float64
+	for i, xy := range p.XYs {
+		v = append(v, xy.Y, xy.Y+p.Errors[i].High)
+		if lo := xy.Y - p.Errors[i].Low; lo > 0 {
+			v = append(v, lo)
+		}
+	}
+	return v
+}
+
+func xysY(xys plotter.XYs) []float64 {
+	v := make([]float64, len(xys))
+	for i, xy := range xys {
+		v[i] = xy.Y
+	}
+	return v
+}
+
+// allRows returns pointers to every row of r.
+func allRows(r *experiments.Results) []*experiments.Row {
+	out := make([]*experiments.Row, len(r.Rows))
+	for i := range r.Rows {
+		out[i] = &r.Rows[i]
+	}
+	return out
+}

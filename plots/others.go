@@ -1,0 +1,269 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// bars is a bar chart that, unlike plotter.BarChart, starts its bars at a
+// floor value, so it can be drawn on a logarithmic axis.
+type bars struct {
+	pos, vals  []float64 // category positions and bar values
+	width      vg.Length
+	offset     vg.Length
+	color      color.Color
+	floor      float64
+	horizontal bool
+}
+
+// Plot implements plot.Plotter.
+func (b *bars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for i, at := range b.pos {
+		var pts []vg.Point
+		if b.horizontal {
+			y := trY(at) + b.offset
+			x0, x1 := trX(b.floor), trX(b.vals[i])
+			pts = []vg.Point{{X: x0, Y: y - b.width/2}, {X: x1, Y: y - b.width/2}, {X: x1, Y: y + b.width/2}, {X: x0, Y: y + b.width/2}}
+		} else {
+			x := trX(at) + b.offset
+			y0, y1 := trY(b.floor), trY(b.vals[i])
+			pts = []vg.Point{{X: x - b.width/2, Y: y0}, {X: x - b.width/2, Y: y1}, {X: x + b.width/2, Y: y1}, {X: x + b.width/2, Y: y0}}
+		}
+		c.FillPolygon(b.color, c.ClipPolygonXY(pts))
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	plo, phi := minMax(b.pos)
+	vlo, vhi := minMax(append([]float64{b.floor}, b.vals...))
+	if b.horizontal {
+		return vlo, vhi, plo - 0.5, phi + 0.5
+	}
+	return plo - 0.5, phi + 0.5, vlo, vhi
+}
+
+// Thumbnail implements plot.Thumbnailer, for the legend.
+func (b *bars) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	c.FillPolygon(b.color, []vg.Point{r.Min, {X: r.Min.X, Y: r.Max.Y}, r.Max, {X: r.Max.X, Y: r.Min.Y}})
+}
+
+// hashingFigure draws the hashing experiment: (a) the measured rate's
+// excess over the exact theory against m for every hashing option; (b) the
+// time per key of each option.
+func hashingFigure(r *experiments.Results) (*Figure, error) {
+	m := func(row *experiments.Row) float64 { return float64(row.Bits) }
+	names := SeriesNames(r)
+	a := newPlot("(a) measured rate above the exact theory", "filter size m (bits)", "excess over exact theory (%)")
+	logX(a)
+	var xs, ys []float64
+	for i, name := range names {
+		rows := Rows(r, name, nil)
+		if i == 0 {
+			for _, row := range rows {
+				xs = append(xs, m(row))
+			}
+		}
+		pts := Excess(rows, m)
+		ys = append(ys, pts.ys()...)
+		// Spread the series a little along x so their bars do not overlap.
+		shift := math.Pow(1.06, float64(i)-float64(len(names)-1)/2)
+		for j := range pts.XYs {
+			pts.XYs[j].X *= shift
+		}
+		if err := addLine(a, pts.XYs, seriesColor(i), nil, thinW, ""); err != nil {
+			return nil, err
+		}
+		if err := addMeasured(a, pts, seriesColor(i), i, name); err != nil {
+			return nil, err
+		}
+	}
+	lo, hi := minMax(ys)
+	lo = math.Min(lo, 0)
+	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+0.9*(hi-lo)
+	a.X.Tick.Marker = powerTicks(xs)
+	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
+	a.Legend.Left = false
+	if err := hline(a, 0, a.X.Min, a.X.Max, black, dashed, "exact theory"); err != nil {
+		return nil, err
+	}
+
+	// (b) times at the largest m.
+	b := newPlot(fmt.Sprintf("(b) time per key at m = %g bits", xs[len(xs)-1]), "nanoseconds per key", "")
+	b.Legend.Left = false
+	b.Legend.Top = false
+	var pos, add, query []float64
+	var labels []string
+	for i := len(names) - 1; i >= 0; i-- {
+		rows := Rows(r, names[i], func(row *experiments.Row) bool { return m(row) == xs[len(xs)-1] })
+		if len(rows) == 0 {
+			continue
+		}
+		pos = append(pos, float64(len(pos)))
+		add = append(add, rows[0].NsPerAdd)
+		query = append(query, rows[0].NsPerQuery)
+		labels = append(labels, names[i])
+	}
+	b.NominalY(labels...)
+	b.Add(&bars{pos: pos, vals: add, width: vg.Points(9), offset: vg.Points(5), color: seriesColor(0), horizontal: true})
+	b.Add(&bars{pos: pos, vals: query, width: vg.Points(9), offset: vg.Points(-5), color: seriesColor(1), horizontal: true})
+	b.Legend.Add("add (all k indexes)", &bars{color: seriesColor(0)})
+	b.Legend.Add("query of an absent key", &bars{color: seriesColor(1)})
+	b.X.Min = 0
+	b.Y.Min, b.Y.Max = -0.7, float64(len(pos))-0.3
+	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 13 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+}
+
+// memoryFigure draws the bytes each structure needs at each number of keys,
+// as grouped bars on a logarithmic axis, labelled with bytes per key.
+func memoryFigure(r *experiments.Results) (*Figure, error) {
+	names := SeriesNames(r)
+	var keys []uint64
+	seen := map[uint64]bool{}
+	for _, row := range r.Rows {
+		if !seen[row.Items] {
+			seen[row.Items] = true
+			keys = append(keys, row.Items)
+		}
+	}
+	var vals []float64
+	for _, row := range r.Rows {
+		vals = append(vals, row.Bytes)
+	}
+	lo, hi := logRange(vals...)
+	hi *= 10
+	p := newPlot(fmt.Sprintf("Memory for the same URL-like keys (filters sized for p = %g)", r.Params.P), "keys held", "bytes")
+	logY(p, lo, hi)
+	var ticks []string
+	for _, n := range keys {
+		ticks = append(ticks, fmt.Sprintf("%s keys", count(n)))
+	}
+	p.NominalX(ticks...)
+	width := vg.Points(16)
+	var lpts plotter.XYs
+	var ltext []string
+	for i, name := range names {
+		var pos, v []float64
+		for j, n := range keys {
+			rows := Rows(r, name, func(row *experiments.Row) bool { return row.Items == n })
+			if len(rows) == 0 || rows[0].Bytes <= 0 {
+				continue
+			}
+			pos = append(pos, float64(j))
+			v = append(v, rows[0].Bytes)
+		}
+		off := width * vg.Length(float64(i)-float64(len(names)-1)/2)
+		b := &bars{pos: pos, vals: v, width: width * 0.9, offset: off, color: seriesColor(i), floor: lo}
+		p.Add(b)
+		p.Legend.Add(name, b)
+		for j := range pos {
+			lpts = append(lpts, plotter.XY{X: pos[j], Y: v[j] * 1.15})
+			ltext = append(ltext, fmt.Sprintf("%.3g", v[j]/float64(keys[int(pos[j])])))
+		}
+		_ = off
+	}
+	// Bytes per key above each bar: positions need the bar offsets, which
+	// are in canvas units; draw them with a custom plotter.
+	p.Add(&barLabels{width: width, groups: len(names), pts: lpts, text: ltext, perGroup: seriesOf(r, names, keys)})
+	p.Legend.Add("numbers above the bars: bytes per key")
+	return single(p), nil
+}
+
+// seriesOf returns, for each label of memoryFigure in order, the index of
+// its series.
+func seriesOf(r *experiments.Results, names []string, keys []uint64) []int {
+	var out []int
+	for i, name := range names {
+		for _, n := range keys {
+			rows := Rows(r, name, func(row *experiments.Row) bool { return row.Items == n })
+			if len(rows) > 0 && rows[0].Bytes > 0 {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// barLabels writes text above grouped bars.
+type barLabels struct {
+	width    vg.Length
+	groups   int
+	pts      plotter.XYs
+	text     []string
+	perGroup []int
+}
+
+// Plot implements plot.Plotter.
+func (l *barLabels) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	sty := plt.Legend.TextStyle
+	sty.Font.Size = vg.Points(7.5)
+	sty.XAlign = draw.XCenter
+	for i, xy := range l.pts {
+		off := l.width * vg.Length(float64(l.perGroup[i])-float64(l.groups-1)/2)
+		c.FillText(sty, vg.Point{X: trX(xy.X) + off, Y: trY(xy.Y)}, l.text[i])
+	}
+}
+
+func count(n uint64) string {
+	e := math.Log10(float64(n))
+	if e == math.Trunc(e) && n >= 1000 {
+		return fmt.Sprintf("1e%d", int(e))
+	}
+	return fmt.Sprintf("%d", n)
+}
+
+// speedFigure draws nanoseconds per Add and per Contains against the
+// filter's memory for every variant.
+func speedFigure(r *experiments.Results) (*Figure, error) {
+	size := func(row *experiments.Row) float64 { return float64(row.Bits) / 8 }
+	names := SeriesNames(r)
+	a := newPlot("(a) add", "filter memory (bytes)", "nanoseconds per add")
+	b := newPlot("(b) query of an absent key", "filter memory (bytes)", "nanoseconds per query")
+	var ymax float64
+	for _, p := range []*plot.Plot{a, b} {
+		logX(p)
+	}
+	for i, name := range names {
+		rows := Rows(r, name, nil)
+		addXY := Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerAdd })
+		qXY := Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerQuery })
+		_, h1 := minMax(xysY(addXY))
+		_, h2 := minMax(xysY(qXY))
+		ymax = math.Max(ymax, math.Max(h1, h2))
+		if err := addPolyline(a, addXY, seriesColor(i), i, nil, name); err != nil {
+			return nil, err
+		}
+		if err := addPolyline(b, qXY, seriesColor(i), i, nil, name); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range []*plot.Plot{a, b} {
+		p.Y.Min, p.Y.Max = 0, ymax*1.35
+		for _, c := range []struct {
+			bytes float64
+			name  string
+		}{{32 << 10, "32 KiB"}, {1 << 20, "1 MiB"}, {32 << 20, "32 MiB"}} {
+			if err := vline(p, c.bytes, 0, ymax*1.35, grey, dotted, thinW, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	a.Legend.Add("dotted: 32 KiB, 1 MiB, 32 MiB (typical L1, L2, L3 cache sizes)")
+	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+}
+
+// countingFigure is drawn once the counting experiment exists.
+func countingFigure(r *experiments.Results) (*Figure, error) {
+	return nil, fmt.Errorf("no figure yet")
+}
