@@ -296,7 +296,7 @@ func xRange(rows []*experiments.Row, x func(*experiments.Row) float64) (lo, hi f
 	return lo, hi
 }
 
-func items(r *experiments.Row) float64 { return float64(r.Items) }
+func items(r *experiments.Row) float64   { return float64(r.Items) }
 func theory(r *experiments.Row) float64  { return r.Theory }
 func classic(r *experiments.Row) float64 { return r.Classic }
 

@@ -291,8 +291,7 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 	if err := addMeasured(b, ratio, black, 0, "measured"); err != nil {
 		return nil, err
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch,
-	}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
 }
 
 func minMax(v []float64) (lo, hi float64) {
