@@ -185,11 +185,18 @@ func (h Hashing) recurrence(d Digest) (x, y, z, c uint64, ok bool) {
 // usual k in one call, and small enough to live in registers and cache.
 const batch = 8
 
-// fillRecurrence and fillIndependent set g to the next len(g) values.
-// Filters take values in batches so that their loops issue independent
-// memory loads with no call or branch between them, and choose between the
-// two at the call site: fillRecurrence is small enough to be inlined there,
-// and a combined method would not be.
+// fill sets g to the next len(g) values. Filters whose hot loops run the
+// recurrence inline (see Hashing.recurrence) use a probe only on their
+// general path, where taking values in batches of up to batch keeps the
+// per-value cost low for every derivation.
+func (p *probe) fill(g []uint64) {
+	if p.indep {
+		p.fillIndependent(g)
+		return
+	}
+	p.fillRecurrence(g)
+}
+
 func (p *probe) fillRecurrence(g []uint64) {
 	x, y, z, c := p.x, p.y, p.z, p.c
 	for j := range g {
@@ -229,11 +236,7 @@ func (h Hashing) Indexes(dst []uint64, d Digest, k int, m uint64) []uint64 {
 	var g [batch]uint64
 	for k > 0 {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		for _, x := range g[:n] {
 			dst = append(dst, reduce(x, m))
 		}

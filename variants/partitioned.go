@@ -158,11 +158,7 @@ func (f *Partitioned) addProbe(d Digest) {
 	base := uint64(0)
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		for _, x := range g[:n] {
 			i := reduce(x, f.sliceBits)
 			f.words[base+i>>6] |= 1 << (i & 63)
@@ -180,11 +176,7 @@ func (f *Partitioned) containsProbe(d Digest) bool {
 	base := uint64(0)
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		acc := uint64(1)
 		for _, x := range g[:n] {
 			i := reduce(x, f.sliceBits)
@@ -207,11 +199,7 @@ func (f *Partitioned) testAndAddProbe(d Digest) bool {
 	acc := uint64(1)
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		for _, x := range g[:n] {
 			i := reduce(x, f.sliceBits)
 			w := &f.words[base+i>>6]

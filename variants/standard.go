@@ -202,11 +202,7 @@ func (f *Standard) addProbe(d Digest) {
 	var g [batch]uint64
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		for _, x := range g[:n] {
 			i := reduce(x, f.m)
 			f.words[i>>6] |= 1 << (i & 63)
@@ -223,11 +219,7 @@ func (f *Standard) containsProbe(d Digest) bool {
 	var g [batch]uint64
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		// Load every bit of the batch before testing any: the loads are
 		// independent, so the processor overlaps their cache misses, and
 		// there is no branch to mispredict.
@@ -251,11 +243,7 @@ func (f *Standard) testAndAddProbe(d Digest) bool {
 	acc := uint64(1)
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
-		if p.indep {
-			p.fillIndependent(g[:n])
-		} else {
-			p.fillRecurrence(g[:n])
-		}
+		p.fill(g[:n])
 		for _, x := range g[:n] {
 			i := reduce(x, f.m)
 			w := &f.words[i>>6]
