@@ -56,9 +56,15 @@ func (g Geometry) validate() error {
 // that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
 // (analysis.OptimalBits and analysis.OptimalHashes).
 func Sized(capacity uint64, fpr float64) (Geometry, error) {
+	if capacity == 0 {
+		return Geometry{}, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
 	m, err := analysis.OptimalBits(capacity, fpr)
 	if err != nil {
-		return Geometry{}, invalid("sizing for capacity %d at rate %v: %v", capacity, fpr, err)
+		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
 	}
 	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
 }

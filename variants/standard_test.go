@@ -269,7 +269,7 @@ func TestInvalidParams(t *testing.T) {
 		{"for p NaN", func() (Filter, error) { return NewStandardFor(100, math.NaN(), Hashing{}) }, "p = NaN"},
 		{"for p +Inf", func() (Filter, error) { return NewStandardFor(100, math.Inf(1), Hashing{}) }, "p = +Inf"},
 		{"for p -Inf", func() (Filter, error) { return NewStandardFor(100, math.Inf(-1), Hashing{}) }, "p = -Inf"},
-		{"for too large", func() (Filter, error) { return NewStandardFor(1<<62, 1e-9, Hashing{}) }, "more than the maximum"},
+		{"for too large", func() (Filter, error) { return NewStandardFor(1<<62, 1e-9, Hashing{}) }, "needs more than the maximum"},
 		{"partitioned m<k", func() (Filter, error) { return NewPartitioned(Geometry{3, 4}, Hashing{}) }, "fewer than hashes"},
 		{"partitioned m=0", func() (Filter, error) { return NewPartitioned(Geometry{0, 4}, Hashing{}) }, "bits m = 0"},
 		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{10, 0}, Hashing{}) }, "hashes k = 0"},
