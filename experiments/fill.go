@@ -22,7 +22,7 @@ var fillExperiment = Experiment{
 	defaults: func(variant string, quick bool) Params {
 		if variant == "scalable" {
 			return Params{N: 1000, P: 0.001, Filters: 20, Queries: 50_000, Conf: 0.95,
-				Span: 1000, Checkpoints: 10, R: []float64{0.9}, S: []float64{2}}
+				Span: 1000, Checkpoints: 10, R: []float64{variants.DefaultTighteningRatio}, S: []float64{variants.DefaultGrowth}}
 		}
 		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 2, Checkpoints: 20}
 	},
@@ -209,4 +209,18 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 		pl.notes = append(pl.notes, fmt.Sprintf("%s: a standard filter sized in advance for the final count at p = %g: m = %d bits, k = %d", name, p.P, st.Bits, st.Hashes))
 	}
 	return pl, nil
+}
+
+var scalableExperiment = Experiment{
+	Name: "scalable",
+	Summary: "scalable filter, sweeps of the tightening ratio r and growth factor s: rate, stages, bits per element and query time " +
+		"as the filter grows, against a standard filter sized in advance",
+	Variants:  []string{"scalable"},
+	Timed:     true,
+	Shardable: true,
+	defaults: func(string, bool) Params {
+		return Params{N: 1000, P: 0.001, Filters: 10, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
+			R: []float64{0.5, 0.75, 0.9}, S: []float64{2, 4}}
+	},
+	plan: func(_ string, p Params) (*plan, error) { return planScalable("scalable", p, true, true) },
 }

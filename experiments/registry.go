@@ -7,6 +7,8 @@ func init() {
 		hashesExperiment,
 		smallMExperiment,
 		hashingExperiment,
+		countingExperiment,
+		scalableExperiment,
 		memoryExperiment,
 		speedExperiment,
 	}

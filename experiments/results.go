@@ -74,6 +74,9 @@ type Row struct {
 	Value int `json:"value,omitempty"`
 	// Items is the number of keys inserted (offered to Add) at this point.
 	Items uint64 `json:"items"`
+	// Removals is the number of never-inserted keys offered to Remove
+	// (counting).
+	Removals uint64 `json:"removals,omitempty"`
 	// Capacity is the number of items the filter was sized for (the first
 	// stage's, n0, for a scalable filter).
 	Capacity uint64 `json:"capacity,omitempty"`
@@ -298,9 +301,10 @@ func pointLabel(exp string, r Row) string {
 		switch r.Model {
 		case "binomial":
 			return fmt.Sprintf("value %d", r.Value)
-		default:
+		case "binomial tail":
 			return fmt.Sprintf("width %d, items %d", r.Width, r.Items)
 		}
+		return fmt.Sprintf("removals %d", r.Removals)
 	}
 	return fmt.Sprintf("items %d", r.Items)
 }
@@ -349,6 +353,7 @@ var columns = []column{
 		return ""
 	}},
 	{"items", func(r *Row) string { return strconv.FormatUint(r.Items, 10) }},
+	{"removals", func(r *Row) string { return fmtUint(r.Removals) }},
 	{"capacity", func(r *Row) string { return fmtUint(r.Capacity) }},
 	{"bits", func(r *Row) string { return fmtUint(r.Bits) }},
 	{"cells", func(r *Row) string { return fmtUint(r.Cells) }},

@@ -28,7 +28,7 @@ var speedExperiment = Experiment{
 // scalable filter starts at n0 = min(N, n) and grows to n.
 func anyBuilder(variant string, n uint64, p Params) (builder, error) {
 	if variant == "scalable" {
-		return scalableBuilder(scalableSpec{P: p.P, R: 0.9, S: 2, N0: min(p.N, n)}), nil
+		return scalableBuilder(scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: min(p.N, n)}), nil
 	}
 	return sized(variant, n, p.P, 0)
 }

@@ -6,21 +6,20 @@ import (
 
 // The theory this package sets beside its measurements, in one place.
 
-func classicFPR(m, n uint64, k int) float64     { return shimClassicFPR(m, n, k) }
-func exactFPR(m, n uint64, k int) float64       { return shimExactFPR(m, n, k) }
-func partitionedFPR(m, n uint64, k int) float64 { return shimPartitionedFPR(m, n, k) }
+func classicFPR(m, n uint64, k int) float64     { return analysis.ClassicFPR(m, n, k) }
+func exactFPR(m, n uint64, k int) float64       { return analysis.ExactFPR(m, n, k) }
+func partitionedFPR(m, n uint64, k int) float64 { return analysis.PartitionedFPR(m, n, k) }
 
-func scalableFPR(s analysis.Scalable, items uint64) (float64, error) {
-	return shimScalableFPR(s, items)
-}
+func scalableFPR(s analysis.Scalable, items uint64) (float64, error) { return s.FPR(items) }
 
 // tInterval returns the mean of samples and its t confidence interval.
 func tInterval(samples []float64, conf float64) (mean, lo, hi float64, err error) {
-	return shimTInterval(samples, conf)
+	mean, iv, err := analysis.TInterval(samples, conf)
+	return mean, iv.Lo, iv.Hi, err
 }
 
 // clopperPearson returns the exact binomial interval for x of n.
 func clopperPearson(x, n uint64, conf float64) (lo, hi float64, err error) {
-	lo, hi = shimClopperPearson(x, n, conf)
-	return lo, hi, nil
+	iv, err := analysis.ClopperPearson(x, n, conf)
+	return iv.Lo, iv.Hi, err
 }

@@ -146,11 +146,23 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.TextStyle.Font.Size = fontSize
 	p.Y.Label.TextStyle.Font.Size = fontSize
 	p.Legend.TextStyle.Font.Size = vg.Points(9.5)
-	p.Legend.Top = true
-	p.Legend.Left = true
+	placeLegend(p, true, true)
 	p.Legend.ThumbnailWidth = vg.Points(22)
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// placeLegend puts p's legend in a corner of the data area, clear of the
+// axes and the title.
+func placeLegend(p *plot.Plot, top, left bool) {
+	p.Legend.Top, p.Legend.Left = top, left
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(-12)
+	if !left {
+		p.Legend.XOffs = -vg.Points(8)
+	}
+	if !top {
+		p.Legend.YOffs = vg.Points(8)
+	}
 }
 
 // logY makes p's y axis logarithmic over [lo, hi].
@@ -205,6 +217,9 @@ func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label strin
 		label += fmt.Sprintf(" (%d zero %s not drawn)", pts.Dropped, plural(pts.Dropped, "rate", "rates"))
 	}
 	if len(pts.XYs) == 0 {
+		if label != "" {
+			p.Legend.Add(label)
+		}
 		return nil
 	}
 	s, err := plotter.NewScatter(pts.XYs)

@@ -263,7 +263,95 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
 }
 
-// countingFigure is drawn once the counting experiment exists.
+// countingFigure draws the counting experiment: (a) the histogram of
+// counter values beside its binomial and Poisson predictions; (b) the
+// fraction of saturated counters against items for each width; (c) the
+// fraction of members lost to removals of keys never inserted.
 func countingFigure(r *experiments.Results) (*Figure, error) {
-	return nil, fmt.Errorf("no figure yet")
+	value := func(row *experiments.Row) float64 { return float64(row.Value) }
+	hist := Rows(r, experiments.CountingHistogram, nil)
+	if len(hist) == 0 {
+		return nil, fmt.Errorf("no counter histogram in the results")
+	}
+	first := hist[0]
+	a := newPlot(fmt.Sprintf("(a) counter values, n = %d items in m = %d counters, k = %d", first.Items, first.Cells, first.Hashes),
+		"counter value (15: saturated)", "fraction of counters")
+	placeLegend(a, true, false)
+	pts := Rates(hist, value)
+	th := Values(hist, value, theory)
+	po := Values(hist, value, classic)
+	lo, _ := logRange(append(pts.ys(), xysY(th)...)...)
+	lo = math.Max(lo, 1e-16)
+	logY(a, lo, 1)
+	if err := addLine(a, po, grey, dashed, lineW, "Poisson(kn/m) approximation"); err != nil {
+		return nil, err
+	}
+	if err := addLine(a, th, seriesColor(0), nil, lineW, "binomial(kn, 1/m) prediction"); err != nil {
+		return nil, err
+	}
+	if err := addMeasured(a, clampLow(pts, lo), black, 0, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
+		return nil, err
+	}
+	a.X.Min, a.X.Max = -0.5, 15.5
+
+	b := newPlot(fmt.Sprintf("(b) saturated counters (theory: binomial tail P[c >= 2^w - 1])"), "items inserted", "fraction of counters saturated")
+	logX(b)
+	var all []float64
+	var sat []string
+	for _, name := range SeriesNames(r) {
+		rows := Rows(r, name, nil)
+		if len(rows) > 0 && rows[0].Model == "binomial tail" {
+			sat = append(sat, name)
+			all = append(all, Rates(rows, items).ys()...)
+			all = append(all, xysY(Values(rows, items, theory))...)
+		}
+	}
+	blo, _ := logRange(all...)
+	logY(b, blo, 1)
+	placeLegend(b, false, false)
+	for i, name := range sat {
+		rows := Rows(r, name, nil)
+		if err := addLine(b, Values(rows, items, theory), seriesColor(i+1), nil, lineW, name+": theory"); err != nil {
+			return nil, err
+		}
+		if err := addMeasured(b, clampLow(Rates(rows, items), blo), seriesColor(i+1), i+1, name+": measured"); err != nil {
+			return nil, err
+		}
+	}
+	if len(sat) > 0 {
+		rows := Rows(r, sat[0], nil)
+		xmin, xmax := xRange(rows, items)
+		b.X.Min, b.X.Max = xmin/1.3, xmax*1.3
+		b.X.Tick.Marker = powerTicks(func() []float64 {
+			var xs []float64
+			for _, row := range rows {
+				xs = append(xs, float64(row.Items))
+			}
+			return xs
+		}())
+	}
+
+	fn := Rows(r, experiments.CountingFalseNegatives, nil)
+	c := newPlot("(c) members lost to removing keys never inserted", "never-inserted keys offered to Remove", "fraction of members now absent")
+	logX(c)
+	removals := func(row *experiments.Row) float64 { return float64(row.Removals) }
+	fpts := Rates(fn, removals)
+	flo, fhi := logRange(fpts.ys()...)
+	logY(c, flo, math.Max(fhi, 1))
+	if err := addMeasured(c, clampLow(fpts, flo), red, 0, "members now testing absent"); err != nil {
+		return nil, err
+	}
+	succ := Values(fn, removals, func(row *experiments.Row) float64 { return row.Removed / float64(row.Items) })
+	if err := addPolyline(c, succ, grey, 1, dashed, "removals that succeeded, per member"); err != nil {
+		return nil, err
+	}
+	var xs []float64
+	for _, row := range fn {
+		xs = append(xs, removals(row))
+	}
+	if len(xs) > 0 {
+		c.X.Tick.Marker = powerTicks(xs)
+		c.X.Min, c.X.Max = xs[0]/1.3, xs[len(xs)-1]*1.3
+	}
+	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 16 * vg.Inch, Height: 5.5 * vg.Inch}, nil
 }

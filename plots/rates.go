@@ -37,8 +37,9 @@ func fillFigure(r *experiments.Results) (*Figure, error) {
 	rows := Rows(r, SeriesNames(r)[0], nil)
 	first := rows[0]
 	pts := Rates(rows, items)
-	th := Values(rows, items, theory)
-	cl := Values(rows, items, classic)
+	xmin, xmax := xRange(rows, items)
+	th := FillTheory(first, first.Model, xmin, xmax, 200)
+	cl := FillTheory(first, "classic", xmin, xmax, 200)
 	lo, hi := logRange(append(append(pts.ys(), xysY(th)...), append(xysY(cl), first.Target)...)...)
 	hi = math.Max(hi, 1)
 	pts = clampLow(pts, lo)
@@ -50,10 +51,8 @@ func fillFigure(r *experiments.Results) (*Figure, error) {
 	p := newPlot(fmt.Sprintf("%s Bloom filter sized for n = %d at p = %g (%s, k = %d)",
 		titleCase(first.Variant), first.Capacity, first.Target, geom, first.Hashes),
 		"items inserted", rateLabel)
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), vg.Points(6)
+	placeLegend(p, false, false)
 	logY(p, lo, hi)
-	_, xmax := xRange(rows, items)
 	if err := vline(p, float64(first.Capacity), lo, hi, grey, dashDot, thinW, fmt.Sprintf("capacity n = %d", first.Capacity)); err != nil {
 		return nil, err
 	}
@@ -71,6 +70,63 @@ func fillFigure(r *experiments.Results) (*Figure, error) {
 	}
 	p.X.Min = 0
 	return single(p), nil
+}
+
+// logSpace returns n points from lo to hi, evenly spaced on a logarithmic
+// scale (linearly when lo is not positive).
+func logSpace(lo, hi float64, n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		t := float64(i) / float64(n-1)
+		if lo > 0 {
+			xs[i] = lo * math.Pow(hi/lo, t)
+		} else {
+			xs[i] = lo + (hi-lo)*t
+		}
+	}
+	return xs
+}
+
+// FillTheory returns the rate model predicts for the geometry of row (its
+// cells, or bits, and hashes) at n points from lo to hi items: model is
+// "exact" (analysis.ExactFPR), "partitioned" (analysis.PartitionedFPR) or
+// "classic" (analysis.ClassicFPR). Rates of zero are left out.
+func FillTheory(row *experiments.Row, model string, lo, hi float64, n int) plotter.XYs {
+	m := row.Bits
+	if row.Cells > 0 {
+		m = row.Cells
+	}
+	var xys plotter.XYs
+	for i := range n {
+		x := lo + (hi-lo)*float64(i)/float64(n-1)
+		items := uint64(math.Round(x))
+		var y float64
+		switch model {
+		case "exact":
+			y = analysis.ExactFPR(m, items, row.Hashes)
+		case "partitioned":
+			y = analysis.PartitionedFPR(m, items, row.Hashes)
+		default:
+			y = analysis.ClassicFPR(m, items, row.Hashes)
+		}
+		if y > 0 {
+			xys = append(xys, plotter.XY{X: x, Y: y})
+		}
+	}
+	return xys
+}
+
+// ScalableTheory returns the compound rate of the stages of s
+// (analysis.Scalable.FPR) at n log-spaced points from lo to hi items.
+func ScalableTheory(s analysis.Scalable, lo, hi float64, n int) plotter.XYs {
+	var xys plotter.XYs
+	for _, x := range logSpace(lo, hi, n) {
+		y, err := s.FPR(uint64(math.Round(x)))
+		if err == nil && y > 0 {
+			xys = append(xys, plotter.XY{X: x, Y: y})
+		}
+	}
+	return xys
 }
 
 // stageBoundaries returns the item counts at which the stages of a scalable
@@ -123,7 +179,7 @@ func scalableFillFigure(r *experiments.Results) (*Figure, error) {
 			if i == 0 {
 				label = "stage boundaries (a stage is full, the next one opens)"
 			}
-			if err := vline(p, b, lo, hi, grey, dotted, thinW, label); err != nil {
+			if err := vline(p, b, lo, r.Params.P*3, grey, dotted, thinW, label); err != nil {
 				return nil, err
 			}
 		}
@@ -142,7 +198,8 @@ func scalableFillFigure(r *experiments.Results) (*Figure, error) {
 		if len(names) == 1 {
 			c = seriesColor(0)
 		}
-		if err := addLine(p, Values(rows, items, theory), c, nil, lineW, label); err != nil {
+		spec := analysis.Scalable{P: r.Params.P, R: rows[0].R, S: rows[0].S, N0: rows[0].Capacity}
+		if err := addLine(p, ScalableTheory(spec, xmin, xmax, 300), c, nil, lineW, label); err != nil {
 			return nil, err
 		}
 		mc := c

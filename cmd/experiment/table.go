@@ -129,5 +129,33 @@ func printTable(w io.Writer, res *experiments.Results) {
 
 // countingColumns are the columns of the counting experiment.
 func countingColumns() []col {
-	return []col{colSeries, colItems, colMeasured, colTheory, colInside}
+	return []col{colSeries,
+		col{"width", func(r *experiments.Row) string { return strconv.Itoa(r.Width) }},
+		col{"value", func(r *experiments.Row) string {
+			if r.Model == "binomial" {
+				return strconv.Itoa(r.Value)
+			}
+			return ""
+		}},
+		colItems,
+		col{"removals", func(r *experiments.Row) string {
+			if r.Removals == 0 {
+				return ""
+			}
+			return strconv.FormatUint(r.Removals, 10)
+		}},
+		colMeasured, colTheory,
+		col{"poisson", func(r *experiments.Row) string {
+			if r.Model != "binomial" {
+				return ""
+			}
+			return g4(r.Classic)
+		}},
+		colInside,
+		col{"removed", func(r *experiments.Row) string {
+			if r.Removals == 0 {
+				return ""
+			}
+			return strconv.FormatFloat(r.Removed, 'f', 1, 64)
+		}}}
 }

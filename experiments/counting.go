@@ -1,0 +1,257 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// Series of the counting experiment.
+const (
+	// CountingHistogram is the series of counter values.
+	CountingHistogram = "counter values"
+	// CountingFalseNegatives is the series of members lost to removals of
+	// keys that were never inserted.
+	CountingFalseNegatives = "false negatives"
+)
+
+// CountingSaturated returns the series name of saturated counters of the
+// given width.
+func CountingSaturated(width int) string { return fmt.Sprintf("saturated, width %d", width) }
+
+var countingExperiment = Experiment{
+	Name: "counting",
+	Summary: "counting filter: counter-value histogram against its binomial and Poisson predictions, saturated counters at small widths, " +
+		"and members turned into false negatives by removing keys that were never inserted",
+	Variants:  []string{"counting"},
+	Shardable: true,
+	defaults: func(string, bool) Params {
+		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 1, Conf: 0.95, Span: 4, Checkpoints: 1, Widths: []int{2, 4}}
+	},
+	plan: planCounting,
+}
+
+// histogramTop is the largest counter value the histogram shows; larger
+// values of wide counters count in its last bin.
+const histogramTop = 15
+
+// planCounting plans the three parts of the counting experiment on filters
+// sized for N at P.
+//
+// Counter values: filters of 4-bit counters hold N keys; each row is one
+// counter value v (the last, 15, counts saturated counters), its Count the
+// number of the filter's m counters with that value and its Queries m, so
+// Rate is the fraction of counters with value v; Theory is the binomial
+// probability P[c = v] (analysis.CounterDistribution) and Classic its
+// Poisson limit.
+//
+// Saturated counters: for each width in Widths, filters filled to N, 2N
+// and Span N keys; Rate is the fraction of saturated counters, Theory the
+// binomial tail P[c >= 2^w - 1].
+//
+// False negatives: filters of 4-bit counters hold N members; keys that were
+// never inserted are offered to Remove, N/8 to Span N of them; Rate is the
+// fraction of members that then test absent, Removed the mean number of
+// removals that succeeded (false positives removed).
+func planCounting(_ string, p Params) (*plan, error) {
+	pl := &plan{}
+	const width = variants.DefaultCounterWidth
+	b := countingBuilder(p.N, p.P, width)
+	st, err := probe(b)
+	if err != nil {
+		return nil, paramError("n", "%v", err)
+	}
+	m, k := st.Cells, st.Hashes
+	h := variants.Hashing{}
+
+	// Counter values.
+	dist := analysis.CounterDistribution(m, p.N, k, histogramTop)
+	pois := analysis.PoissonCounterDistribution(float64(k)*float64(p.N)/float64(m), histogramTop)
+	g := group{key: "counting/histogram", filters: p.Filters, hashing: h, run: counterHistogram(p.N, p.P, width)}
+	for v := 0; v <= histogramTop; v++ {
+		g.rows = append(g.rows, pl.add(Row{
+			Series: CountingHistogram, Variant: "counting", Hashing: hashingName(h), Width: width, Value: v,
+			Items: p.N, Capacity: p.N, Bits: st.Bits, Cells: m, Hashes: k,
+			Filters: p.Filters, Queries: m, Theory: dist[v], Classic: pois[v], Model: "binomial",
+		}))
+	}
+	pl.groups = append(pl.groups, g)
+
+	// Saturated counters.
+	loads := []float64{1, 2, p.Span}
+	if p.Span <= 2 {
+		loads = []float64{1, p.Span}
+	}
+	for _, w := range p.Widths {
+		bw := countingBuilder(p.N, p.P, w)
+		top := 1<<w - 1
+		g := group{key: fmt.Sprintf("counting/saturated/w=%d", w), filters: p.Filters, hashing: h, run: saturation(bw)}
+		var last uint64
+		for _, l := range loads {
+			n := uint64(math.Round(l * float64(p.N)))
+			if n <= last {
+				continue
+			}
+			last = n
+			tail := analysis.CounterDistribution(m, n, k, top)
+			g.rows = append(g.rows, pl.add(Row{
+				Series: CountingSaturated(w), Variant: "counting", Hashing: hashingName(h), Width: w,
+				Items: n, Capacity: p.N, Bits: m * uint64(w), Cells: m, Hashes: k,
+				Filters: p.Filters, Queries: m, Theory: tail[top], Model: "binomial tail",
+			}))
+		}
+		pl.groups = append(pl.groups, g)
+		pl.notes = append(pl.notes, fmt.Sprintf("width %d (saturating at %d): at capacity the probability that any counter saturates is %.3g; Fan et al.'s bound on overflow past %d is %.3g",
+			w, top, analysis.SaturationProbability(m, p.N, k, w), top+1, analysis.FanOverflowBound(m, p.N, k, w)))
+	}
+
+	// False negatives from removing strangers.
+	g = group{key: "counting/false-negatives", filters: p.Filters, hashing: h, run: strangerRemovals(b)}
+	var last uint64
+	for _, l := range []float64{1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, p.Span} {
+		r := uint64(math.Round(l * float64(p.N)))
+		if r <= last {
+			continue
+		}
+		last = r
+		g.rows = append(g.rows, pl.add(Row{
+			Series: CountingFalseNegatives, Variant: "counting", Hashing: hashingName(h), Width: width,
+			Items: p.N, Capacity: p.N, Removals: r, Bits: st.Bits, Cells: m, Hashes: k,
+			Filters: p.Filters, Queries: p.N, Target: p.P,
+		}))
+	}
+	pl.groups = append(pl.groups, g)
+	pl.notes = append(pl.notes,
+		fmt.Sprintf("counting filters sized for n = %d at p = %g: m = %d counters, k = %d; the counter values are replayed from the filter's indexes (variants.Hashing.Indexes) and checked against its Stats", p.N, p.P, m, k),
+		"false negatives: members that test absent after keys that were never inserted were offered to Remove; the removals that succeed are the false positives among them")
+	return pl, nil
+}
+
+// counterHistogram fills a counting filter with the row's Items keys and
+// counts its counters by value. The filter has no accessor for its
+// counters; the counts are replayed from the indexes its documented
+// derivation gives (the indexes of a Standard filter with the same
+// geometry and hashing, Hashing.Indexes), capped at the counter maximum as
+// saturating counters are, and checked against the filter's own count of
+// non-zero and saturated counters.
+func counterHistogram(n uint64, p float64, width int) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := variants.NewCountingFor(n, p, width, t.hashing)
+		if err != nil {
+			return err
+		}
+		g := f.Geometry()
+		counts := make([]uint16, g.Bits)
+		top := uint16(1<<f.Width() - 1)
+		var idx []uint64
+		for i := range rows[0].Items {
+			if i%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			key := t.member(i)
+			f.Add(key)
+			idx = t.hashing.Indexes(idx[:0], t.hashing.Sum(key), g.Hashes, g.Bits)
+			for _, x := range idx {
+				if counts[x] < top {
+					counts[x]++
+				}
+			}
+		}
+		hist := make([]uint64, len(rows))
+		var nonzero, saturated uint64
+		for _, c := range counts {
+			hist[min(int(c), len(rows)-1)]++
+			if c > 0 {
+				nonzero++
+			}
+			if c == top {
+				saturated++
+			}
+		}
+		st := f.Stats()
+		if got := uint64(math.Round(st.FillRatio * float64(st.Cells))); got != nonzero || st.Saturated != saturated {
+			return fmt.Errorf("experiments: counting filter reports %d non-zero and %d saturated counters, its indexes give %d and %d: the replay of its counters is wrong",
+				got, st.Saturated, nonzero, saturated)
+		}
+		for j := range rows {
+			out[j].Count = hist[j]
+			out[j].Bits = st.Bits
+			out[j].Estimated = st.EstimatedFPR
+		}
+		return nil
+	}
+}
+
+// saturation fills a counting filter to each row's Items and counts its
+// saturated counters.
+func saturation(build builder) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(t.hashing)
+		if err != nil {
+			return err
+		}
+		var inserted uint64
+		for j, r := range rows {
+			for ; inserted < r.Items; inserted++ {
+				if inserted%interruptEvery == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				f.Add(t.member(inserted))
+			}
+			st := f.Stats()
+			out[j].Count = st.Saturated
+			out[j].Bits = st.Bits
+			out[j].Estimated = st.EstimatedFPR
+		}
+		return nil
+	}
+}
+
+// strangerRemovals fills a counting filter with the row's Items members,
+// then offers never-inserted keys to Remove up to each row's Removals and
+// counts the members that test absent.
+func strangerRemovals(build builder) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(t.hashing)
+		if err != nil {
+			return err
+		}
+		rm, ok := f.(variants.Remover)
+		if !ok {
+			return fmt.Errorf("experiments: %T cannot remove", f)
+		}
+		members := rows[0].Items
+		for i := range members {
+			if i%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			f.Add(t.member(i))
+		}
+		var offered, removed uint64
+		for j, r := range rows {
+			for ; offered < r.Removals; offered++ {
+				if offered%interruptEvery == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if rm.Remove(t.stranger(offered)) {
+					removed++
+				}
+			}
+			var lost uint64
+			for i := range members {
+				if !f.Contains(t.member(i)) {
+					lost++
+				}
+			}
+			st := f.Stats()
+			out[j].Count = lost
+			out[j].Removed = removed
+			out[j].Bits = st.Bits
+			out[j].Estimated = st.EstimatedFPR
+		}
+		return nil
+	}
+}
