@@ -219,6 +219,9 @@ func ParseShard(s string) (Shard, error) {
 		return Shard{}, paramError("shard", "%q, want i/N, for example 0/4", s)
 	}
 	sh := Shard{Index: i, Count: n}
+	if n < 1 {
+		return Shard{}, paramError("shard", "%q, want i/N with 0 <= i < N", s)
+	}
 	if err := sh.validate(); err != nil {
 		return Shard{}, err
 	}
