@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// small are flags that make a fill run take a fraction of a second.
+var small = []string{"-n", "300", "-filters", "3", "-queries", "1k"}
+
+func runArgs(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	err = run(context.Background(), args, &o, &e)
+	return o.String(), e.String(), err
+}
+
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestBadFlags checks that every invalid flag or combination is a usage
+// error (exit status 2) whose message names the flag, that the usage is
+// printed, and that no file is written.
+func TestBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"-filters", "0"}, "-filters"},
+		{[]string{"-filters", "-3"}, "-filters"},
+		{[]string{"-filters", "many"}, "-filters"},
+		{[]string{"-n", "0"}, "-n"},
+		{[]string{"-n", "ten"}, "-n"},
+		{[]string{"-n", "2.5"}, "-n"},
+		{[]string{"-p", "2"}, "-p"},
+		{[]string{"-p", "0"}, "-p"},
+		{[]string{"-queries", "0"}, "-queries"},
+		{[]string{"-conf", "1.5"}, "-conf"},
+		{[]string{"-variant", "bogus"}, "-variant"},
+		{[]string{"-exp", "bogus"}, "-exp"},
+		{[]string{"-exp", "bits", "-variant", "scalable"}, "-variant"},
+		{[]string{"-format", "gif"}, "-format"},
+		{[]string{"-shard", "2/2"}, "-shard"},
+		{[]string{"-shard", "x"}, "-shard"},
+		{[]string{"-exp", "speed", "-shard", "0/2"}, "-shard"},
+		{[]string{"-workers", "-1"}, "-workers"},
+		{[]string{"-variant", "scalable", "-r", "1.5"}, "-r"},
+		{[]string{"-variant", "scalable", "-s", "0.5"}, "-s"},
+		{[]string{"-variant", "scalable", "-r", "a,b"}, "-r"},
+		{[]string{"-merge", "x.json", "-n", "5"}, "-merge"},
+		{[]string{"-merge", "nothing-matches-*.json"}, "-merge"},
+		{[]string{"-list", "-n", "5"}, "-list"},
+		{[]string{"-bogus"}, "-bogus"},
+		{[]string{"stray"}, "stray"},
+		{[]string{"-out", ""}, "-out"},
+	} {
+		dir := filepath.Join(t.TempDir(), "out")
+		_, stderr, err := runArgs(t, append(append([]string{"-out", dir}, small...), c.args...)...)
+		var u *usageError
+		if !errors.As(err, &u) {
+			t.Errorf("%v: err = %v, want a usage error", c.args, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("%v: message %q does not name %s", c.args, err, c.flag)
+		}
+		if !strings.Contains(stderr, "usage: experiment") {
+			t.Errorf("%v: no usage on stderr", c.args)
+		}
+		if names := entries(t, dir); len(names) > 0 {
+			t.Errorf("%v: left files %v", c.args, names)
+		}
+	}
+}
+
+// TestUnwritableOut checks that an output directory that cannot be created
+// is an error before any work, and that nothing is left behind.
+func TestUnwritableOut(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runArgs(t, append([]string{"-variant", "standard", "-out", filepath.Join(file, "out")}, small...)...)
+	var u *usageError
+	if err == nil || errors.As(err, &u) {
+		t.Fatalf("err = %v, want a non-usage error", err)
+	}
+	if names := entries(t, base); len(names) != 1 {
+		t.Errorf("left %v", names)
+	}
+}
+
+// TestInterrupted checks that a cancelled run writes nothing.
+func TestInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e bytes.Buffer
+	err := run(ctx, append([]string{"-variant", "standard", "-out", dir}, small...), &o, &e)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("err = %v", err)
+	}
+	if names := entries(t, dir); len(names) > 0 {
+		t.Errorf("left %v", names)
+	}
+}
+
+func TestRunWritesFiles(t *testing.T) {
+	dir := t.TempDir()
+	stdout, _, err := runArgs(t, append([]string{"-variant", "standard", "-out", dir, "-format", "csv,json,png,svg"}, small...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"items", "measured rate", "theory", "target", "note:", "wrote"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, ext := range []string{"csv", "json", "png", "svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, "fill-standard."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) == 0 {
+			t.Errorf("%s is empty", ext)
+		}
+		if ext == "png" && !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Error("not a PNG")
+		}
+	}
+	if names := entries(t, dir); len(names) != 4 {
+		t.Errorf("files %v, want exactly the four outputs", names)
+	}
+}
+
+// TestWorkersIdenticalCSV runs the same seed on 1 and 4 workers.
+func TestWorkersIdenticalCSV(t *testing.T) {
+	var csvs [][]byte
+	for _, w := range []string{"1", "4"} {
+		dir := t.TempDir()
+		if _, _, err := runArgs(t, append([]string{"-variant", "partitioned", "-workers", w, "-seed", "5", "-out", dir, "-format", "csv"}, small...)...); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "fill-partitioned.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		csvs = append(csvs, b)
+	}
+	if !bytes.Equal(csvs[0], csvs[1]) {
+		t.Error("CSV differs between -workers 1 and -workers 4")
+	}
+}
+
+// TestShardAndMerge runs a fill in three shards and merges them with a
+// glob; the merged JSON and CSV equal the unsharded run's.
+func TestShardAndMerge(t *testing.T) {
+	whole, shards, merged := t.TempDir(), t.TempDir(), t.TempDir()
+	args := append([]string{"-variant", "standard", "-seed", "9"}, small...)
+	if _, _, err := runArgs(t, append(args, "-out", whole, "-format", "csv,json")...); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"0/3", "1/3", "2/3"} {
+		stdout, _, err := runArgs(t, append(args, "-out", shards, "-shard", s)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stdout, "shard") {
+			t.Errorf("shard run says %q", stdout)
+		}
+	}
+	if names := entries(t, shards); len(names) != 3 {
+		t.Fatalf("shard files %v", names)
+	}
+	if _, _, err := runArgs(t, "-merge", filepath.Join(shards, "*.json"), "-out", merged, "-format", "csv,json"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{"csv", "json"} {
+		a, err1 := os.ReadFile(filepath.Join(whole, "fill-standard."+ext))
+		b, err2 := os.ReadFile(filepath.Join(merged, "fill-standard."+ext))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("merged %s differs from the unsharded run's", ext)
+		}
+	}
+	// Two of three shards do not make a run.
+	_, _, err := runArgs(t, "-merge", filepath.Join(shards, "fill-standard.shard-0-of-3.json")+","+filepath.Join(shards, "fill-standard.shard-1-of-3.json"), "-out", merged)
+	if err == nil {
+		t.Error("merge of an incomplete set succeeded")
+	}
+}
+
+func TestListAndHelp(t *testing.T) {
+	stdout, _, err := runArgs(t, "-list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fill", "bits", "hashes", "small-m", "hashing", "counting", "scalable", "memory", "speed"} {
+		if !strings.Contains(stdout, name) {
+			t.Errorf("-list lacks %s", name)
+		}
+	}
+	stdout, _, err = runArgs(t, "-h")
+	if err != nil || !strings.Contains(stdout, "-variant") {
+		t.Errorf("-h: %v\n%s", err, stdout)
+	}
+}
