@@ -161,6 +161,16 @@ func (p Points) ys() []float64 {
 	return v
 }
 
+// span returns every y value of p and the ends of its intervals, for a
+// linear axis.
+func (p Points) span() []float64 {
+	var v []float64
+	for i, xy := range p.XYs {
+		v = append(v, xy.Y, xy.Y+p.Errors[i].High, xy.Y-p.Errors[i].Low)
+	}
+	return v
+}
+
 func xysY(xys plotter.XYs) []float64 {
 	v := make([]float64, len(xys))
 	for i, xy := range xys {

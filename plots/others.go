@@ -67,6 +67,9 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 	a := newPlot("(a) measured rate above the exact theory", "filter size m (bits)", "excess over exact theory (%)")
 	logX(a)
 	var xs, ys []float64
+	// Options far off the others would flatten them all to a line; they
+	// are left off the scale and named in the legend with their range.
+	const offScale = 15.0
 	for i, name := range names {
 		rows := Rows(r, name, nil)
 		if i == 0 {
@@ -75,7 +78,12 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 			}
 		}
 		pts := Excess(rows, m)
-		ys = append(ys, pts.ys()...)
+		elo, ehi := minMax(xysY(pts.XYs))
+		if math.Max(math.Abs(elo), math.Abs(ehi)) > offScale {
+			a.Legend.Add(fmt.Sprintf("%s: %+.0f%% to %+.0f%%, off this scale", name, elo, ehi))
+			continue
+		}
+		ys = append(ys, pts.span()...)
 		// Spread the series a little along x so their bars do not overlap.
 		shift := math.Pow(1.06, float64(i)-float64(len(names)-1)/2)
 		for j := range pts.XYs {
@@ -88,20 +96,18 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 			return nil, err
 		}
 	}
-	lo, hi := minMax(ys)
-	lo = math.Min(lo, 0)
-	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+0.9*(hi-lo)
+	lo, hi := minMax(append(ys, 0))
+	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+1.2*(hi-lo)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
-	a.Legend.Left = false
+	placeLegend(a, true, false)
 	if err := hline(a, 0, a.X.Min, a.X.Max, black, dashed, "exact theory"); err != nil {
 		return nil, err
 	}
 
 	// (b) times at the largest m.
 	b := newPlot(fmt.Sprintf("(b) time per key at m = %g bits", xs[len(xs)-1]), "nanoseconds per key", "")
-	b.Legend.Left = false
-	b.Legend.Top = false
+	placeLegend(b, false, false)
 	var pos, add, query []float64
 	var labels []string
 	for i := len(names) - 1; i >= 0; i-- {

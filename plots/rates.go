@@ -228,7 +228,7 @@ func bitsFigure(r *experiments.Results) (*Figure, error) {
 	first := r.Rows[0]
 	p := newPlot(fmt.Sprintf("False-positive rate against memory, n = %d items, best integer k at each size", first.Items),
 		"bits per element (m/n)", rateLabel)
-	p.Legend.Left = false
+	placeLegend(p, true, false)
 	logY(p, lo, hi)
 	if err := addLine(p, Values(Rows(r, names[0], nil), bpe, classic), grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
 		return nil, err
@@ -265,7 +265,7 @@ func hashesFigure(r *experiments.Results) (*Figure, error) {
 		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
 		"hashes k", rateLabel)
 	logY(p, lo, hi)
-	if err := vline(p, opt, lo, hi, red, dotted, lineW, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
+	if err := vline(p, opt, lo, hi/8, red, dotted, lineW, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
 		return nil, err
 	}
 	if err := addLine(p, Values(Rows(r, names[0], nil), k, classic), grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
@@ -308,12 +308,12 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 	cl := Values(rows, m, classic)
 
 	a := newPlot("(a) false-positive rate of small filters", "filter size m (bits)", rateLabel)
-	a.Legend.Left = false
+	placeLegend(a, true, false)
 	logX(a)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.Y.Scale = plot.LogScale{}
 	a.Y.Tick.Marker = plot.DefaultTicks{}
-	ys := append(append(pts.ys(), xysY(th)...), xysY(cl)...)
+	ys := append(append(pts.span(), xysY(th)...), xysY(cl)...)
 	ylo, yhi := minMax(ys)
 	a.Y.Min, a.Y.Max = ylo*0.98, yhi+(yhi-ylo)*0.6
 	if err := addLine(a, cl, grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
@@ -327,7 +327,7 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 	}
 
 	b := newPlot("(b) the same, divided by the classic rate", "filter size m (bits)", "rate / classic rate")
-	b.Legend.Left = false
+	placeLegend(b, true, false)
 	logX(b)
 	b.X.Tick.Marker = powerTicks(xs)
 	ratio := Ratio(rows, m, classic)
@@ -337,7 +337,7 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 			exact = append(exact, plotter.XY{X: m(row), Y: row.Theory / row.Classic})
 		}
 	}
-	rlo, rhi := minMax(append(ratio.ys(), xysY(exact)...))
+	rlo, rhi := minMax(append(ratio.span(), xysY(exact)...))
 	b.Y.Min, b.Y.Max = math.Min(rlo, 1)-0.01, rhi+(rhi-math.Min(rlo, 1))*0.5
 	if err := hline(b, 1, xs[0], xs[len(xs)-1], grey, dashed, "classic formula"); err != nil {
 		return nil, err
@@ -370,8 +370,8 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 		all = append(all, Rates(rows, items).ys()...)
 	}
 	all = append(all, r.Params.P)
-	lo, hi := logRange(all...)
-	hi *= 1000
+	lo, _ := logRange(all...)
+	hi := r.Params.P * 100
 	xmin, xmax := xRange(allRows(r), items)
 
 	a := newPlot(fmt.Sprintf("(a) false-positive rate, target P = %g", r.Params.P), "items inserted", rateLabel)
@@ -389,7 +389,7 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 	logX(c)
 	d := newPlot("(d) query time", "items inserted", "ns per query of an absent key")
 	logX(d)
-	b.Legend.Left = false
+	placeLegend(b, true, false)
 	var bpe []float64
 	for i, name := range names {
 		rows := Rows(r, name, nil)
