@@ -70,7 +70,7 @@ func planMemory(variant string, p Params) (*plan, error) {
 	}
 	pl.notes = append(pl.notes,
 		"filter bytes are the cells' memory, Stats().Bits/8; the map's are the growth of the live heap (runtime.MemStats.HeapAlloc after a collection) while it holds the keys, key strings included",
-		"every structure holds the same keys, which look like https://example.com/path/<n>/item?id=<16 hex digits>, 45 to 55 bytes")
+		"every structure holds the same keys, which look like https://example.com/path/<n>/item?id=<16 hex digits>, 51 to 58 bytes")
 	return pl, nil
 }
 

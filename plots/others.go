@@ -147,7 +147,7 @@ func memoryFigure(r *experiments.Results) (*Figure, error) {
 		vals = append(vals, row.Bytes)
 	}
 	lo, hi := logRange(vals...)
-	hi *= 10
+	lo /= 10
 	p := newPlot(fmt.Sprintf("Memory for the same URL-like keys (filters sized for p = %g)", r.Params.P), "keys held", "bytes")
 	logY(p, lo, hi)
 	var ticks []string
@@ -236,17 +236,15 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 	names := SeriesNames(r)
 	a := newPlot("(a) add", "filter memory (bytes)", "nanoseconds per add")
 	b := newPlot("(b) query of an absent key", "filter memory (bytes)", "nanoseconds per query")
-	var ymax float64
 	for _, p := range []*plot.Plot{a, b} {
 		logX(p)
 	}
+	var all []float64
 	for i, name := range names {
 		rows := Rows(r, name, nil)
 		addXY := Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerAdd })
 		qXY := Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerQuery })
-		_, h1 := minMax(xysY(addXY))
-		_, h2 := minMax(xysY(qXY))
-		ymax = math.Max(ymax, math.Max(h1, h2))
+		all = append(append(all, xysY(addXY)...), xysY(qXY)...)
 		if err := addPolyline(a, addXY, seriesColor(i), i, nil, name); err != nil {
 			return nil, err
 		}
@@ -254,13 +252,11 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 			return nil, err
 		}
 	}
+	lo, hi := logRange(all...)
 	for _, p := range []*plot.Plot{a, b} {
-		p.Y.Min, p.Y.Max = 0, ymax*1.35
-		for _, c := range []struct {
-			bytes float64
-			name  string
-		}{{32 << 10, "32 KiB"}, {1 << 20, "1 MiB"}, {32 << 20, "32 MiB"}} {
-			if err := vline(p, c.bytes, 0, ymax*1.35, grey, dotted, thinW, ""); err != nil {
+		logY(p, lo, hi)
+		for _, c := range []float64{32 << 10, 1 << 20, 32 << 20} {
+			if err := vline(p, c, lo, hi, grey, dotted, thinW, ""); err != nil {
 				return nil, err
 			}
 		}
