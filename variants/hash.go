@@ -151,6 +151,9 @@ type probe struct {
 	x, y, z, c uint64
 	indep      bool
 	metro      bool
+	// mix passes each value of the recurrence through mix64, which makes
+	// the k values of a key as good as independent (see Partitioned.mixed).
+	mix bool
 }
 
 // init starts p at g_0 for digest d. Filters declare a probe and call init
@@ -206,6 +209,11 @@ func (p *probe) fillRecurrence(g []uint64) {
 		z += c
 	}
 	p.x, p.y, p.z = x, y, z
+	if p.mix {
+		for j := range g {
+			g[j] = mix64(g[j])
+		}
+	}
 }
 
 func (p *probe) fillIndependent(g []uint64) {

@@ -22,6 +22,14 @@ type Partitioned struct {
 	capacity   uint64
 	items      uint64
 	hashing    Hashing
+	// mixed passes every derived value through a 64-bit mixer before
+	// reduction. Scalable sets it on its stages: the double-hashing
+	// derivations compute all k values from two 64-bit words, and on
+	// slices of a few thousand bits or fewer different keys then share
+	// all their indexes far more often than independent indexes would
+	// (about n/b^2 against the design rate), which small stages cannot
+	// afford. Mixed values behave as independent ones.
+	mixed bool
 }
 
 var _ Filter = (*Partitioned)(nil)
@@ -77,7 +85,7 @@ func (f *Partitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.ha
 // AddHash inserts the key whose digest is d.
 func (f *Partitioned) AddHash(d Digest) {
 	x, y, z, c, ok := f.hashing.recurrence(d)
-	if !ok {
+	if !ok || f.mixed {
 		f.addProbe(d)
 		return
 	}
@@ -95,7 +103,7 @@ func (f *Partitioned) AddHash(d Digest) {
 // ContainsHash reports whether the key whose digest is d is possibly present.
 func (f *Partitioned) ContainsHash(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
-	if !ok {
+	if !ok || f.mixed {
 		return f.containsProbe(d)
 	}
 	// As in Standard.ContainsHash: groups of four independent loads, one
@@ -132,7 +140,7 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 // TestAndAddHash inserts d and reports whether it was possibly present.
 func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
-	if !ok {
+	if !ok || f.mixed {
 		return f.testAndAddProbe(d)
 	}
 	words, b, sw := f.words, f.sliceBits, f.sliceWords
@@ -150,10 +158,12 @@ func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	return acc&1 != 0
 }
 
-// addProbe is AddHash through a probe, for every derivation.
+// addProbe is AddHash through a probe, for every derivation and for
+// mixed values.
 func (f *Partitioned) addProbe(d Digest) {
 	var p probe
 	p.init(d, f.hashing)
+	p.mix = f.mixed
 	var g [batch]uint64
 	base := uint64(0)
 	for k := f.k; k > 0; k -= batch {
@@ -168,10 +178,12 @@ func (f *Partitioned) addProbe(d Digest) {
 	f.items++
 }
 
-// containsProbe is ContainsHash through a probe, for every derivation.
+// containsProbe is ContainsHash through a probe, for every derivation and
+// for mixed values.
 func (f *Partitioned) containsProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
+	p.mix = f.mixed
 	var g [batch]uint64
 	base := uint64(0)
 	for k := f.k; k > 0; k -= batch {
@@ -190,10 +202,12 @@ func (f *Partitioned) containsProbe(d Digest) bool {
 	return true
 }
 
-// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+// testAndAddProbe is TestAndAddHash through a probe, for every derivation
+// and for mixed values.
 func (f *Partitioned) testAndAddProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
+	p.mix = f.mixed
 	var g [batch]uint64
 	base := uint64(0)
 	acc := uint64(1)
