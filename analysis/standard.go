@@ -102,9 +102,9 @@ const exactBudget = 5e7
 // Bloom filter, where X is the number of set bits after kn uniform probes
 // into m bits (Bose et al., "On the false-positive rate of Bloom filters",
 // IPL 108(4), 2008; Christensen, Roginsky and Jimeno, "A new analysis of the
-// false positive rate of a Bloom filter", IPL 110(21), 2010). For finite m it
-// exceeds BloomFPR, which exceeds ClassicFPR; the three agree as m grows
-// with m/n fixed.
+// false positive rate of a Bloom filter", IPL 110(21), 2010). For finite m
+// and k >= 2 it exceeds BloomFPR (for k = 1 they are equal), which exceeds
+// ClassicFPR; the three agree as m grows with m/n fixed.
 //
 // For m <= ExactMaxBits the value is computed exactly up to floating-point
 // rounding, by counting from the side of the query rather than summing over
@@ -116,8 +116,8 @@ const exactBudget = 5e7
 // where q_d is the probability that kn probes cover d fixed bits. q_d is
 // the chance that a pure-death chain on the number u of still-uncovered bits
 // (u -> u-1 with probability u/m per probe) goes from d to 0 within kn
-// steps; all q_d come from one power T^(kn) of its (k+1)x(k+1) transition
-// matrix, taken by repeated squaring. Every quantity is a sum of products of
+// steps; all q_d come from one power T^(kn) of its transition matrix on
+// u = 0..min(k, m), taken by repeated squaring. Every quantity is a sum of products of
 // non-negative numbers, so nothing cancels; the work is
 // O(k^3 log(kn)), or O(kn k) by direct iteration when that is smaller,
 // independent of m. For m = 100,000, n = 10,000, k = 7 it takes about
