@@ -106,3 +106,74 @@ func (s Scalable) Stage(i int) (Stage, error) {
 		Error:     s.P0() * math.Pow(s.R, float64(i)),
 	}, nil
 }
+
+// Stages returns the stages of a filter holding items distinct items:
+// stage i fills to its Capacity before stage i+1 is opened, so the result
+// is the shortest prefix of stages whose capacities sum to at least items,
+// and always at least stage 0. A filter holding exactly the sum of the
+// capacities of its stages has not yet opened the next one. It reports an
+// error if the parameters are invalid or more than MaxStages stages would
+// be needed.
+func (s Scalable) Stages(items uint64) ([]Stage, error) {
+	var out []Stage
+	var total uint64
+	for i := 0; ; i++ {
+		st, err := s.Stage(i)
+		if err != nil {
+			if i >= MaxStages {
+				return nil, invalid("%d items need more than %d stages", items, MaxStages)
+			}
+			return nil, err
+		}
+		out = append(out, st)
+		total += st.Capacity
+		if total >= items {
+			return out, nil
+		}
+	}
+}
+
+// FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
+// filter holding items distinct items, where f_i = PartitionedFPR(Bits_i,
+// n_i, Hashes_i) and n_i is the number of items in stage i when the stages
+// are filled in order (every stage but the last full). A query is a false
+// positive if any stage answers yes; stages use independent hash indexes, so
+// their answers are independent. The result never exceeds Bound. It
+// reports the errors of Stages.
+func (s Scalable) FPR(items uint64) (float64, error) {
+	stages, err := s.Stages(items)
+	if err != nil {
+		return 0, err
+	}
+	left := items
+	var logPass float64 // ln prod (1 - f_i)
+	for _, st := range stages {
+		ni := min(left, st.Capacity)
+		left -= ni
+		logPass += math.Log1p(-PartitionedFPR(st.Bits, ni, st.Hashes))
+	}
+	return -math.Expm1(logPass), nil
+}
+
+// Bound returns P0/(1 - r), the sum of the stages' design errors, which
+// bounds the compound false-positive rate at every size and equals the
+// target P.
+func (s Scalable) Bound() float64 { return s.P0() / (1 - s.R) }
+
+// BitsPerElement returns the total bits of all the stages of a filter
+// holding items distinct items, divided by items. It reports the errors of
+// Stages, and an error if items is 0.
+func (s Scalable) BitsPerElement(items uint64) (float64, error) {
+	if items == 0 {
+		return 0, invalid("items = 0, want items >= 1 for bits per element")
+	}
+	stages, err := s.Stages(items)
+	if err != nil {
+		return 0, err
+	}
+	var total float64
+	for _, st := range stages {
+		total += float64(st.Bits)
+	}
+	return total / float64(items), nil
+}

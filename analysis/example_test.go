@@ -1,0 +1,99 @@
+package analysis_test
+
+import (
+	"fmt"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// Sizing a filter for ten million items at a false-positive rate of 1e-4.
+func ExampleOptimalBits() {
+	n := uint64(10_000_000)
+	m, err := analysis.OptimalBits(n, 1e-4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	k := analysis.OptimalHashes(m, n)
+	fmt.Println("bits:", m, "=", analysis.FormatBytes(m))
+	fmt.Println("hashes:", k)
+	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerElement(m, n), analysis.InformationMinimum(1e-4))
+	fmt.Printf("rate at k = %d: %.4g\n", k, analysis.ClassicFPR(m, n, k))
+	// Output:
+	// bits: 191701168 = 22.85 MiB
+	// hashes: 13
+	// bits per item: 19.17 (minimum 13.29)
+	// rate at k = 13: 0.0001001
+}
+
+// For small filters the classic formula underestimates the rate; the
+// exact rate E[(X/m)^k] is higher.
+func ExampleExactFPR() {
+	for _, m := range []uint64{64, 1024, 1 << 20} {
+		n, k := m/8, 6
+		fmt.Printf("m=%-8d classic %.5f  Bloom %.5f  exact %.5f\n", m,
+			analysis.ClassicFPR(m, n, k), analysis.BloomFPR(m, n, k), analysis.ExactFPR(m, n, k))
+	}
+	// Output:
+	// m=64       classic 0.02158  Bloom 0.02227  exact 0.02381
+	// m=1024     classic 0.02158  Bloom 0.02162  exact 0.02171
+	// m=1048576  classic 0.02158  Bloom 0.02158  exact 0.02158
+}
+
+// Solve fills in whatever is missing, like the common online calculator.
+func ExampleSolve() {
+	s, err := analysis.Solve(analysis.Sizing{N: 1000, P: 0.01})
+	fmt.Printf("%+v %v\n", s, err)
+
+	s, err = analysis.Solve(analysis.Sizing{M: 8 << 20, P: 1e-6}) // 1 MiB at 1e-6
+	fmt.Printf("%+v %v\n", s, err)
+
+	_, err = analysis.Solve(analysis.Sizing{N: 1000})
+	fmt.Println(err)
+	// Output:
+	// {N:1000 M:9586 K:7 P:0.01} <nil>
+	// {N:291724 M:8388608 K:20 P:1e-06} <nil>
+	// analysis: invalid parameters: insufficient: only n known; need m or p as well
+}
+
+// Flags and configuration files can give sizes with units.
+func ExampleParseBits() {
+	for _, s := range []string{"1000", "64Kb", "1 MiB", "2MB"} {
+		bits, err := analysis.ParseBits(s)
+		fmt.Println(s, "=", bits, "bits", err)
+	}
+	// Output:
+	// 1000 = 1000 bits <nil>
+	// 64Kb = 64000 bits <nil>
+	// 1 MiB = 8388608 bits <nil>
+	// 2MB = 16000000 bits <nil>
+}
+
+// The compound rate of a scalable filter stays below its target however
+// many stages it opens.
+func ExampleScalable_FPR() {
+	s := analysis.Scalable{P: 0.01, R: 0.8, S: 2, N0: 1000}
+	for _, items := range []uint64{1000, 10_000, 1_000_000} {
+		st, _ := s.Stages(items)
+		f, _ := s.FPR(items)
+		bpe, _ := s.BitsPerElement(items)
+		fmt.Printf("%8d items: %2d stages, rate %.5f, %.1f bits/item\n", items, len(st), f, bpe)
+	}
+	fmt.Println("bound:", s.Bound())
+	// Output:
+	//     1000 items:  1 stages, rate 0.00195, 13.0 bits/item
+	//    10000 items:  4 stages, rate 0.00389, 21.5 bits/item
+	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits/item
+	// bound: 0.01
+}
+
+// A measured rate: 42 false positives in 100,000 queries of one filter.
+func ExampleClopperPearson() {
+	cp, _ := analysis.ClopperPearson(42, 100_000, 0.95)
+	w, _ := analysis.Wilson(42, 100_000, 0.95)
+	fmt.Printf("Clopper-Pearson [%.6f, %.6f]\n", cp.Lo, cp.Hi)
+	fmt.Printf("Wilson          [%.6f, %.6f]\n", w.Lo, w.Hi)
+	// Output:
+	// Clopper-Pearson [0.000303, 0.000568]
+	// Wilson          [0.000311, 0.000568]
+}

@@ -1,0 +1,150 @@
+package analysis
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+var scalableParams = []Scalable{
+	{P: 0.01, R: 0.5, S: 2, N0: 1000},
+	{P: 0.001, R: 0.9, S: 2, N0: 100},
+	{P: 0.01, R: 0.8, S: 4, N0: 10},
+	{P: 0.1, R: 0.5, S: 1, N0: 50},
+	{P: 1e-6, R: 0.85, S: 2, N0: 1},
+	{P: 0.05, R: 0.3, S: 1.5, N0: 777},
+}
+
+func TestScalableStages(t *testing.T) {
+	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
+	// Capacities 1000, 2000, 4000, ...: after L full stages the filter
+	// holds 1000 (2^L - 1) items (hand-evaluated).
+	for _, c := range []struct {
+		items  uint64
+		stages int
+	}{{0, 1}, {1, 1}, {1000, 1}, {1001, 2}, {3000, 2}, {3001, 3}, {7000, 3}, {7001, 4},
+		{1000 * (1<<20 - 1), 20}, {1000*(1<<20-1) + 1, 21}} {
+		st, err := s.Stages(c.items)
+		if err != nil || len(st) != c.stages {
+			t.Errorf("Stages(%d) = %d stages, %v; want %d", c.items, len(st), err, c.stages)
+		}
+		for i, x := range st {
+			if x.Index != i {
+				t.Errorf("stage %d has index %d", i, x.Index)
+			}
+		}
+	}
+	// Stage count grows like log_s: with s = 2 and 4 and the first stage
+	// of n0 items, L stages hold n0 (s^L - 1)/(s - 1) items, so a filter
+	// of N items has ceil(log_s(N (s-1)/n0 + 1)) stages (hand-derived).
+	for _, sp := range []Scalable{{P: 0.01, R: 0.5, S: 2, N0: 1000}, {P: 0.01, R: 0.5, S: 4, N0: 10}} {
+		for items := uint64(1); items < 1e12; items = items*3 + 1 {
+			st, err := sp.Stages(items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := float64(items)*(sp.S-1)/float64(sp.N0) + 1
+			want := int(math.Ceil(math.Log(x)/math.Log(sp.S) - 1e-12))
+			want = max(want, 1)
+			if len(st) != want {
+				t.Errorf("s=%g n0=%d: Stages(%d) has %d stages, want %d", sp.S, sp.N0, items, len(st), want)
+			}
+		}
+	}
+	// Growth factor 1 with n0 = 1 runs out of stages.
+	if _, err := (Scalable{P: 0.01, R: 0.5, S: 1, N0: 1}).Stages(1000); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("Stages beyond MaxStages: err = %v", err)
+	}
+	if _, err := (Scalable{P: 2, R: 0.5, S: 2, N0: 1}).Stages(10); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("invalid P accepted: %v", err)
+	}
+}
+
+func TestScalableFPRBelowBound(t *testing.T) {
+	// The compound rate stays below the target P at every size: checked
+	// at each stage boundary, one past it, and at a log-spaced set of
+	// sizes, for several (P, r, s, n0).
+	for _, sp := range scalableParams {
+		if b := sp.Bound(); !scalar.EqualWithinAbsOrRel(b, sp.P, 0, 1e-14) {
+			t.Errorf("%+v: Bound = %v, want P", sp, b)
+		}
+		var sizes []uint64
+		var total uint64
+		for i := 0; i < 40; i++ {
+			if _, err := sp.Stage(i + 1); err != nil {
+				break // stage i must be fillable and i+1 openable
+			}
+			st, _ := sp.Stage(i)
+			total += st.Capacity
+			sizes = append(sizes, total-1, total, total+1)
+		}
+		for x := uint64(1); x < total; x = x*2 + 1 {
+			sizes = append(sizes, x)
+		}
+		for _, items := range sizes {
+			f, err := sp.FPR(items)
+			if err != nil {
+				t.Fatalf("%+v: FPR(%d): %v", sp, items, err)
+			}
+			if !(f < sp.P) {
+				t.Errorf("%+v: FPR(%d) = %g, not below P = %g", sp, items, f, sp.P)
+			}
+			if f < 0 {
+				t.Errorf("%+v: FPR(%d) = %g", sp, items, f)
+			}
+		}
+	}
+}
+
+func TestScalableFPRHand(t *testing.T) {
+	// One full stage: the compound rate is that stage's partitioned rate,
+	// which is at most 2^-k0 because the slice fill is at most 1/2.
+	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
+	st, _ := s.Stage(0)
+	f, err := s.FPR(st.Capacity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := PartitionedFPR(st.Bits, st.Capacity, st.Hashes); f != want {
+		t.Errorf("FPR(n0) = %v, want %v", f, want)
+	}
+	if f > math.Ldexp(1, -st.Hashes) {
+		t.Errorf("full stage rate %g above 2^-k = %g", f, math.Ldexp(1, -st.Hashes))
+	}
+	// Two stages, the second holding 5 items: 1 - (1-f0)(1-f1).
+	st1, _ := s.Stage(1)
+	f2, _ := s.FPR(st.Capacity + 5)
+	f1 := PartitionedFPR(st1.Bits, 5, st1.Hashes)
+	if want := 1 - (1-f)*(1-f1); !scalar.EqualWithinAbsOrRel(f2, want, 0, 1e-12) {
+		t.Errorf("FPR(n0+5) = %v, want %v", f2, want)
+	}
+	if f0, _ := s.FPR(0); f0 != 0 {
+		t.Errorf("FPR(0) = %v", f0)
+	}
+}
+
+func TestScalableBitsPerElement(t *testing.T) {
+	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
+	st0, _ := s.Stage(0)
+	st1, _ := s.Stage(1)
+	got, err := s.BitsPerElement(1000)
+	if err != nil || got != float64(st0.Bits)/1000 {
+		t.Errorf("BitsPerElement(1000) = %v, %v; want %v", got, err, float64(st0.Bits)/1000)
+	}
+	got, _ = s.BitsPerElement(1500)
+	if want := float64(st0.Bits+st1.Bits) / 1500; got != want {
+		t.Errorf("BitsPerElement(1500) = %v, want %v", got, want)
+	}
+	// A half-full partitioned stage of k slices spends about k / ln 2 bits
+	// per item (each slice has about n / ln 2 bits), and later stages have
+	// more slices, so a filter of full stages spends at least k_0 / ln 2.
+	got, _ = s.BitsPerElement(3000)
+	if got < float64(st0.Hashes)/math.Ln2 {
+		t.Errorf("BitsPerElement(3000) = %v, below k0/ln 2", got)
+	}
+	if _, err := s.BitsPerElement(0); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("BitsPerElement(0) error = %v", err)
+	}
+}

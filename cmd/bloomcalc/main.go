@@ -1,0 +1,219 @@
+// Command bloomcalc sizes a standard Bloom filter. Given enough of the
+// capacity n, the false-positive rate p, the size m and the number of hash
+// functions k, it computes the rest, with the conventions of the common
+// online calculator (see analysis.Solve), and prints the geometry, its
+// memory, the bits per item against the information-theoretic minimum, and
+// the false-positive rate at that geometry by the classic and the exact
+// formula.
+//
+// Usage:
+//
+//	bloomcalc [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+//
+// For example
+//
+//	bloomcalc -n 10M -p 1e-4
+//	bloomcalc -n 1e6 -m 1MiB
+//	bloomcalc -m 64Kb -p '1 in 1000' -k 7
+//
+// Bad, missing or contradictory flags print a message and the usage text
+// and exit with status 2.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			os.Exit(2) // run has printed the message and the usage
+		}
+		fmt.Fprintln(os.Stderr, "bloomcalc:", err)
+		os.Exit(1)
+	}
+}
+
+// usageError reports a problem with the command line. run prints it with
+// the usage text before returning it; main exits with status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+const usageText = `usage: bloomcalc [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+
+Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
+  -n and -p      the bits and the best number of hashes
+  -n, -p, -k     the bits for that number of hashes
+  -n and -m      the best number of hashes and the rate (or the rate for -k)
+  -m and -p      the most items that fit (with the best k, or with -k)
+All four (or -n, -m, -p) are checked for consistency.
+
+Flags:
+  -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
+  -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
+  -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
+              bytes (1MB = 10^6 bytes, 1MiB = 2^20 bytes)
+  -k hashes   number of hash functions
+  -json       print the result as JSON
+`
+
+// result is what bloomcalc prints.
+type result struct {
+	N                  uint64  `json:"n"`
+	M                  uint64  `json:"m"`
+	Bytes              string  `json:"bytes"`
+	K                  int     `json:"k"`
+	P                  float64 `json:"p"`
+	BitsPerItem        float64 `json:"bits_per_item"`
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
+	ClassicFPR         float64 `json:"fpr_classic"`
+	ExactFPR           float64 `json:"fpr_exact"`
+}
+
+// run is bloomcalc with its command-line arguments (without the program
+// name) and output streams.
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bloomcalc", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run prints errors and usage itself
+	nFlag := fs.String("n", "", "capacity (items)")
+	pFlag := fs.String("p", "", "false-positive rate")
+	mFlag := fs.String("m", "", "size in bits, or with a unit")
+	kFlag := fs.Int("k", 0, "number of hash functions")
+	jsonFlag := fs.Bool("json", false, "print JSON")
+
+	usage := func(err error) error {
+		fmt.Fprintf(stderr, "bloomcalc: %v\n\n%s", err, usageText)
+		return &usageError{err}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usageText)
+			return nil
+		}
+		return usage(err)
+	}
+	if fs.NArg() > 0 {
+		return usage(fmt.Errorf("unexpected argument %q (all input is given by flags)", fs.Arg(0)))
+	}
+
+	var known analysis.Sizing
+	var given []string
+	if *nFlag != "" {
+		n, err := analysis.ParseCount(*nFlag)
+		if err != nil {
+			return usage(fmt.Errorf("flag -n: %w", err))
+		}
+		if n == 0 {
+			return usage(errors.New("flag -n: capacity must be at least 1"))
+		}
+		known.N = n
+		given = append(given, "-n")
+	}
+	if *mFlag != "" {
+		m, err := analysis.ParseBits(*mFlag)
+		if err != nil {
+			return usage(fmt.Errorf("flag -m: %w", err))
+		}
+		if m == 0 {
+			return usage(errors.New("flag -m: size must be at least 1 bit"))
+		}
+		known.M = m
+		given = append(given, "-m")
+	}
+	if *kFlag != 0 {
+		if *kFlag < 1 || *kFlag > analysis.MaxHashes {
+			return usage(fmt.Errorf("flag -k: %d hash functions, want 1 to %d", *kFlag, analysis.MaxHashes))
+		}
+		known.K = *kFlag
+		given = append(given, "-k")
+	}
+	if *pFlag != "" {
+		p, err := analysis.ParseProbability(*pFlag)
+		if err != nil {
+			return usage(fmt.Errorf("flag -p: %w", err))
+		}
+		known.P = p
+		given = append(given, "-p")
+	}
+	if need := missingFlags(known); need != "" {
+		have := "no flags given"
+		if len(given) > 0 {
+			have = "only " + strings.Join(given, " and ") + " given"
+		}
+		return usage(fmt.Errorf("not enough to size a filter: %s; %s", have, need))
+	}
+	s, err := analysis.Solve(known)
+	if err != nil {
+		return usage(fmt.Errorf("flags %s: %w", strings.Join(given, ", "), err))
+	}
+
+	r := result{
+		N:                  s.N,
+		M:                  s.M,
+		Bytes:              analysis.FormatBytes(s.M),
+		K:                  s.K,
+		P:                  s.P,
+		BitsPerItem:        analysis.BitsPerElement(s.M, s.N),
+		InformationMinimum: analysis.InformationMinimum(s.P),
+		ClassicFPR:         analysis.ClassicFPR(s.M, s.N, s.K),
+		ExactFPR:           analysis.ExactFPR(s.M, s.N, s.K),
+	}
+	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	if *jsonFlag {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return printText(stdout, r, known.P != 0)
+}
+
+// missingFlags returns what must be added to the known values, or "".
+func missingFlags(k analysis.Sizing) string {
+	hasN, hasM, hasP := k.N != 0, k.M != 0, k.P != 0
+	switch {
+	case hasN && (hasM || hasP), hasM && hasP:
+		return ""
+	case hasN:
+		return "give -m or -p as well"
+	case hasM:
+		return "give -n or -p as well"
+	case hasP:
+		return "give -n or -m as well"
+	}
+	return "give two of -n, -m and -p"
+}
+
+func printText(w io.Writer, r result, target bool) error {
+	pLabel := "rate (p)"
+	if target {
+		pLabel = "target rate (p)"
+	}
+	lines := [][2]string{
+		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
+		{pLabel, fmt.Sprintf("%.4g (1 in %.0f)", r.P, 1/r.P)},
+		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Bytes)},
+		{"hashes (k)", fmt.Sprintf("%d", r.K)},
+		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
+		{"information minimum", fmt.Sprintf("%.3f bits per item at p", r.InformationMinimum)},
+		{"Bloom overhead", fmt.Sprintf("%.3f x the minimum (1/ln 2 = %.3f when optimal)", r.Overhead, analysis.BloomOverhead())},
+		{"FPR at (m, n, k)", fmt.Sprintf("classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)},
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%-21s %s\n", l[0], l[1])
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
