@@ -85,14 +85,14 @@ func (f *Partitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.ha
 // AddHash inserts the key whose digest is d.
 func (f *Partitioned) AddHash(d Digest) {
 	x, y, z, c, ok := f.hashing.recurrence(d)
-	if !ok || f.mixed {
+	if !ok {
 		f.addProbe(d)
 		return
 	}
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	words, b, sw, mixed := f.words, f.sliceBits, f.sliceWords, f.mixed
 	base := uint64(0)
 	for range f.k {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		words[base+i>>6] |= 1 << (i & 63)
 		x, y, z = x+y, y+z, z+c
 		base += sw
@@ -103,25 +103,25 @@ func (f *Partitioned) AddHash(d Digest) {
 // ContainsHash reports whether the key whose digest is d is possibly present.
 func (f *Partitioned) ContainsHash(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
-	if !ok || f.mixed {
+	if !ok {
 		return f.containsProbe(d)
 	}
 	// As in Standard.ContainsHash: groups of four independent loads, one
 	// test per group.
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	words, b, sw, mixed := f.words, f.sliceBits, f.sliceWords, f.mixed
 	base := uint64(0)
 	k := f.k
 	for ; k >= 4; k -= 4 {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		acc := words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(x, b)
+		i = reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(x, b)
+		i = reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(x, b)
+		i = reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
 		if acc&1 == 0 {
@@ -130,7 +130,7 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	}
 	acc := uint64(1)
 	for ; k > 0; k-- {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
 	}
@@ -140,14 +140,14 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 // TestAndAddHash inserts d and reports whether it was possibly present.
 func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
-	if !ok || f.mixed {
+	if !ok {
 		return f.testAndAddProbe(d)
 	}
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	words, b, sw, mixed := f.words, f.sliceBits, f.sliceWords, f.mixed
 	base := uint64(0)
 	acc := uint64(1)
 	for range f.k {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		w := &words[base+i>>6]
 		acc &= *w >> (i & 63)
 		*w |= 1 << (i & 63)
