@@ -1,0 +1,52 @@
+package variants_test
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+func ExampleStandard_MarshalBinary() {
+	f, err := variants.NewStandardFor(1000, 0.01, variants.Hashing{Seed: 42})
+	if err != nil {
+		panic(err)
+	}
+	f.Add([]byte("alice"))
+	data, err := f.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+
+	var g variants.Standard
+	if err := g.UnmarshalBinary(data); err != nil {
+		panic(err)
+	}
+	fmt.Println(len(data), "bytes")
+	fmt.Println(g.Contains([]byte("alice")), g.Hashing().Seed, g.Stats().Items)
+	// Output:
+	// 1249 bytes
+	// true 42 1
+}
+
+func ExampleStandard_WriteTo() {
+	a, _ := variants.NewStandardFor(1000, 0.01, variants.Hashing{})
+	b, _ := variants.NewPartitionedFor(1000, 0.01, variants.Hashing{})
+	a.Add([]byte("alice"))
+	b.Add([]byte("bob"))
+
+	// Filters written one after another read back one by one.
+	var stream bytes.Buffer
+	a.WriteTo(&stream)
+	b.WriteTo(&stream)
+	for {
+		f, err := variants.ReadFilter(&stream)
+		if err != nil {
+			break // wraps io.EOF at the end of the stream
+		}
+		fmt.Println(f.Stats().Variant, f.Contains([]byte("alice")), f.Contains([]byte("bob")))
+	}
+	// Output:
+	// standard true false
+	// partitioned false true
+}
