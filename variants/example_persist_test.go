@@ -23,10 +23,10 @@ func ExampleStandard_MarshalBinary() {
 		panic(err)
 	}
 	fmt.Println(len(data), "bytes")
-	fmt.Println(g.Contains([]byte("alice")), g.Hashing().Seed, g.Stats().Items)
+	fmt.Println(g.Contains([]byte("alice")), g.Hashing().Seed, g.Equal(f))
 	// Output:
 	// 1249 bytes
-	// true 42 1
+	// true 42 true
 }
 
 func ExampleStandard_WriteTo() {
@@ -49,4 +49,23 @@ func ExampleStandard_WriteTo() {
 	// Output:
 	// standard true false
 	// partitioned false true
+}
+
+func ExampleStandard_Union() {
+	h := variants.Hashing{Seed: 7}
+	monday, _ := variants.NewStandardFor(1000, 0.01, h)
+	tuesday, _ := variants.NewStandardFor(1000, 0.01, h)
+	monday.Add([]byte("alice"))
+	tuesday.Add([]byte("bob"))
+
+	if err := monday.Union(tuesday); err != nil {
+		panic(err)
+	}
+	fmt.Println(monday.Contains([]byte("alice")), monday.Contains([]byte("bob")), monday.Stats().Items)
+
+	other, _ := variants.NewStandardFor(1000, 0.01, variants.Hashing{Seed: 8})
+	fmt.Println(monday.Union(other))
+	// Output:
+	// true true 2
+	// variants: incompatible filters: seed 7 != 8
 }
