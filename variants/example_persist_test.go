@@ -3,6 +3,7 @@ package variants_test
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/variants"
 )
@@ -68,4 +69,23 @@ func ExampleStandard_Union() {
 	// Output:
 	// true true 2
 	// variants: incompatible filters: seed 7 != 8
+}
+
+func ExampleConcurrentStandard() {
+	f, err := variants.NewConcurrentStandardFor(100_000, 0.01, variants.Hashing{})
+	if err != nil {
+		panic(err)
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 25_000 {
+				f.Add(fmt.Appendf(nil, "key-%d-%d", w, i))
+			}
+		})
+	}
+	wg.Wait()
+	fmt.Println(f.Stats().Items, f.Contains([]byte("key-3-24999")))
+	// Output:
+	// 100000 true
 }
