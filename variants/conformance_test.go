@@ -137,8 +137,10 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 		t.Errorf("Stats geometry inconsistent: %+v", st)
 	}
 	wantItems := uint64(n + n/2) // TestAndAdd twice on the first half
-	if st.Items != wantItems && st.Items != n {
-		t.Errorf("Stats.Items = %d, want %d (or %d if repeats are skipped)", st.Items, wantItems, n)
+	// A filter that skips keys testing present (scalable) skips repeats and
+	// also the fresh keys that are false positives, within the 5% bound above.
+	if st.Items != wantItems && (st.Items > n || st.Items < n-n/20) {
+		t.Errorf("Stats.Items = %d, want %d (or %d to %d if keys that test present are skipped)", st.Items, wantItems, n-n/20, n)
 	}
 	if st.FillRatio <= 0 || st.FillRatio > 1 {
 		t.Errorf("Stats.FillRatio = %v", st.FillRatio)

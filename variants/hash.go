@@ -157,40 +157,47 @@ type probe struct {
 // rather than copy one from a constructor: the copy of a freshly written
 // struct stalls store-to-load forwarding on amd64.
 func (p *probe) init(d Digest, h Hashing) {
-	p.x, p.y = d.H1, d.H2
+	var ok bool
+	p.x, p.y, p.z, p.c, ok = h.recurrence(d)
+	if !ok {
+		p.x, p.y, p.z, p.c = d.H1, d.H2, 0, h.Seed
+		p.indep, p.metro = true, h.Kind == Metro
+	}
+}
+
+// recurrence returns the starting state of the recurrence x += y; y += z;
+// z += c whose successive x are g_0, g_1, ... for d, or ok = false for the
+// Independent derivation, which has no such recurrence. Filters run the
+// recurrence inline in their hot loops and fall back to a probe otherwise.
+func (h Hashing) recurrence(d Digest) (x, y, z, c uint64, ok bool) {
 	switch h.Derivation {
 	case EnhancedDouble:
-		p.z, p.c = weyl, weyl
+		return d.H1, d.H2, weyl, weyl, true
+	case Double:
+		return d.H1, d.H2, 0, 0, true
 	case Triple:
-		p.z = mix64(d.H1 ^ d.H2 ^ weyl)
-	case Independent:
-		p.c, p.indep, p.metro = h.Seed, true, h.Kind == Metro
+		return d.H1, d.H2, mix64(d.H1 ^ d.H2 ^ weyl), 0, true
 	}
+	return 0, 0, 0, 0, false
 }
 
 // batch is the number of values a probe produces per fill: enough for the
 // usual k in one call, and small enough to live in registers and cache.
 const batch = 8
 
-// fill sets g to the next len(g) values. Filters take values in batches so
-// that their loops issue independent memory loads with no call or branch
-// between them.
+// fill sets g to the next len(g) values. Filters whose hot loops run the
+// recurrence inline (see Hashing.recurrence) use a probe only on their
+// general path, where taking values in batches of up to batch keeps the
+// per-value cost low for every derivation.
 func (p *probe) fill(g []uint64) {
 	if p.indep {
-		var buf [16]byte
-		binary.LittleEndian.PutUint64(buf[:8], p.x)
-		binary.LittleEndian.PutUint64(buf[8:], p.y)
-		for j := range g {
-			p.z++
-			seed := p.c + p.z*weyl
-			if p.metro {
-				g[j] = metro.Hash64(buf[:], seed)
-			} else {
-				g[j] = xxh3.HashSeed(buf[:], seed)
-			}
-		}
+		p.fillIndependent(g)
 		return
 	}
+	p.fillRecurrence(g)
+}
+
+func (p *probe) fillRecurrence(g []uint64) {
 	x, y, z, c := p.x, p.y, p.z, p.c
 	for j := range g {
 		g[j] = x
@@ -199,6 +206,21 @@ func (p *probe) fill(g []uint64) {
 		z += c
 	}
 	p.x, p.y, p.z = x, y, z
+}
+
+func (p *probe) fillIndependent(g []uint64) {
+	var buf [16]byte
+	binary.LittleEndian.PutUint64(buf[:8], p.x)
+	binary.LittleEndian.PutUint64(buf[8:], p.y)
+	for j := range g {
+		p.z++
+		seed := p.c + p.z*weyl
+		if p.metro {
+			g[j] = metro.Hash64(buf[:], seed)
+		} else {
+			g[j] = xxh3.HashSeed(buf[:], seed)
+		}
+	}
 }
 
 // Indexes appends to dst the k cell indexes in [0, m) that h derives from d

@@ -76,6 +76,82 @@ func (f *Partitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.ha
 
 // AddHash inserts the key whose digest is d.
 func (f *Partitioned) AddHash(d Digest) {
+	x, y, z, c, ok := f.hashing.recurrence(d)
+	if !ok {
+		f.addProbe(d)
+		return
+	}
+	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	base := uint64(0)
+	for range f.k {
+		i := reduce(x, b)
+		words[base+i>>6] |= 1 << (i & 63)
+		x, y, z = x+y, y+z, z+c
+		base += sw
+	}
+	f.items++
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly present.
+func (f *Partitioned) ContainsHash(d Digest) bool {
+	x, y, z, c, ok := f.hashing.recurrence(d)
+	if !ok {
+		return f.containsProbe(d)
+	}
+	// As in Standard.ContainsHash: groups of four independent loads, one
+	// test per group.
+	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	base := uint64(0)
+	k := f.k
+	for ; k >= 4; k -= 4 {
+		i := reduce(x, b)
+		acc := words[base+i>>6] >> (i & 63)
+		x, y, z, base = x+y, y+z, z+c, base+sw
+		i = reduce(x, b)
+		acc &= words[base+i>>6] >> (i & 63)
+		x, y, z, base = x+y, y+z, z+c, base+sw
+		i = reduce(x, b)
+		acc &= words[base+i>>6] >> (i & 63)
+		x, y, z, base = x+y, y+z, z+c, base+sw
+		i = reduce(x, b)
+		acc &= words[base+i>>6] >> (i & 63)
+		x, y, z, base = x+y, y+z, z+c, base+sw
+		if acc&1 == 0 {
+			return false
+		}
+	}
+	acc := uint64(1)
+	for ; k > 0; k-- {
+		i := reduce(x, b)
+		acc &= words[base+i>>6] >> (i & 63)
+		x, y, z, base = x+y, y+z, z+c, base+sw
+	}
+	return acc&1 != 0
+}
+
+// TestAndAddHash inserts d and reports whether it was possibly present.
+func (f *Partitioned) TestAndAddHash(d Digest) bool {
+	x, y, z, c, ok := f.hashing.recurrence(d)
+	if !ok {
+		return f.testAndAddProbe(d)
+	}
+	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	base := uint64(0)
+	acc := uint64(1)
+	for range f.k {
+		i := reduce(x, b)
+		w := &words[base+i>>6]
+		acc &= *w >> (i & 63)
+		*w |= 1 << (i & 63)
+		x, y, z = x+y, y+z, z+c
+		base += sw
+	}
+	f.items++
+	return acc&1 != 0
+}
+
+// addProbe is AddHash through a probe, for every derivation.
+func (f *Partitioned) addProbe(d Digest) {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64
@@ -92,8 +168,8 @@ func (f *Partitioned) AddHash(d Digest) {
 	f.items++
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly present.
-func (f *Partitioned) ContainsHash(d Digest) bool {
+// containsProbe is ContainsHash through a probe, for every derivation.
+func (f *Partitioned) containsProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64
@@ -101,7 +177,6 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	for k := f.k; k > 0; k -= batch {
 		n := min(k, batch)
 		p.fill(g[:n])
-		// As in Standard.ContainsHash: independent loads, no branch.
 		acc := uint64(1)
 		for _, x := range g[:n] {
 			i := reduce(x, f.sliceBits)
@@ -115,8 +190,8 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	return true
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present.
-func (f *Partitioned) TestAndAddHash(d Digest) bool {
+// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+func (f *Partitioned) testAndAddProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64

@@ -56,9 +56,15 @@ func (g Geometry) validate() error {
 // that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
 // (analysis.OptimalBits and analysis.OptimalHashes).
 func Sized(capacity uint64, fpr float64) (Geometry, error) {
+	if capacity == 0 {
+		return Geometry{}, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
 	m, err := analysis.OptimalBits(capacity, fpr)
 	if err != nil {
-		return Geometry{}, invalid("sizing for capacity %d at rate %v: %v", capacity, fpr, err)
+		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
 	}
 	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
 }
@@ -122,6 +128,81 @@ func (f *Standard) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashi
 
 // AddHash inserts the key whose digest is d.
 func (f *Standard) AddHash(d Digest) {
+	x, y, z, c, ok := f.hashing.recurrence(d)
+	if !ok {
+		f.addProbe(d)
+		return
+	}
+	words, m := f.words, f.m
+	for range f.k {
+		i := reduce(x, m)
+		words[i>>6] |= 1 << (i & 63)
+		x, y, z = x+y, y+z, z+c
+	}
+	f.items++
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly present.
+func (f *Standard) ContainsHash(d Digest) bool {
+	x, y, z, c, ok := f.hashing.recurrence(d)
+	if !ok {
+		return f.containsProbe(d)
+	}
+	// Load the bits in groups of four and test each group once: the loads
+	// of a group are independent, so the processor overlaps their cache
+	// misses, and the one test per group is predictable (an absent key is
+	// rejected by the first group with probability about 1 - 2^-4 at the
+	// optimal fill of one half). Groups of two test sooner but mispredict
+	// more, and measured slower.
+	words, m := f.words, f.m
+	k := f.k
+	for ; k >= 4; k -= 4 {
+		i := reduce(x, m)
+		acc := words[i>>6] >> (i & 63)
+		x, y, z = x+y, y+z, z+c
+		i = reduce(x, m)
+		acc &= words[i>>6] >> (i & 63)
+		x, y, z = x+y, y+z, z+c
+		i = reduce(x, m)
+		acc &= words[i>>6] >> (i & 63)
+		x, y, z = x+y, y+z, z+c
+		i = reduce(x, m)
+		acc &= words[i>>6] >> (i & 63)
+		x, y, z = x+y, y+z, z+c
+		if acc&1 == 0 {
+			return false
+		}
+	}
+	acc := uint64(1)
+	for ; k > 0; k-- {
+		i := reduce(x, m)
+		acc &= words[i>>6] >> (i & 63)
+		x, y, z = x+y, y+z, z+c
+	}
+	return acc&1 != 0
+}
+
+// TestAndAddHash inserts d and reports whether it was possibly present.
+func (f *Standard) TestAndAddHash(d Digest) bool {
+	x, y, z, c, ok := f.hashing.recurrence(d)
+	if !ok {
+		return f.testAndAddProbe(d)
+	}
+	words, m := f.words, f.m
+	acc := uint64(1)
+	for range f.k {
+		i := reduce(x, m)
+		w := &words[i>>6]
+		acc &= *w >> (i & 63)
+		*w |= 1 << (i & 63)
+		x, y, z = x+y, y+z, z+c
+	}
+	f.items++
+	return acc&1 != 0
+}
+
+// addProbe is AddHash through a probe, for every derivation.
+func (f *Standard) addProbe(d Digest) {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64
@@ -136,8 +217,9 @@ func (f *Standard) AddHash(d Digest) {
 	f.items++
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly present.
-func (f *Standard) ContainsHash(d Digest) bool {
+// containsProbe is ContainsHash through a probe, for every derivation.
+func (f *Standard) containsProbe(d Digest) bool {
+	words, m := f.words, f.m
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64
@@ -149,8 +231,8 @@ func (f *Standard) ContainsHash(d Digest) bool {
 		// there is no branch to mispredict.
 		acc := uint64(1)
 		for _, x := range g[:n] {
-			i := reduce(x, f.m)
-			acc &= f.words[i>>6] >> (i & 63)
+			i := reduce(x, m)
+			acc &= words[i>>6] >> (i & 63)
 		}
 		if acc&1 == 0 {
 			return false
@@ -159,8 +241,8 @@ func (f *Standard) ContainsHash(d Digest) bool {
 	return true
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present.
-func (f *Standard) TestAndAddHash(d Digest) bool {
+// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+func (f *Standard) testAndAddProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64

@@ -269,7 +269,7 @@ func TestInvalidParams(t *testing.T) {
 		{"for p NaN", func() (Filter, error) { return NewStandardFor(100, math.NaN(), Hashing{}) }, "p = NaN"},
 		{"for p +Inf", func() (Filter, error) { return NewStandardFor(100, math.Inf(1), Hashing{}) }, "p = +Inf"},
 		{"for p -Inf", func() (Filter, error) { return NewStandardFor(100, math.Inf(-1), Hashing{}) }, "p = -Inf"},
-		{"for too large", func() (Filter, error) { return NewStandardFor(1<<62, 1e-9, Hashing{}) }, "more than the maximum"},
+		{"for too large", func() (Filter, error) { return NewStandardFor(1<<62, 1e-9, Hashing{}) }, "needs more than the maximum"},
 		{"partitioned m<k", func() (Filter, error) { return NewPartitioned(Geometry{3, 4}, Hashing{}) }, "fewer than hashes"},
 		{"partitioned m=0", func() (Filter, error) { return NewPartitioned(Geometry{0, 4}, Hashing{}) }, "bits m = 0"},
 		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{10, 0}, Hashing{}) }, "hashes k = 0"},
@@ -324,5 +324,55 @@ func TestSizedGeometry(t *testing.T) {
 	}
 	if got := p.Geometry(); got.Bits != 105 || p.SliceBits() != 15 {
 		t.Errorf("partitioned {100 7} built %+v with slices of %d, want 105 bits in slices of 15", got, p.SliceBits())
+	}
+}
+
+// TestFastPathMatchesProbe: the inlined recurrence loops of Standard and
+// Partitioned must set and test exactly the cells that the general probe
+// (and Hashing.Indexes) derives.
+func TestFastPathMatchesProbe(t *testing.T) {
+	for _, h := range allHashings {
+		if h.Derivation == Independent {
+			continue // always takes the probe path
+		}
+		s1, _ := NewStandard(Geometry{Bits: 10007, Hashes: 11}, h)
+		s2, _ := NewStandard(Geometry{Bits: 10007, Hashes: 11}, h)
+		p1, _ := NewPartitioned(Geometry{Bits: 10007, Hashes: 11}, h)
+		p2, _ := NewPartitioned(Geometry{Bits: 10007, Hashes: 11}, h)
+		keys := testKeys(9, 1, 800)
+		for i, k := range keys {
+			d := h.Sum(k)
+			if i%2 == 0 {
+				s1.AddHash(d)
+				s2.addProbe(d)
+				p1.AddHash(d)
+				p2.addProbe(d)
+			} else if s1.TestAndAddHash(d) != s2.testAndAddProbe(d) || p1.TestAndAddHash(d) != p2.testAndAddProbe(d) {
+				t.Fatalf("%v: TestAndAdd paths disagree", h.Derivation)
+			}
+		}
+		for i := range s1.words {
+			if s1.words[i] != s2.words[i] {
+				t.Fatalf("%v: standard fast path and probe path set different bits", h.Derivation)
+			}
+		}
+		for i := range p1.words {
+			if p1.words[i] != p2.words[i] {
+				t.Fatalf("%v: partitioned fast path and probe path set different bits", h.Derivation)
+			}
+		}
+		// Every bit a key sets is the one Indexes derives.
+		idx := h.Indexes(nil, h.Sum(keys[0]), 11, 10007)
+		for _, i := range idx {
+			if s1.words[i>>6]&(1<<(i&63)) == 0 {
+				t.Fatalf("%v: bit %d from Indexes not set", h.Derivation, i)
+			}
+		}
+		for _, k := range testKeys(10, 2, 5000) {
+			d := h.Sum(k)
+			if s1.ContainsHash(d) != s1.containsProbe(d) || p1.ContainsHash(d) != p1.containsProbe(d) {
+				t.Fatalf("%v: Contains paths disagree", h.Derivation)
+			}
+		}
 	}
 }

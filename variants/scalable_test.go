@@ -1,0 +1,484 @@
+package variants
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+func init() {
+	// The first stage holds a sixteenth of the suite's capacity, so the
+	// suite's keys fill five stages and exercise growth.
+	conformanceVariants["scalable"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
+		f, err := NewScalable(ScalableParams{P: p, N0: max(n/16, 1), Hashing: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+}
+
+// streamKey writes into buf the i-th key of a stream tagged by seed and
+// set: streams with different (seed, set) never share a key. It lets the
+// growth tests use millions of keys without holding them.
+func streamKey(buf *[16]byte, seed uint64, set byte, i uint64) []byte {
+	binary.LittleEndian.PutUint64(buf[:8], i)
+	binary.LittleEndian.PutUint64(buf[8:], seed<<8|uint64(set))
+	return buf[:]
+}
+
+// expectedStages returns the number of stages a filter with parameters g
+// has after inserting items keys, from the stage geometry: stage j starts
+// when stages 0 .. j-1, of total capacity C_(j-1), are full and one more key
+// arrives, so the count is the least j+1 with C_j >= items.
+func expectedStages(t *testing.T, g analysis.Scalable, items uint64) int {
+	t.Helper()
+	var total uint64
+	for j := 0; ; j++ {
+		st, err := g.Stage(j)
+		if err != nil {
+			t.Error(err) // Error, not Fatal: callers may run in other goroutines
+			return -1
+		}
+		total += st.Capacity
+		if total >= items {
+			return j + 1
+		}
+	}
+}
+
+// TestScalableGrowthRate grows F seeded filters (different hash seeds) from
+// n0 = 1000 to 1,000,000 items, 1000 times the initial capacity, at
+// P = 0.001. At every tenfold checkpoint each filter answers Q queries of
+// keys never added; the mean of the per-filter rates and its one-sided 99%
+// Student-t upper bound must both lie below P. The mean must also agree,
+// within 4 standard errors, with the mean of the filters' own estimates
+// (Stats.EstimatedFPR, the compound rate at the current fill), which holds
+// only if the stages' false positives are independent. Checks the stage
+// count against the geometry and the absence of false negatives on a sample.
+func TestScalableGrowthRate(t *testing.T) {
+	const (
+		P  = 0.001
+		n0 = 1000
+		F  = 20
+	)
+	final, q := uint64(1_000_000), 50_000
+	if testing.Short() {
+		final, q = 100_000, 20_000
+	}
+	var checkpoints []uint64
+	for c := uint64(n0); c <= final; c *= 10 {
+		checkpoints = append(checkpoints, c)
+	}
+	// rates[c][j] and estimates[c][j] are filter j's measured and estimated
+	// rates at checkpoint c. The filters are independent, so they are
+	// grown concurrently, one per processor.
+	rates := make([][]float64, len(checkpoints))
+	estimates := make([][]float64, len(checkpoints))
+	for c := range checkpoints {
+		rates[c] = make([]float64, F)
+		estimates[c] = make([]float64, F)
+	}
+	g := analysis.Scalable{P: P, R: DefaultTighteningRatio, S: DefaultGrowth, N0: n0}
+	grow := func(fi int) {
+		seed := uint64(1000 + fi)
+		f, err := NewScalable(ScalableParams{P: P, N0: n0, Hashing: Hashing{Seed: seed}})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		var buf [16]byte
+		var offered uint64
+		for ci, c := range checkpoints {
+			for ; offered < c; offered++ {
+				f.Add(streamKey(&buf, seed, 1, offered))
+			}
+			for i := uint64(0); i < offered; i += 997 {
+				if !f.Contains(streamKey(&buf, seed, 1, i)) {
+					t.Errorf("filter %d at %d keys: false negative for key %d", fi, c, i)
+					return
+				}
+			}
+			fp := 0
+			for i := range uint64(q) {
+				if f.Contains(streamKey(&buf, seed, byte(2+ci), i)) {
+					fp++
+				}
+			}
+			st := f.Stats()
+			rates[ci][fi] = float64(fp) / float64(q)
+			estimates[ci][fi] = st.EstimatedFPR
+			if want := expectedStages(t, g, st.Items); len(st.Stages) != want || f.Stages() != want {
+				t.Errorf("filter %d at %d keys (%d items): %d stages, want %d from the geometry", fi, c, st.Items, len(st.Stages), want)
+			}
+			if st.Items > offered || offered-st.Items > offered/100 {
+				t.Errorf("filter %d: %d items of %d distinct keys offered; skips should be rare", fi, st.Items, offered)
+			}
+			if st.EstimatedFPR >= P {
+				t.Errorf("filter %d at %d keys: estimated rate %v, target %v", fi, c, st.EstimatedFPR, P)
+			}
+		}
+	}
+	next := make(chan int, F)
+	for fi := range F {
+		next <- fi
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), F) {
+		wg.Go(func() {
+			for fi := range next {
+				grow(fi)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: F - 1}.Quantile(0.99)
+	for ci, c := range checkpoints {
+		mean, sd := meanSD(rates[ci])
+		upper := mean + tq*sd/math.Sqrt(F)
+		est, _ := meanSD(estimates[ci])
+		// Given its fill, filter j's count of false positives is binomial
+		// with rate estimates[ci][j]; the standard error of the mean rate
+		// follows.
+		var v float64
+		for _, e := range estimates[ci] {
+			v += e * (1 - e) / float64(q)
+		}
+		se := math.Sqrt(v) / F
+		t.Logf("%8d keys: mean rate %.3e, 99%% upper bound %.3e, mean estimate %.3e (target %g)", c, mean, upper, est, P)
+		if mean >= P || upper >= P {
+			t.Errorf("at %d keys: mean rate %.3e, upper bound %.3e; want both below P = %g", c, mean, upper, P)
+		}
+		if math.Abs(mean-est) > 4*se {
+			t.Errorf("at %d keys: mean rate %.3e differs from the mean estimate %.3e by %.1f standard errors", c, mean, est, (mean-est)/se)
+		}
+	}
+}
+
+func meanSD(x []float64) (mean, sd float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		sd += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(x)-1))
+}
+
+// TestScalableFromOne grows filters whose first stage holds one item to a
+// million items: the stage count is the geometry's (about log2(10^6) + 1),
+// no sampled key is lost, and the estimated rate stays below P. The
+// measured rate must stay below P with triple hashing; with the default
+// enhanced double hashing the tiny first stages exceed their design error
+// (see the Scalable documentation), so there it is only logged.
+func TestScalableFromOne(t *testing.T) {
+	const P = 0.001
+	n := uint64(1_000_000)
+	if testing.Short() {
+		n = 100_000
+	}
+	for _, h := range []Hashing{{Derivation: Triple}, {}} {
+		t.Run(h.Derivation.String(), func(t *testing.T) {
+			f, err := NewScalable(ScalableParams{P: P, N0: 1, Hashing: h})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf [16]byte
+			for i := range n {
+				f.Add(streamKey(&buf, 7, 1, i))
+			}
+			st := f.Stats()
+			want := expectedStages(t, analysis.Scalable{P: P, R: DefaultTighteningRatio, S: 2, N0: 1}, st.Items)
+			if log := math.Log2(float64(n)) + 1; len(st.Stages) != want || math.Abs(float64(want)-log) > 1 {
+				t.Errorf("%d stages for %d items, want %d (log2(n) + 1 = %.1f)", len(st.Stages), st.Items, want, log)
+			}
+			if f.Err() != nil {
+				t.Errorf("Err() = %v", f.Err())
+			}
+			for i := uint64(0); i < n; i += 7 {
+				if !f.Contains(streamKey(&buf, 7, 1, i)) {
+					t.Fatalf("false negative for key %d", i)
+				}
+			}
+			const q = 100_000
+			fp := 0
+			for i := range uint64(q) {
+				if f.Contains(streamKey(&buf, 7, 2, i)) {
+					fp++
+				}
+			}
+			rate := float64(fp) / q
+			t.Logf("%d items in %d stages, %.1f bits per item, rate %.2e, estimate %.2e", st.Items, len(st.Stages), float64(st.Bits)/float64(st.Items), rate, st.EstimatedFPR)
+			if st.EstimatedFPR >= P {
+				t.Errorf("estimated rate %v, want below %v", st.EstimatedFPR, P)
+			}
+			if h.Derivation == Triple && rate >= P {
+				t.Errorf("measured rate %v, want below %v", rate, P)
+			}
+		})
+	}
+}
+
+// TestScalableStages checks the stages against analysis.Scalable.Stage, the
+// sums in Stats, and that stage i holds exactly the digests d.Remix(i) of
+// the keys it received: a partitioned filter of the stage's geometry fed
+// those digests has the same bits.
+func TestScalableStages(t *testing.T) {
+	for _, p := range []ScalableParams{
+		{P: 0.01, N0: 100},
+		{P: 0.001, R: 0.8, S: 4, N0: 50, Hashing: Hashing{Kind: Metro, Seed: 3}},
+		{P: 0.05, R: 0.5, S: 1, N0: 300, Hashing: Hashing{Derivation: Independent}},
+		{P: 0.001, R: 0.85, S: 1.5, N0: 7, Hashing: Hashing{Derivation: Triple, Seed: 9}},
+	} {
+		t.Run(fmt.Sprintf("%+v", p), func(t *testing.T) {
+			f, err := NewScalable(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := f.Params()
+			geom := analysis.Scalable{P: g.P, R: g.R, S: g.S, N0: g.N0}
+			keys := testKeys(51, 1, 20*int(p.N0))
+			var perStage [][]Digest
+			for _, k := range keys {
+				before := f.Stages()
+				if f.TestAndAdd(k) {
+					continue
+				}
+				if f.Stages() > before && f.Stages() != before+1 {
+					t.Fatalf("grew from %d to %d stages in one add", before, f.Stages())
+				}
+				for len(perStage) < f.Stages() {
+					perStage = append(perStage, nil)
+				}
+				i := f.Stages() - 1
+				perStage[i] = append(perStage[i], g.Hashing.Sum(k))
+			}
+			st := f.Stats()
+			var cells, capacity, items uint64
+			logPass := 0.0
+			for i, s := range st.Stages {
+				want, err := geom.Stage(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.Capacity != want.Capacity || s.Hashes != want.Hashes || s.Bits != want.Bits || s.Error != want.Error {
+					t.Errorf("stage %d: %+v, geometry %+v", i, s, want)
+				}
+				if s.Items != uint64(len(perStage[i])) || s.Items > s.Capacity {
+					t.Errorf("stage %d: %d items, %d digests sent, capacity %d", i, s.Items, len(perStage[i]), s.Capacity)
+				}
+				ref, err := NewPartitioned(Geometry{Bits: want.Bits, Hashes: want.Hashes}, g.Hashing)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range perStage[i] {
+					ref.AddHash(d.Remix(i))
+				}
+				if !slices.Equal(ref.words, f.stages[i].f.words) {
+					t.Errorf("stage %d: bits differ from a partitioned filter fed d.Remix(%d)", i, i)
+				}
+				if rs := ref.Stats(); rs.FillRatio != s.FillRatio || rs.EstimatedFPR != s.EstimatedFPR {
+					t.Errorf("stage %d: fill %v estimate %v, reference %v %v", i, s.FillRatio, s.EstimatedFPR, rs.FillRatio, rs.EstimatedFPR)
+				}
+				cells += s.Bits
+				capacity += s.Capacity
+				items += s.Items
+				logPass += math.Log1p(-s.EstimatedFPR)
+			}
+			last := st.Stages[len(st.Stages)-1]
+			if st.Variant != "scalable" || st.Cells != cells || st.Bits != cells || st.CellBits != 1 || st.Capacity != capacity ||
+				st.Items != items || st.Hashes != last.Hashes {
+				t.Errorf("Stats %+v inconsistent with its stages", st)
+			}
+			if want := -math.Expm1(logPass); math.Abs(st.EstimatedFPR-want) > 1e-15 {
+				t.Errorf("EstimatedFPR %v, want 1 - prod(1 - f_i) = %v", st.EstimatedFPR, want)
+			}
+			if len(st.Stages) < 3 {
+				t.Errorf("only %d stages; the test should grow several", len(st.Stages))
+			}
+		})
+	}
+}
+
+// TestScalableSkipsPresent: keys that test present, repeats in particular,
+// are not inserted again, so they do not fill stages.
+func TestScalableSkipsPresent(t *testing.T) {
+	f, err := NewScalable(ScalableParams{P: 0.01, N0: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testKeys(61, 1, 1000)
+	for _, k := range keys {
+		f.Add(k)
+	}
+	st := f.Stats()
+	for range 3 {
+		for _, k := range keys {
+			if !f.TestAndAdd(k) {
+				t.Fatalf("TestAndAdd of a repeat reported absent")
+			}
+			f.Add(k)
+			f.AddHash(f.Hashing().Sum(k))
+		}
+	}
+	if again := f.Stats(); again.Items != st.Items || len(again.Stages) != len(st.Stages) {
+		t.Errorf("repeats changed the filter: %d items in %d stages, then %d in %d", st.Items, len(st.Stages), again.Items, len(again.Stages))
+	}
+}
+
+// TestScalableCannotGrow: a filter whose geometry runs out of stages keeps
+// adding to its newest stage, loses no key, reports the error through Err
+// and shows the overflow in Stats; Reset clears it.
+func TestScalableCannotGrow(t *testing.T) {
+	f, err := NewScalable(ScalableParams{P: 0.001, S: 1, N0: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testKeys(71, 1, analysis.MaxStages+100)
+	for _, k := range keys {
+		f.Add(k)
+	}
+	err = f.Err()
+	if err == nil {
+		t.Fatal("no error after more items than MaxStages stages of one hold")
+	}
+	if !errors.Is(err, ErrInvalidParams) || !strings.HasPrefix(err.Error(), "variants: ") || !strings.Contains(err.Error(), "stage 256") {
+		t.Errorf("Err() = %q", err)
+	}
+	for _, k := range keys {
+		if !f.Contains(k) {
+			t.Fatalf("false negative for %x after the filter stopped growing", k)
+		}
+	}
+	st := f.Stats()
+	last := st.Stages[len(st.Stages)-1]
+	if len(st.Stages) != analysis.MaxStages || last.Items <= last.Capacity {
+		t.Errorf("%d stages, last holds %d of capacity %d; want %d stages and the overflow visible", len(st.Stages), last.Items, last.Capacity, analysis.MaxStages)
+	}
+	f.Reset()
+	if f.Err() != nil || f.Stages() != 1 || f.Stats().Items != 0 {
+		t.Errorf("after Reset: Err %v, %d stages, %d items", f.Err(), f.Stages(), f.Stats().Items)
+	}
+}
+
+// TestScalableResetReuses: after Reset the filter starts again from one
+// empty stage, and growing again reuses (and clears) the kept stages
+// without allocating.
+func TestScalableResetReuses(t *testing.T) {
+	f, err := NewScalable(ScalableParams{P: 0.01, N0: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := testKeys(81, 1, 2000), testKeys(81, 2, 2000)
+	for _, k := range a {
+		f.Add(k)
+	}
+	stages := f.Stages()
+	f.Reset()
+	if st := f.Stats(); len(st.Stages) != 1 || st.FillRatio != 0 || st.Items != 0 {
+		t.Fatalf("after Reset: %+v", st)
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(len(b)-1, func() {
+		f.Add(b[i])
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("growing again after Reset: %v allocations per add", allocs)
+	}
+	if f.Stages() < stages-1 {
+		t.Errorf("%d stages after refilling, %d before Reset", f.Stages(), stages)
+	}
+	fp := 0
+	for _, k := range a {
+		if f.Contains(k) {
+			fp++
+		}
+	}
+	if fp > len(a)/20 {
+		t.Errorf("%d of %d keys added before Reset test present: reused stages not cleared", fp, len(a))
+	}
+}
+
+// TestScalableParams checks defaults and that every invalid parameter
+// gives an error wrapping ErrInvalidParams that names it.
+func TestScalableParams(t *testing.T) {
+	f, err := NewScalable(ScalableParams{P: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.Params(), (ScalableParams{P: 0.01, R: 0.9, S: 2, N0: 1000}); got != want {
+		t.Errorf("defaults: %+v, want %+v", got, want)
+	}
+	if st := f.Stats(); len(st.Stages) != 1 || st.Capacity != 1000 {
+		t.Errorf("new filter: %+v", st)
+	}
+	tests := []struct {
+		p    ScalableParams
+		want string
+	}{
+		{ScalableParams{}, "P = 0"},
+		{ScalableParams{P: -0.1}, "P = -0.1"},
+		{ScalableParams{P: 1}, "P = 1"},
+		{ScalableParams{P: math.NaN()}, "P = NaN"},
+		{ScalableParams{P: 0.01, R: 1}, "tightening ratio r = 1"},
+		{ScalableParams{P: 0.01, R: -0.5}, "tightening ratio r = -0.5"},
+		{ScalableParams{P: 0.01, R: math.NaN()}, "tightening ratio r = NaN"},
+		{ScalableParams{P: 0.01, S: 0.5}, "growth factor s = 0.5"},
+		{ScalableParams{P: 0.01, S: math.Inf(1)}, "growth factor s = +Inf"},
+		{ScalableParams{P: 0.01, S: math.NaN()}, "growth factor s = NaN"},
+		{ScalableParams{P: 0.01, N0: MaxBits + 1}, "initial capacity n0"},
+		{ScalableParams{P: 0.01, N0: 1 << 40}, "memory"},
+		{ScalableParams{P: 0.01, Hashing: Hashing{Kind: 9}}, "hash kind 9"},
+		{ScalableParams{P: 0.01, Hashing: Hashing{Derivation: 9}}, "derivation 9"},
+	}
+	for _, tt := range tests {
+		f, err := NewScalable(tt.p)
+		if err == nil {
+			t.Errorf("%+v: no error; got %+v", tt.p, f.Stats())
+			continue
+		}
+		if f != nil {
+			t.Errorf("%+v: non-nil filter returned with an error", tt.p)
+		}
+		if !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%+v: error %q does not wrap ErrInvalidParams", tt.p, err)
+		}
+		if !strings.HasPrefix(err.Error(), "variants: ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: error %q, want it to start with %q and mention %q", tt.p, err, "variants: ", tt.want)
+		}
+	}
+}
+
+// TestScalableAddNoAllocs: inserting fresh keys, not only repeats, does not
+// allocate while no stage is added.
+func TestScalableAddNoAllocs(t *testing.T) {
+	f, err := NewScalable(ScalableParams{P: 0.001, N0: 100_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testKeys(91, 1, 10_000)
+	i := 0
+	allocs := testing.AllocsPerRun(len(keys)-1, func() {
+		f.Add(keys[i])
+		f.Contains(keys[i])
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per add", allocs)
+	}
+}
