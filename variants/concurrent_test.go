@@ -208,53 +208,55 @@ func TestConcurrentTestAndAdd(t *testing.T) {
 	}
 }
 
-// TestRaceContainsPlain queries Standard and Partitioned filters (and
-// reads their Stats, encodings and equality) from many goroutines at once:
-// the read-only methods must be free of data races; run it with -race.
-func TestRaceContainsPlain(t *testing.T) {
-	s, _ := NewStandardFor(10000, 0.01, Hashing{Seed: 1})
-	p, _ := NewPartitionedFor(10000, 0.01, Hashing{Kind: Metro, Seed: 2})
-	present := testKeys(51, 1, 10000)
-	absent := testKeys(51, 2, 2000)
-	for _, k := range present {
-		s.Add(k)
-		p.Add(k)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for g := range 8 {
-		wg.Go(func() {
-			var f Filter = s
-			if g%2 == 1 {
-				f = p
+// TestRaceContains queries every variant of the conformance suite (and
+// reads its Stats and encoding, and compares it with Equal where it has
+// one) from several goroutines at once: the read-only methods must be free
+// of data races; run it with -race.
+func TestRaceContains(t *testing.T) {
+	present := testKeys(51, 1, 5000)
+	absent := testKeys(51, 2, 1000)
+	for name, newFilter := range conformanceVariants {
+		t.Run(name, func(t *testing.T) {
+			f := newFilter(t, 5000, 0.01, Hashing{Kind: Metro, Seed: 2})
+			for _, k := range present {
+				f.Add(k)
 			}
 			h := f.Hashing()
-			for i, k := range present {
-				if i%7 != g%7 {
-					continue
-				}
-				if !f.Contains(k) || !f.ContainsHash(h.Sum(k)) {
-					errs <- fmt.Errorf("false negative for %x", k)
-					return
-				}
+			var wg sync.WaitGroup
+			errs := make(chan error, 4)
+			for g := range 4 {
+				wg.Go(func() {
+					for i, k := range present {
+						if i%4 == g && (!f.Contains(k) || !f.ContainsHash(h.Sum(k))) {
+							errs <- fmt.Errorf("false negative for %x", k)
+							return
+						}
+					}
+					for _, k := range absent {
+						f.Contains(k)
+					}
+					_ = f.Stats()
+					if _, err := f.(persistent).MarshalBinary(); err != nil {
+						errs <- err
+					}
+					switch f := f.(type) {
+					case *Standard:
+						_ = f.Equal(f)
+					case *Partitioned:
+						_ = f.Equal(f)
+					case *Counting:
+						_ = f.Equal(f)
+					case *Scalable:
+						_ = f.Equal(f)
+					}
+				})
 			}
-			for _, k := range absent {
-				f.Contains(k)
-			}
-			_ = f.Stats()
-			if g < 2 {
-				if _, err := s.MarshalBinary(); err != nil {
-					errs <- err
-				}
-				_ = s.Equal(s)
-				_ = p.Equal(p)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
 			}
 		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
 	}
 }
 

@@ -9,8 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/bits"
 	"strings"
 	"sync/atomic"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // FormatVersion is the version of the binary format that MarshalBinary and
@@ -53,11 +56,37 @@ import (
 //	       words laid out as a standard filter of b bits, its bits above b
 //	       zero
 //
+// Counting (29 bytes of parameters, then w = ceil(m c/64) words):
+//
+//	17  8  counters m (uint64), 1 <= m <= MaxBits
+//	25  4  hashes k (uint32), 1 <= k <= MaxHashes
+//	29  1  counter width c in bits (uint8): 2, 4, 8 or 16
+//	30  8  capacity (uint64)
+//	38  8  items (uint64), adds minus successful removes
+//	46     payload: the counters packed as in memory, counter i in bits
+//	       (i c)%64 to (i c)%64 + c - 1 of word (i c)/64, least significant
+//	       bit first; the bits above m c in the last word are zero
+//
+// Scalable (44 bytes of parameters, then the stages in use, oldest first):
+//
+//	17  8  target rate P (float64 bits, IEEE 754), 0 < P < 1
+//	25  8  tightening ratio r (float64 bits), 0 < r < 1
+//	33  8  growth factor s (float64 bits), s >= 1 and finite
+//	41  8  first-stage capacity n0 (uint64), 1 <= n0 <= MaxBits
+//	49  8  items (uint64), keys inserted
+//	57  4  stages L (uint32), 1 <= L <= 256 (analysis.MaxStages)
+//	61     L stages, each a partitioned parameter block (slice bits b_i,
+//	       hashes k_i, capacity n_i, items) and its k_i ceil(b_i/64) words
+//	       as above; the stage's hashing is the filter's, and stage i
+//	       queries with Digest.Remix(i)
+//
 // A ConcurrentStandard writes the standard layout, so either type loads
 // what the other saved.
 //
-// The format overhead is 49 bytes over the raw words for both layouts.
-// The encoding is canonical: a decoded filter encodes to the same bytes.
+// The format overhead over the raw words is 49 bytes for the standard and
+// partitioned layouts, 50 for the counting one, and 65 + 28 L for a
+// scalable filter of L stages. The encoding is canonical: a decoded filter
+// encodes to the same bytes.
 //
 // # Decoding
 //
@@ -135,6 +164,14 @@ var (
 	_ encoding.BinaryUnmarshaler = (*Partitioned)(nil)
 	_ io.WriterTo                = (*Partitioned)(nil)
 	_ io.ReaderFrom              = (*Partitioned)(nil)
+	_ encoding.BinaryMarshaler   = (*Counting)(nil)
+	_ encoding.BinaryUnmarshaler = (*Counting)(nil)
+	_ io.WriterTo                = (*Counting)(nil)
+	_ io.ReaderFrom              = (*Counting)(nil)
+	_ encoding.BinaryMarshaler   = (*Scalable)(nil)
+	_ encoding.BinaryUnmarshaler = (*Scalable)(nil)
+	_ io.WriterTo                = (*Scalable)(nil)
+	_ io.ReaderFrom              = (*Scalable)(nil)
 )
 
 func corrupt(format string, args ...any) error {
@@ -395,7 +432,7 @@ func (d *decoder) header() (header, error) {
 		return header{}, d.err
 	}
 	switch c {
-	case codeStandard, codePartitioned:
+	case codeStandard, codePartitioned, codeCounting, codeScalable:
 	default:
 		return header{}, d.bad(corrupt("unknown variant %d", uint8(c)))
 	}
@@ -545,6 +582,14 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.partitioned(h); err == nil {
 			return f, nil
 		}
+	case codeCounting:
+		if f, err := d.counting(h); err == nil {
+			return f, nil
+		}
+	case codeScalable:
+		if f, err := d.scalable(h); err == nil {
+			return f, nil
+		}
 	default:
 		d.bad(corrupt("unknown variant %d", uint8(h.variant)))
 	}
@@ -567,7 +612,8 @@ func unmarshal[T any](data []byte, read func(*decoder) (T, error)) (T, error) {
 
 // Unmarshal decodes a filter of any variant from data, which must hold
 // exactly one encoded filter (see FormatVersion). A standard filter decodes
-// to a *Standard, a partitioned one to a *Partitioned. It returns a nil
+// to a *Standard, a partitioned one to a *Partitioned, a counting one to a
+// *Counting and a scalable one to a *Scalable. It returns a nil
 // Filter exactly when it returns an error, and every error wraps
 // ErrCorrupt, except that a filter larger than this machine's memory gives
 // one wrapping ErrInvalidParams.
@@ -767,6 +813,20 @@ func (d *decoder) readPartitioned() (*Partitioned, error) {
 
 // partitioned decodes the rest of a partitioned filter after its header.
 func (d *decoder) partitioned(h header) (*Partitioned, error) {
+	f, err := d.partitionedBody(h.hashing)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	return f, d.partitionedPadding(f)
+}
+
+// partitionedBody decodes the parameters and slices of a partitioned
+// filter, as a partitioned filter and each stage of a scalable one hold
+// them. Its padding is checked after the checksum, by partitionedPadding.
+func (d *decoder) partitionedBody(h Hashing) (*Partitioned, error) {
 	b := d.u64()
 	k, _ := d.hashes()
 	capacity, items := d.u64(), d.u64()
@@ -784,13 +844,265 @@ func (d *decoder) partitioned(h header) (*Partitioned, error) {
 	}
 	sw := (b + 63) / 64
 	words := d.words(sw * uint64(k))
+	if d.err != nil {
+		return nil, d.err
+	}
+	return &Partitioned{words: words, sliceBits: b, sliceWords: sw, k: k, capacity: capacity, items: items, hashing: h}, nil
+}
+
+// partitionedPadding checks that the bits above b in every slice are zero.
+func (d *decoder) partitionedPadding(f *Partitioned) error {
+	sw := f.sliceWords
+	for j := range uint64(f.k) {
+		if err := d.padding(f.words[j*sw:(j+1)*sw], f.sliceBits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---- Counting ----
+
+// countingParamsSize is the parameter block of Counting.
+const countingParamsSize = 29
+
+func (f *Counting) encodedSize() uint64 {
+	return headerSize + countingParamsSize + 8*uint64(len(f.words)) + trailerSize
+}
+
+func (f *Counting) encode(e *encoder) {
+	e.header(codeCounting, f.hashing)
+	e.u64(f.m)
+	e.u32(uint32(f.k))
+	e.u8(uint8(f.width))
+	e.u64(f.capacity)
+	e.u64(f.items)
+	e.words(f.words, false)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, geometry, counter width, capacity, item count
+// and counters. The encoding is FormatVersion's header, 29 bytes of
+// parameters, the ceil(m w/64) words of packed counters and a 4-byte
+// checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Counting) MarshalBinary() ([]byte, error) {
+	if f.m == 0 {
+		return nil, errZero("Counting")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the counters through a small buffer. It returns the number of bytes
+// written.
+func (f *Counting) WriteTo(w io.Writer) (int64, error) {
+	if f.m == 0 {
+		return 0, errZero("Counting")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the counting filter encoded in data (see
+// FormatVersion for the format and the errors). The loaded filter has the
+// same counters, saturated ones included, and so answers every query and
+// every Remove as the one saved. On error f is unchanged.
+func (f *Counting) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readCounting)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the counting filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Counting) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readCounting()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readCounting decodes a counting filter, header included.
+func (d *decoder) readCounting() (*Counting, error) {
+	h, err := d.expect(codeCounting)
+	if err != nil {
+		return nil, err
+	}
+	return d.counting(h)
+}
+
+// counting decodes the rest of a counting filter after its header.
+func (d *decoder) counting(h header) (*Counting, error) {
+	m := d.u64()
+	k, _ := d.hashes()
+	width := int(d.u8())
+	capacity, items := d.u64(), d.u64()
+	if d.err != nil {
+		return nil, d.err
+	}
+	switch width {
+	case 2, 4, 8, 16:
+	default:
+		return nil, d.bad(corrupt("counter width w = %d, want 2, 4, 8 or 16", width))
+	}
+	if err := (Geometry{Bits: m, Hashes: k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	cellBits := m * uint64(width) // at most 2^52
+	words := d.words((cellBits + 63) / 64)
 	if err := d.checksum(); err != nil {
 		return nil, err
 	}
-	for j := range uint64(k) {
-		if err := d.padding(words[j*sw:(j+1)*sw], b); err != nil {
+	if err := d.padding(words, cellBits); err != nil {
+		return nil, err
+	}
+	return &Counting{
+		words:    words,
+		m:        m,
+		k:        k,
+		width:    width,
+		wshift:   uint(bits.TrailingZeros(uint(width))),
+		max:      1<<width - 1,
+		capacity: capacity,
+		items:    items,
+		hashing:  h.hashing,
+	}, nil
+}
+
+// ---- Scalable ----
+
+// scalableParamsSize is the parameter block of Scalable, before its
+// stages; each stage adds bitParamsSize bytes and its slices.
+const scalableParamsSize = 44
+
+func (f *Scalable) encodedSize() uint64 {
+	n := uint64(headerSize + scalableParamsSize + trailerSize)
+	for _, st := range f.stages[:f.live] {
+		n += bitParamsSize + 8*uint64(len(st.f.words))
+	}
+	return n
+}
+
+func (f *Scalable) encode(e *encoder) {
+	e.header(codeScalable, f.hashing)
+	e.u64(math.Float64bits(f.geom.P))
+	e.u64(math.Float64bits(f.geom.R))
+	e.u64(math.Float64bits(f.geom.S))
+	e.u64(f.geom.N0)
+	e.u64(f.items)
+	e.u32(uint32(f.live))
+	for _, st := range f.stages[:f.live] {
+		p := st.f
+		e.u64(p.sliceBits)
+		e.u32(uint32(p.k))
+		e.u64(st.capacity)
+		e.u64(p.items)
+		e.words(p.words, false)
+	}
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, parameters P, r, s and n0, item count and
+// the stages in use, each with its own geometry, capacity, item count and
+// slices. The stage geometry is stored rather than recomputed from the
+// parameters, so a file keeps its meaning even if the sizing rules of
+// package analysis change. The memory of stages kept by Reset for reuse is
+// not saved, nor is Err.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Scalable) MarshalBinary() ([]byte, error) {
+	if f.live == 0 {
+		return nil, errZero("Scalable")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the stages through a small buffer. It returns the number of bytes
+// written.
+func (f *Scalable) WriteTo(w io.Writer) (int64, error) {
+	if f.live == 0 {
+		return 0, errZero("Scalable")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the scalable filter encoded in data (see
+// FormatVersion for the format and the errors). The loaded filter has the
+// same parameters, hashing and stages, answers every query as the one
+// saved, and grows as it would have; Err starts out nil. On error f is
+// unchanged.
+func (f *Scalable) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readScalable)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the scalable filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Scalable) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readScalable()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readScalable decodes a scalable filter, header included.
+func (d *decoder) readScalable() (*Scalable, error) {
+	h, err := d.expect(codeScalable)
+	if err != nil {
+		return nil, err
+	}
+	return d.scalable(h)
+}
+
+// scalable decodes the rest of a scalable filter after its header.
+func (d *decoder) scalable(h header) (*Scalable, error) {
+	geom := analysis.Scalable{
+		P:  math.Float64frombits(d.u64()),
+		R:  math.Float64frombits(d.u64()),
+		S:  math.Float64frombits(d.u64()),
+		N0: d.u64(),
+	}
+	items := d.u64()
+	live := d.u32()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := geom.Validate(); err != nil {
+		return nil, d.bad(corrupt("scalable filter: %s", strings.TrimPrefix(err.Error(), "analysis: ")))
+	}
+	if live < 1 || live > analysis.MaxStages {
+		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxStages))
+	}
+	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live)}
+	for i := range int(live) {
+		p, err := d.partitionedBody(h.hashing)
+		if err != nil {
+			return nil, err
+		}
+		f.stages = append(f.stages, scalableStage{f: p, capacity: p.capacity, error: geom.P0() * math.Pow(geom.R, float64(i))})
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	for _, st := range f.stages {
+		if err := d.partitionedPadding(st.f); err != nil {
 			return nil, err
 		}
 	}
-	return &Partitioned{words: words, sliceBits: b, sliceWords: sw, k: k, capacity: capacity, items: items, hashing: h.hashing}, nil
+	return f, nil
 }

@@ -40,6 +40,16 @@ type persistent interface {
 var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error){
 	"standard":    func(g Geometry, h Hashing) (persistent, error) { return NewStandard(g, h) },
 	"partitioned": func(g Geometry, h Hashing) (persistent, error) { return NewPartitioned(g, h) },
+	"counting":    func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 0, h) },
+	"counting-w2": func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 2, h) },
+	"counting-w16": func(g Geometry, h Hashing) (persistent, error) {
+		return NewCounting(g, 16, h)
+	},
+	// A scalable filter whose first stage holds about m/16 keys, so that
+	// small geometries grow several stages.
+	"scalable": func(g Geometry, h Hashing) (persistent, error) {
+		return NewScalable(ScalableParams{P: 0.01, N0: max(1, g.Bits/16), Hashing: h})
+	},
 }
 
 // sortedTypes returns the names of persistentTypes in order.
@@ -92,6 +102,10 @@ func setCapacity(f Filter, n uint64) {
 		f.capacity = n
 	case *Partitioned:
 		f.capacity = n
+	case *Counting:
+		f.capacity = n
+	case *Scalable:
+		// A scalable filter has no capacity of its own.
 	default:
 		setCapacityHook(f, n)
 	}
@@ -154,14 +168,23 @@ func sameFilter(t *testing.T, a, b Filter) {
 	}
 }
 
-// wordCount returns the number of payload words of a filter from its
-// Stats.
-func wordCount(st Stats) int {
-	if st.Variant == "partitioned" {
-		b := st.Cells / uint64(st.Hashes)
-		return st.Hashes * int((b+63)/64)
+// encodedLen returns the length of a filter's encoding from its Stats, by
+// the layouts documented at FormatVersion.
+func encodedLen(st Stats) int {
+	words := func(bits uint64) int { return int((bits + 63) / 64) }
+	switch st.Variant {
+	case "partitioned":
+		return 49 + 8*st.Hashes*words(st.Cells/uint64(st.Hashes))
+	case "counting":
+		return 50 + 8*words(st.Bits)
+	case "scalable":
+		n := 65
+		for _, s := range st.Stages {
+			n += 28 + 8*s.Hashes*words(s.Bits/uint64(s.Hashes))
+		}
+		return n
 	}
-	return int((st.Bits + 63) / 64)
+	return 49 + 8*words(st.Bits)
 }
 
 // TestRoundTrip saves and loads every sample filter through each of the
@@ -173,8 +196,8 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if words := wordCount(f.Stats()); len(data) != 49+8*words {
-				t.Errorf("encoding has %d bytes, want 49 + 8 x %d words", len(data), words)
+			if want := encodedLen(f.Stats()); len(data) != want {
+				t.Errorf("encoding has %d bytes, want %d", len(data), want)
 			}
 			var buf bytes.Buffer
 			n, err := f.WriteTo(&buf)
@@ -259,7 +282,7 @@ var goldenKeys = []string{"apple", "banana", "cherry", "damson", "elderberry"}
 // build changes the golden files; changing the format needs a new
 // FormatVersion and new golden files beside the old ones, which must still
 // load (TestGoldenLoads).
-func goldenFilters(t *testing.T) map[string]persistent {
+func goldenFilters(t testing.TB) map[string]persistent {
 	s, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Seed: 0x0123456789abcdef})
 	if err != nil {
 		t.Fatal(err)
@@ -268,12 +291,22 @@ func goldenFilters(t *testing.T) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p} {
+	c, err := NewCountingFor(5, 0.1, 4, Hashing{Derivation: Double, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two keys per stage from the first, so the five keys fill three
+	// stages.
+	sc, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, Hashing: Hashing{Derivation: Independent, Seed: 9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{s, p, c, sc} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"standard-v1": s, "partitioned-v1": p}
+	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc}
 }
 
 // readHex reads a golden file: hexadecimal digits, any white space.
@@ -377,6 +410,35 @@ func TestGoldenLayout(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.field, c.got, c.want)
 		}
 	}
+	c := readHex(t, filepath.Join("testdata", "counting-v1.golden"))
+	sc := readHex(t, filepath.Join("testdata", "scalable-v1.golden"))
+	m := le.Uint64(c[17:])
+	checks = append(checks, []struct {
+		field     string
+		got, want uint64
+	}{
+		{"counting variant", uint64(c[6]), 3},
+		{"counting derivation", uint64(c[8]), uint64(Double)},
+		{"counting width", uint64(c[29]), 4},
+		{"counting capacity", le.Uint64(c[30:]), 5},
+		{"counting items", le.Uint64(c[38:]), uint64(len(goldenKeys))},
+		{"counting length", uint64(len(c)), 46 + (4*m+63)/64*8 + 4},
+		{"scalable variant", uint64(sc[6]), 4},
+		{"scalable P", le.Uint64(sc[17:]), math.Float64bits(0.01)},
+		{"scalable r", le.Uint64(sc[25:]), math.Float64bits(0.5)},
+		{"scalable s", le.Uint64(sc[33:]), math.Float64bits(1)},
+		{"scalable n0", le.Uint64(sc[41:]), 2},
+		{"scalable items", le.Uint64(sc[49:]), uint64(len(goldenKeys))},
+		{"scalable stages", uint64(le.Uint32(sc[57:])), 3},
+		{"stage 0 hashes", uint64(le.Uint32(sc[69:])), 8}, // ceil(log2(1/(0.01 x 0.5)))
+		{"stage 0 capacity", le.Uint64(sc[73:]), 2},
+		{"stage 0 items", le.Uint64(sc[81:]), 2},
+	}...)
+	for _, c := range checks[len(checks)-16:] {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.field, c.got, c.want)
+		}
+	}
 	// Bit i of the filter is bit i%64 of word i/64.
 	f, _ := Unmarshal(data)
 	s := f.(*Standard)
@@ -408,6 +470,21 @@ func TestDecodeErrors(t *testing.T) {
 	good, _ := s.MarshalBinary()
 	p, _ := NewPartitioned(Geometry{Bits: 100, Hashes: 4}, Hashing{})
 	pgood, _ := p.MarshalBinary()
+	le := binary.LittleEndian
+	c, _ := NewCounting(Geometry{Bits: 100, Hashes: 3}, 4, Hashing{})
+	c.Add([]byte("x"))
+	cgood, _ := c.MarshalBinary()
+	sc, _ := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2})
+	for _, k := range goldenKeys {
+		sc.Add([]byte(k))
+	}
+	if sc.Stages() != 3 {
+		t.Fatalf("scalable sample has %d stages, want 3", sc.Stages())
+	}
+	sgood, _ := sc.MarshalBinary()
+	f64 := func(off int, v float64) func(b []byte) []byte {
+		return func(b []byte) []byte { le.PutUint64(b[off:], math.Float64bits(v)); return b }
+	}
 	edit := func(src []byte, fix bool, f func(b []byte) []byte) []byte {
 		b := f(bytes.Clone(src))
 		if fix {
@@ -415,7 +492,6 @@ func TestDecodeErrors(t *testing.T) {
 		}
 		return b
 	}
-	le := binary.LittleEndian
 	tests := []struct {
 		name string
 		data []byte
@@ -447,6 +523,28 @@ func TestDecodeErrors(t *testing.T) {
 		{"slice bits 0", edit(pgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "slice bits b = 0"},
 		{"slices too large", edit(pgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 1<<47); return b }), "more than the maximum"},
 		{"slice padding", edit(pgood, true, func(b []byte) []byte { b[45+7] |= 0x80; return b }), "bits set beyond the 25 bits"},
+		{"counter width 3", edit(cgood, true, func(b []byte) []byte { b[29] = 3; return b }), "counter width w = 3"},
+		{"counter width 0", edit(cgood, true, func(b []byte) []byte { b[29] = 0; return b }), "counter width w = 0"},
+		{"counter width 32", edit(cgood, true, func(b []byte) []byte { b[29] = 32; return b }), "counter width w = 32"},
+		{"counters 0", edit(cgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},
+		{"counter padding", edit(cgood, true, func(b []byte) []byte { b[len(b)-5] |= 0x80; return b }), "bits set beyond the 400 bits"},
+		{"counting truncated", cgood[:60], "declare 56 bytes of cells, 14 bytes remain"},
+		{"scalable P NaN", edit(sgood, true, f64(17, math.NaN())), "P = NaN"},
+		{"scalable P 0", edit(sgood, true, f64(17, 0)), "P = 0"},
+		{"scalable P 1", edit(sgood, true, f64(17, 1)), "P = 1"},
+		{"scalable r 0", edit(sgood, true, f64(25, 0)), "tightening ratio r = 0"},
+		{"scalable r 1", edit(sgood, true, f64(25, 1)), "tightening ratio r = 1"},
+		{"scalable s 0.5", edit(sgood, true, f64(33, 0.5)), "growth factor s = 0.5"},
+		{"scalable s Inf", edit(sgood, true, f64(33, math.Inf(1))), "growth factor s = +Inf"},
+		{"scalable n0 0", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[41:], 0); return b }), "initial capacity n0 = 0"},
+		{"scalable 0 stages", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 0); return b }), "0 stages, want 1 to 256"},
+		{"scalable 257 stages", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 257); return b }), "257 stages"},
+		{"scalable more stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 4); return b }), "truncated"},
+		{"scalable fewer stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 2); return b }), "checksum"},
+		{"stage slice bits 0", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 0); return b }), "slice bits b = 0"},
+		{"stage hashes 0", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[69:], 0); return b }), "hashes k = 0"},
+		{"stage slices too large", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 1<<40); return b }), "bytes of cells"},
+		{"scalable truncated in a stage", sgood[:100], "truncated"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -468,6 +566,14 @@ func TestDecodeErrors(t *testing.T) {
 		err := q.UnmarshalBinary(good)
 		if !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "holds a standard filter, not a partitioned one") {
 			t.Errorf("error %v, want ErrIncompatible naming the variants", err)
+		}
+		var cf Counting
+		if err := cf.UnmarshalBinary(sgood); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "holds a scalable filter, not a counting one") {
+			t.Errorf("error %v, want ErrIncompatible naming the variants", err)
+		}
+		var sf Scalable
+		if err := sf.UnmarshalBinary(cgood); !errors.Is(err, ErrIncompatible) {
+			t.Errorf("error %v, want ErrIncompatible", err)
 		}
 		var r Standard
 		if err := r.UnmarshalBinary(pgood); !errors.Is(err, ErrIncompatible) {
@@ -785,7 +891,7 @@ func FuzzUnmarshal(f *testing.F) {
 		b[20] ^= 4
 		f.Add(b)
 	}
-	for _, g := range goldenFiltersFuzz(f) {
+	for _, g := range goldenFilters(f) {
 		data, _ := g.MarshalBinary()
 		f.Add(data)
 	}
@@ -797,17 +903,6 @@ func FuzzUnmarshal(f *testing.F) {
 			checkDecode(t, fixChecksum(bytes.Clone(data)))
 		}
 	})
-}
-
-// goldenFiltersFuzz is goldenFilters for a testing.F.
-func goldenFiltersFuzz(f *testing.F) []persistent {
-	s, _ := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Seed: 0x0123456789abcdef})
-	p, _ := NewPartitionedFor(5, 0.1, Hashing{Kind: Metro, Derivation: Triple, Seed: 42})
-	for _, k := range goldenKeys {
-		s.Add([]byte(k))
-		p.Add([]byte(k))
-	}
-	return []persistent{s, p}
 }
 
 func checkDecode(t *testing.T, data []byte) {
@@ -947,4 +1042,63 @@ func BenchmarkPersist(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestLoadedFiltersBehaveAlike: after loading, a scalable filter grows and
+// a counting filter removes exactly as the saved one does.
+func TestLoadedFiltersBehaveAlike(t *testing.T) {
+	t.Run("scalable", func(t *testing.T) {
+		f, err := NewScalable(ScalableParams{P: 0.001, N0: 100, Hashing: Hashing{Seed: 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := testKeys(101, 1, 3000)
+		for _, k := range keys[:250] {
+			f.Add(k)
+		}
+		var g Scalable
+		if err := g.UnmarshalBinary(encoded(t, f)); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys[250:] {
+			if f.TestAndAdd(k) != g.TestAndAdd(k) {
+				t.Fatal("loaded filter answers TestAndAdd differently")
+			}
+		}
+		if f.Stages() < 4 || !f.Equal(&g) {
+			t.Fatalf("%d and %d stages; grown filters differ", f.Stages(), g.Stages())
+		}
+		sameFilter(t, f, &g)
+		// A reset filter keeps stages for reuse but saves only the first.
+		f.Reset()
+		var r Scalable
+		if err := r.UnmarshalBinary(encoded(t, f)); err != nil || r.Stages() != 1 || len(r.stages) != 1 {
+			t.Fatalf("reset filter loads with %d stages (err %v)", r.Stages(), err)
+		}
+	})
+	t.Run("counting", func(t *testing.T) {
+		f, err := NewCountingFor(2000, 0.01, 2, Hashing{Seed: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := testKeys(102, 1, 2000)
+		for i, k := range keys {
+			for range 1 + i%4 {
+				f.Add(k)
+			}
+		}
+		var g Counting
+		if err := g.UnmarshalBinary(encoded(t, f)); err != nil {
+			t.Fatal(err)
+		}
+		if g.Stats().Saturated == 0 || g.Width() != 2 {
+			t.Fatalf("loaded %+v", g.Stats())
+		}
+		for _, k := range keys[:1000] {
+			if f.Remove(k) != g.Remove(k) {
+				t.Fatal("loaded filter answers Remove differently")
+			}
+		}
+		sameFilter(t, f, &g)
+	})
 }

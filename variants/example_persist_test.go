@@ -89,3 +89,41 @@ func ExampleConcurrentStandard() {
 	// Output:
 	// 100000 true
 }
+
+func ExampleUnmarshal() {
+	f, _ := variants.NewScalable(variants.ScalableParams{P: 0.001, N0: 100})
+	for i := range 1000 {
+		f.Add(fmt.Appendf(nil, "key-%d", i))
+	}
+	data, _ := f.MarshalBinary()
+
+	// Unmarshal reads whichever variant the data holds.
+	g, err := variants.Unmarshal(data)
+	if err != nil {
+		panic(err)
+	}
+	s := g.(*variants.Scalable)
+	fmt.Println(s.Stages(), s.Equal(f), s.Contains([]byte("key-999")))
+
+	_, err = variants.Unmarshal(data[:len(data)-1])
+	fmt.Println(err)
+	// Output:
+	// 4 true true
+	// variants: corrupt filter data: truncated input: it ends after 4320 bytes
+}
+
+func ExampleCounting_Union() {
+	a, _ := variants.NewCountingFor(1000, 0.01, 4, variants.Hashing{})
+	b, _ := variants.NewCountingFor(1000, 0.01, 4, variants.Hashing{})
+	a.Add([]byte("alice"))
+	b.Add([]byte("alice"))
+	b.Add([]byte("bob"))
+	if err := a.Union(b); err != nil {
+		panic(err)
+	}
+	// alice was added twice in all, so one Remove leaves her present.
+	a.Remove([]byte("alice"))
+	fmt.Println(a.Contains([]byte("alice")), a.Contains([]byte("bob")))
+	// Output:
+	// true true
+}

@@ -178,3 +178,91 @@ func (f *Partitioned) Equal(g *Partitioned) bool {
 	}
 	return f.sliceBits == g.sliceBits && f.k == g.k && f.hashing == g.hashing && slices.Equal(f.words, g.words)
 }
+
+func (f *Counting) compatible(g *Counting) error {
+	var d diffs
+	if f.m != g.m {
+		d.add("counters %d != %d", f.m, g.m)
+	}
+	if f.k != g.k {
+		d.add("hashes %d != %d", f.k, g.k)
+	}
+	if f.width != g.width {
+		d.add("counter width %d != %d", f.width, g.width)
+	}
+	d.hashing(f.hashing, g.hashing)
+	return d.err()
+}
+
+// Union makes f the union of f and g: each counter becomes the sum of the
+// two, saturating at its maximum 2^w - 1. Because saturated counters
+// stick, that is exactly the filter that adding every key of both would
+// have built; with removals too it is so while no counter saturates.
+// Removing a key that was added to either filter stays safe. The filters
+// must have the same
+// number of counters, hashes, counter width and hashing (kind, derivation
+// and seed); otherwise Union returns an error wrapping ErrIncompatible
+// that names every difference, and leaves f unchanged. f keeps its
+// capacity; the item count becomes the sum of the two counts
+// (saturating).
+//
+// There is no Intersect for counting filters: the counter-wise minimum
+// over-counts shared counters and removing keys from it could cause false
+// negatives.
+//
+// Union reads g and writes f: g must not be mutated during the call, and f
+// needs exclusive access. It panics if g is nil.
+func (f *Counting) Union(g *Counting) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	w := uint(f.width)
+	low := ^uint64(0) / f.max // the lowest bit of every counter
+	high := low << (w - 1)    // the highest bit of every counter
+	for i, b := range g.words {
+		a := f.words[i]
+		// Add the counters without their top bits, which cannot carry
+		// out of a counter, then add the top bits without carry; a
+		// counter overflows when at least two of its top bit in a, in b
+		// and the carry into it are set, and saturates.
+		s := a&^high + b&^high
+		sum := s ^ (a^b)&high
+		over := (a&b | (a^b)&s) & high
+		f.words[i] = sum | (over>>(w-1))*f.max
+	}
+	f.items = addItems(f.items, g.items)
+	return nil
+}
+
+// Equal reports whether f and g have the same number of counters, hashes,
+// counter width, hashing and counter values, and so answer every query
+// and every Remove alike. Like Standard.Equal it ignores the capacity and
+// the item count, and a nil filter equals only a nil filter.
+func (f *Counting) Equal(g *Counting) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.m == g.m && f.k == g.k && f.width == g.width && f.hashing == g.hashing && slices.Equal(f.words, g.words)
+}
+
+// Equal reports whether f and g have the same parameters (P, r, s, n0),
+// hashing and stages in use, with equal geometry and bits stage by stage,
+// and so answer every query alike and grow alike. It ignores item counts,
+// Err and the memory kept by Reset; a nil filter equals only a nil
+// filter. Scalable filters have no Union or Intersect: their stages depend
+// on the order in which keys arrived.
+func (f *Scalable) Equal(g *Scalable) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	if f.geom != g.geom || f.hashing != g.hashing || f.live != g.live {
+		return false
+	}
+	for i := range f.live {
+		a, b := f.stages[i], g.stages[i]
+		if a.capacity != b.capacity || !a.f.Equal(b.f) {
+			return false
+		}
+	}
+	return true
+}
