@@ -213,6 +213,9 @@ func (d discrete) tail(top float64) float64 {
 		return 1 // top <= support = the point
 	}
 	const eps = 1e-18
+	// The sums stop when the terms are negligible; the cap only guarantees
+	// termination on absurd inputs (a j so large that j+1 == j in float64).
+	const maxTerms = 1 << 24
 	if top > d.mean {
 		l0 := d.logPMF(top)
 		if math.IsInf(l0, -1) {
@@ -221,7 +224,7 @@ func (d discrete) tail(top float64) float64 {
 		// Sum exp(lp - l0) for j >= top; terms decrease geometrically once
 		// past the mean.
 		var s, rel float64
-		for j := top; j <= d.support; j++ {
+		for j, i := top, 0; j <= d.support && i < maxTerms; j, i = j+1, i+1 {
 			term := math.Exp(rel)
 			s += term
 			if term < eps*s || j == d.support {
@@ -234,7 +237,7 @@ func (d discrete) tail(top float64) float64 {
 	j := top - 1
 	l0 := d.logPMF(j)
 	var s, rel float64
-	for ; j >= 0; j-- {
+	for i := 0; j >= 0 && i < maxTerms; j, i = j-1, i+1 {
 		term := math.Exp(rel)
 		s += term
 		if term < eps*s || j == 0 {

@@ -15,7 +15,7 @@ type Sizing struct {
 	N uint64  // capacity, items
 	M uint64  // bits
 	K int     // hash functions
-	P float64 // false-positive rate, 0 < P < 1
+	P float64 // false-positive rate (as input, 0 < P < 1)
 }
 
 // ConsistencyTolerance is the relative difference between a given P and the
@@ -179,16 +179,21 @@ func solveAll(s Sizing, hasK bool) (Sizing, error) {
 		s.N, s.M, kWhat, s.K, c, s.P)
 }
 
-// logOneMinusRoot returns ln(1 - p^(1/k)), which is negative.
+// logOneMinusRoot returns ln(1 - p^(1/k)), which is negative: by log1p
+// when the root is small and by expm1 when it is close to 1.
 func logOneMinusRoot(p float64, k int) float64 {
-	return math.Log(-math.Expm1(math.Log(p) / float64(k)))
+	l := math.Log(p) / float64(k) // ln p^(1/k)
+	if l < -math.Ln2 {
+		return math.Log1p(-math.Exp(l))
+	}
+	return math.Log(-math.Expm1(l))
 }
 
 // bitsFor returns the fewest bits whose classic rate with n items and k
 // hashes is at most p: ceil(-k n / ln(1 - p^(1/k))), corrected for rounding.
 func bitsFor(n uint64, p float64, k int) (uint64, error) {
 	mf := math.Ceil(-float64(k) * float64(n) / logOneMinusRoot(p, k))
-	if mf > MaxBits {
+	if !(mf <= MaxBits) { // also NaN
 		return 0, invalid("n = %d at p = %g with k = %d needs %.4g bits, more than the maximum %d",
 			n, p, k, mf, uint64(MaxBits))
 	}

@@ -136,6 +136,7 @@ func TestSolveErrors(t *testing.T) {
 		{Sizing{N: 10, P: 0.1, K: MaxHashes + 1}, []string{"k = 4097"}},
 		{Sizing{N: 10, M: MaxBits + 1}, []string{"exceeds the maximum"}},
 		{Sizing{N: 1 << 50, P: 1e-300}, []string{"more than the maximum"}},
+		{Sizing{N: 1, P: 1e-300, K: 1}, []string{"more than the maximum"}},
 		{Sizing{M: 10, P: 1e-9}, []string{"cannot hold even one item"}},
 		{Sizing{M: 10, P: 1e-9, K: 3}, []string{"cannot hold even one item"}},
 		{Sizing{N: 1000, M: 20000, K: 7, P: 0.01}, []string{"contradictory", "p = 0.0001959"}},

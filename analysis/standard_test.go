@@ -165,16 +165,27 @@ func TestExactFPRInclusionExclusion(t *testing.T) {
 		{1000, 10, 64},
 		{1000, 2000, 3},
 		{77, 9, 5},
+		{1 << 28, 1 << 24, 11},
+		{1 << 32, 1 << 26, 30},
+		{1 << 44, 1 << 40, 7},
 	}
+	worst := 0.0
 	for _, c := range cases {
 		want := exactFPRInclusionExclusion(c.m, c.n, c.k)
-		got := ExactFPR(c.m, c.n, c.k)
-		t.Logf("m=%d n=%d k=%d got %.17g want %.17g rel %.3g", c.m, c.n, c.k, got, want, math.Abs(got/want-1))
-		if !scalar.EqualWithinAbsOrRel(got, want, 0, 1e-11) {
-			t.Errorf("ExactFPR(%d, %d, %d) = %.17g, want %.17g (rel err %.2g)",
-				c.m, c.n, c.k, got, want, math.Abs(got/want-1))
+		// The exact path, also above ExactMaxBits where ExactFPR would use
+		// the expansion.
+		got, ok := exactFPR(c.m, c.n*uint64(c.k), c.k)
+		if !ok {
+			t.Fatalf("m=%d n=%d k=%d over budget", c.m, c.n, c.k)
+		}
+		rel := math.Abs(got/want - 1)
+		worst = math.Max(worst, rel)
+		if !scalar.EqualWithinAbsOrRel(got, want, 0, 1e-13) {
+			t.Errorf("exact FPR(%d, %d, %d) = %.17g, want %.17g (rel err %.2g)",
+				c.m, c.n, c.k, got, want, rel)
 		}
 	}
+	t.Logf("largest relative error %.2g", worst)
 }
 
 func TestExactFPRSpeed(t *testing.T) {

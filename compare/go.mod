@@ -17,4 +17,5 @@ require (
 	github.com/dgryski/go-metro v0.0.0-20250106013310-edb8663e5e33 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	golang.org/x/sys v0.30.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
 )

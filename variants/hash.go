@@ -126,6 +126,15 @@ func mix64(x uint64) uint64 {
 	return x
 }
 
+// mixIf returns mix64(x) if mix is set and x otherwise. Filters call it
+// with a loop-invariant mix, whose branch the processor predicts.
+func mixIf(x uint64, mix bool) uint64 {
+	if mix {
+		return mix64(x)
+	}
+	return x
+}
+
 // Remix returns a digest for stage i of a multi-stage filter: stage 0 gets
 // d itself and every other stage a bijective remix of it, so that the
 // stages' index patterns are unrelated while the key is hashed only once.
@@ -151,6 +160,9 @@ type probe struct {
 	x, y, z, c uint64
 	indep      bool
 	metro      bool
+	// mix passes each value of the recurrence through mix64, which makes
+	// the k values of a key as good as independent (see Partitioned.mixed).
+	mix bool
 }
 
 // init starts p at g_0 for digest d. Filters declare a probe and call init
@@ -206,6 +218,11 @@ func (p *probe) fillRecurrence(g []uint64) {
 		z += c
 	}
 	p.x, p.y, p.z = x, y, z
+	if p.mix {
+		for j := range g {
+			g[j] = mix64(g[j])
+		}
+	}
 }
 
 func (p *probe) fillIndependent(g []uint64) {

@@ -22,6 +22,14 @@ type Partitioned struct {
 	capacity   uint64
 	items      uint64
 	hashing    Hashing
+	// mixed passes every derived value through a 64-bit mixer before
+	// reduction. Scalable sets it on its stages: the double-hashing
+	// derivations compute all k values from two 64-bit words, and on
+	// slices of a few thousand bits or fewer different keys then share
+	// all their indexes far more often than independent indexes would
+	// (about n/b^2 against the design rate), which small stages cannot
+	// afford. Mixed values behave as independent ones.
+	mixed bool
 }
 
 var _ Filter = (*Partitioned)(nil)
@@ -81,10 +89,10 @@ func (f *Partitioned) AddHash(d Digest) {
 		f.addProbe(d)
 		return
 	}
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	words, b, sw, mixed := f.words, f.sliceBits, f.sliceWords, f.mixed
 	base := uint64(0)
 	for range f.k {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		words[base+i>>6] |= 1 << (i & 63)
 		x, y, z = x+y, y+z, z+c
 		base += sw
@@ -100,20 +108,20 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	}
 	// As in Standard.ContainsHash: groups of four independent loads, one
 	// test per group.
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	words, b, sw, mixed := f.words, f.sliceBits, f.sliceWords, f.mixed
 	base := uint64(0)
 	k := f.k
 	for ; k >= 4; k -= 4 {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		acc := words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(x, b)
+		i = reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(x, b)
+		i = reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(x, b)
+		i = reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
 		if acc&1 == 0 {
@@ -122,7 +130,7 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	}
 	acc := uint64(1)
 	for ; k > 0; k-- {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		acc &= words[base+i>>6] >> (i & 63)
 		x, y, z, base = x+y, y+z, z+c, base+sw
 	}
@@ -135,11 +143,11 @@ func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	if !ok {
 		return f.testAndAddProbe(d)
 	}
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
+	words, b, sw, mixed := f.words, f.sliceBits, f.sliceWords, f.mixed
 	base := uint64(0)
 	acc := uint64(1)
 	for range f.k {
-		i := reduce(x, b)
+		i := reduce(mixIf(x, mixed), b)
 		w := &words[base+i>>6]
 		acc &= *w >> (i & 63)
 		*w |= 1 << (i & 63)
@@ -150,10 +158,12 @@ func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	return acc&1 != 0
 }
 
-// addProbe is AddHash through a probe, for every derivation.
+// addProbe is AddHash through a probe, for every derivation and for
+// mixed values.
 func (f *Partitioned) addProbe(d Digest) {
 	var p probe
 	p.init(d, f.hashing)
+	p.mix = f.mixed
 	var g [batch]uint64
 	base := uint64(0)
 	for k := f.k; k > 0; k -= batch {
@@ -168,10 +178,12 @@ func (f *Partitioned) addProbe(d Digest) {
 	f.items++
 }
 
-// containsProbe is ContainsHash through a probe, for every derivation.
+// containsProbe is ContainsHash through a probe, for every derivation and
+// for mixed values.
 func (f *Partitioned) containsProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
+	p.mix = f.mixed
 	var g [batch]uint64
 	base := uint64(0)
 	for k := f.k; k > 0; k -= batch {
@@ -190,10 +202,12 @@ func (f *Partitioned) containsProbe(d Digest) bool {
 	return true
 }
 
-// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+// testAndAddProbe is TestAndAddHash through a probe, for every derivation
+// and for mixed values.
 func (f *Partitioned) testAndAddProbe(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
+	p.mix = f.mixed
 	var g [batch]uint64
 	base := uint64(0)
 	acc := uint64(1)

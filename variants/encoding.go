@@ -1,0 +1,1109 @@
+package variants
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"math/bits"
+	"strings"
+	"sync/atomic"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// FormatVersion is the version of the binary format that MarshalBinary and
+// WriteTo write. Readers accept every version up to it; a change to the
+// layout gets a new version number and keeps the old one readable.
+//
+// # Layout, version 1
+//
+// All integers are little-endian, whatever the machine. An encoded filter is
+// a fixed header, the variant's parameters, its cells and a checksum:
+//
+//	offset  size  field
+//	0       4     magic "BLMF"
+//	4       2     format version (uint16), 1
+//	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable
+//	7       1     hash kind (HashKind): 0 xxh3, 1 metro
+//	8       1     derivation (Derivation): 0 enhanced double, 1 double,
+//	              2 triple, 3 independent
+//	9       8     seed (uint64)
+//	17      ...   parameters of the variant, below
+//	...     8 w   payload: the w words of the filter's cells, uint64 each
+//	end-4   4     CRC-32C (Castagnoli) of every byte before it (uint32)
+//
+// Standard (28 bytes of parameters, then w = ceil(m/64) words):
+//
+//	17  8  bits m (uint64), 1 <= m <= MaxBits
+//	25  4  hashes k (uint32), 1 <= k <= MaxHashes
+//	29  8  capacity (uint64), 0 for a filter built from a geometry
+//	37  8  items (uint64), keys added; may exceed capacity
+//	45     payload: bit i of the filter is bit i%64 of word i/64; the bits
+//	       above m in the last word are zero
+//
+// Partitioned (28 bytes of parameters, then w = k ceil(b/64) words):
+//
+//	17  8  slice bits b (uint64), 1 <= b and k b <= MaxBits
+//	25  4  hashes k (uint32), the number of slices, 1 <= k <= MaxHashes
+//	29  8  capacity (uint64)
+//	37  8  items (uint64)
+//	45     payload: slice 0, then slice 1, ...; each slice is ceil(b/64)
+//	       words laid out as a standard filter of b bits, its bits above b
+//	       zero
+//
+// Counting (29 bytes of parameters, then w = ceil(m c/64) words):
+//
+//	17  8  counters m (uint64), 1 <= m <= MaxBits
+//	25  4  hashes k (uint32), 1 <= k <= MaxHashes
+//	29  1  counter width c in bits (uint8): 2, 4, 8 or 16
+//	30  8  capacity (uint64)
+//	38  8  items (uint64), adds minus successful removes
+//	46     payload: the counters packed as in memory, counter i in bits
+//	       (i c)%64 to (i c)%64 + c - 1 of word (i c)/64, least significant
+//	       bit first; the bits above m c in the last word are zero
+//
+// Scalable (44 bytes of parameters, then the stages in use, oldest first):
+//
+//	17  8  target rate P (float64 bits, IEEE 754), 0 < P < 1
+//	25  8  tightening ratio r (float64 bits), 0 < r < 1
+//	33  8  growth factor s (float64 bits), s >= 1 and finite
+//	41  8  first-stage capacity n0 (uint64), 1 <= n0 <= MaxBits
+//	49  8  items (uint64), keys inserted
+//	57  4  stages L (uint32), 1 <= L <= 256 (analysis.MaxStages)
+//	61     L stages, each a partitioned parameter block (slice bits b_i,
+//	       hashes k_i, capacity n_i, items) and its k_i ceil(b_i/64) words
+//	       as above; the stage's hashing is the filter's, and stage i
+//	       queries with Digest.Remix(i)
+//
+// A ConcurrentStandard writes the standard layout, so either type loads
+// what the other saved.
+//
+// The format overhead over the raw words is 49 bytes for the standard and
+// partitioned layouts, 50 for the counting one, and 65 + 28 L for a
+// scalable filter of L stages. The encoding is canonical: a decoded filter
+// encodes to the same bytes.
+//
+// # Decoding
+//
+// UnmarshalBinary, ReadFrom, Unmarshal and ReadFilter check the magic,
+// version, variant, hash options and parameters (with the same rules as the
+// constructors) before they allocate the cells, and check the cells' size
+// against the bytes the input holds when its length is known: a byte slice,
+// or a reader with a Len method (bytes.Reader, bytes.Buffer,
+// strings.Reader) or a regular file. From a reader of unknown length they
+// grow the cells as the bytes arrive, at most doubling per step, so a
+// header that lies about the size costs memory in proportion to the data
+// actually sent, not to the size declared.
+//
+// Every error for bytes that do not hold a valid filter (truncated input,
+// trailing bytes after a filter given as a byte slice, a wrong magic,
+// checksum, version or variant number, parameters out of range, bits set
+// outside the filter) wraps ErrCorrupt. A valid encoding of one variant
+// decoded into another variant's type gives an error wrapping
+// ErrIncompatible instead. An error of the underlying reader is returned
+// wrapped as it is; input that ends before the first byte gives an error
+// wrapping both ErrCorrupt and io.EOF, so a loop reading filters from one
+// stream can tell the clean end of the stream. A filter larger than this
+// machine's memory gives an error wrapping ErrInvalidParams, as its
+// constructor would. On any error the receiver is left unchanged.
+//
+// ReadFrom reads exactly one encoded filter and nothing after it, so
+// filters written one after another to a stream read back one by one.
+const FormatVersion = 1
+
+// formatMagic opens every encoded filter.
+const formatMagic = "BLMF"
+
+// variantCode is the variant byte of the format.
+type variantCode uint8
+
+const (
+	codeStandard    variantCode = 1
+	codePartitioned variantCode = 2
+	codeCounting    variantCode = 3
+	codeScalable    variantCode = 4
+)
+
+func (c variantCode) String() string {
+	switch c {
+	case codeStandard:
+		return "standard"
+	case codePartitioned:
+		return "partitioned"
+	case codeCounting:
+		return "counting"
+	case codeScalable:
+		return "scalable"
+	}
+	return fmt.Sprintf("variant(%d)", uint8(c))
+}
+
+const (
+	headerSize  = 17 // magic, version, variant, hash kind, derivation, seed
+	trailerSize = 4  // CRC-32C
+	// bitParamsSize is the parameter block of Standard and Partitioned.
+	bitParamsSize = 28
+	// chunkSize is the buffer through which cells stream.
+	chunkSize = 64 << 10
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Compile-time checks that the filters implement the encoding interfaces.
+var (
+	_ encoding.BinaryMarshaler   = (*Standard)(nil)
+	_ encoding.BinaryUnmarshaler = (*Standard)(nil)
+	_ io.WriterTo                = (*Standard)(nil)
+	_ io.ReaderFrom              = (*Standard)(nil)
+	_ encoding.BinaryMarshaler   = (*Partitioned)(nil)
+	_ encoding.BinaryUnmarshaler = (*Partitioned)(nil)
+	_ io.WriterTo                = (*Partitioned)(nil)
+	_ io.ReaderFrom              = (*Partitioned)(nil)
+	_ encoding.BinaryMarshaler   = (*Counting)(nil)
+	_ encoding.BinaryUnmarshaler = (*Counting)(nil)
+	_ io.WriterTo                = (*Counting)(nil)
+	_ io.ReaderFrom              = (*Counting)(nil)
+	_ encoding.BinaryMarshaler   = (*Scalable)(nil)
+	_ encoding.BinaryUnmarshaler = (*Scalable)(nil)
+	_ io.WriterTo                = (*Scalable)(nil)
+	_ io.ReaderFrom              = (*Scalable)(nil)
+)
+
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("variants: %w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// corruptParams turns a constructor's validation error into a decoding
+// error.
+func corruptParams(err error) error {
+	return corrupt("%s", strings.TrimPrefix(err.Error(), "variants: "))
+}
+
+func incompatible(format string, args ...any) error {
+	return fmt.Errorf("variants: %w: "+format, append([]any{ErrIncompatible}, args...)...)
+}
+
+// ---- encoding ----
+
+// encoder writes the format. With a nil writer it builds the encoding in
+// buf, which the caller sizes exactly; otherwise it streams through buf in
+// chunks. The checksum is computed as bytes leave buf.
+type encoder struct {
+	w      io.Writer
+	buf    []byte
+	summed int // bytes of buf already in crc
+	crc    uint32
+	n      int64 // bytes written to w
+	err    error
+}
+
+// flush adds the new bytes of buf to the checksum and, when streaming,
+// writes buf out.
+func (e *encoder) flush() {
+	e.crc = crc32.Update(e.crc, castagnoli, e.buf[e.summed:])
+	e.summed = len(e.buf)
+	if e.w == nil || e.err != nil || len(e.buf) == 0 {
+		return
+	}
+	n, err := e.w.Write(e.buf)
+	e.n += int64(n)
+	if err == nil && n < len(e.buf) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		e.err = err
+	}
+	e.buf, e.summed = e.buf[:0], 0
+}
+
+// room makes space for n more bytes.
+func (e *encoder) room(n int) {
+	if e.w != nil && cap(e.buf)-len(e.buf) < n {
+		e.flush()
+	}
+}
+
+func (e *encoder) u8(v uint8)   { e.room(1); e.buf = append(e.buf, v) }
+func (e *encoder) u16(v uint16) { e.room(2); e.buf = binary.LittleEndian.AppendUint16(e.buf, v) }
+func (e *encoder) u32(v uint32) { e.room(4); e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+func (e *encoder) u64(v uint64) { e.room(8); e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
+
+// header writes the fixed header.
+func (e *encoder) header(c variantCode, h Hashing) {
+	e.room(headerSize)
+	e.buf = append(e.buf, formatMagic...)
+	e.u16(FormatVersion)
+	e.u8(uint8(c))
+	e.u8(uint8(h.Kind))
+	e.u8(uint8(h.Derivation))
+	e.u64(h.Seed)
+}
+
+// words writes ws as little-endian words, reading each word atomically if
+// atomicLoad is set.
+func (e *encoder) words(ws []uint64, atomicLoad bool) {
+	for len(ws) > 0 && e.err == nil {
+		free := (cap(e.buf) - len(e.buf)) / 8
+		if free == 0 {
+			if e.w == nil {
+				free = len(ws) // not reached: buf was sized exactly
+			} else {
+				e.flush()
+				continue
+			}
+		}
+		n := min(free, len(ws))
+		l := len(e.buf)
+		if cap(e.buf) < l+8*n {
+			e.buf = append(e.buf, make([]byte, 8*n)...)
+		}
+		e.buf = e.buf[:l+8*n]
+		b := e.buf[l:]
+		if atomicLoad {
+			for i := range ws[:n] {
+				binary.LittleEndian.PutUint64(b[8*i:], atomic.LoadUint64(&ws[i]))
+			}
+		} else {
+			for i, w := range ws[:n] {
+				binary.LittleEndian.PutUint64(b[8*i:], w)
+			}
+		}
+		ws = ws[n:]
+	}
+}
+
+// finish appends the checksum and flushes.
+func (e *encoder) finish() {
+	e.flush()
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, e.crc)
+	e.summed = len(e.buf)
+	e.flush()
+}
+
+// marshal returns the encoding of a filter of the given encoded size.
+func marshal(size uint64, encode func(*encoder)) ([]byte, error) {
+	if size > math.MaxInt {
+		return nil, invalid("an encoding of %d bytes cannot be addressed", size)
+	}
+	e := &encoder{buf: make([]byte, 0, size)}
+	encode(e)
+	e.finish()
+	return e.buf, nil
+}
+
+// writeTo streams the encoding of a filter of the given encoded size to w.
+func writeTo(w io.Writer, size uint64, encode func(*encoder)) (int64, error) {
+	e := &encoder{w: w, buf: make([]byte, 0, max(64, min(size, chunkSize)))}
+	encode(e)
+	e.finish()
+	return e.n, e.err
+}
+
+// ---- decoding ----
+
+// decoder reads the format from r, keeping count of the bytes read and the
+// running checksum. Its first error sticks: later reads do nothing and
+// return zero values.
+type decoder struct {
+	r     io.Reader
+	n     int64 // bytes read
+	limit int64 // bytes r held at the start, or -1 if unknown
+	crc   uint32
+	err   error
+	small [16]byte
+	chunk []byte
+}
+
+func newDecoder(r io.Reader) *decoder {
+	return &decoder{r: r, limit: available(r)}
+}
+
+// available returns the number of bytes left in r, or -1 if r does not say.
+func available(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len())
+	case interface {
+		Stat() (fs.FileInfo, error)
+		io.Seeker
+	}:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		pos, err := r.Seek(0, io.SeekCurrent)
+		if err != nil || pos < 0 || pos > fi.Size() {
+			return -1
+		}
+		return fi.Size() - pos
+	}
+	return -1
+}
+
+// fail records a read error.
+func (d *decoder) fail(err error) {
+	switch {
+	case d.err != nil:
+	case err == io.EOF && d.n == 0:
+		d.err = fmt.Errorf("variants: %w: empty input (%w)", ErrCorrupt, io.EOF)
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		d.err = corrupt("truncated input: it ends after %d bytes", d.n)
+	default:
+		d.err = fmt.Errorf("variants: reading filter: %w", err)
+	}
+}
+
+// bad records err as the decoder's error unless one is already recorded,
+// and returns the recorded error.
+func (d *decoder) bad(err error) error {
+	if d.err == nil {
+		d.err = err
+	}
+	return d.err
+}
+
+// read reads n <= len(d.small) bytes into the checksum and returns them, or
+// nil after an error.
+func (d *decoder) read(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	b := d.small[:n]
+	k, err := io.ReadFull(d.r, b)
+	d.n += int64(k)
+	if err != nil {
+		d.fail(err)
+		return nil
+	}
+	d.crc = crc32.Update(d.crc, castagnoli, b)
+	return b
+}
+
+func (d *decoder) u8() uint8 {
+	if b := d.read(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (d *decoder) u16() uint16 {
+	if b := d.read(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
+	}
+	return 0
+}
+
+func (d *decoder) u32() uint32 {
+	if b := d.read(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (d *decoder) u64() uint64 {
+	if b := d.read(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+// header is the fixed header of an encoded filter.
+type header struct {
+	variant variantCode
+	hashing Hashing
+}
+
+// header reads and checks the fixed header.
+func (d *decoder) header() (header, error) {
+	if b := d.read(len(formatMagic)); b != nil && string(b) != formatMagic {
+		return header{}, d.bad(corrupt("bad magic %q, want %q", b, formatMagic))
+	}
+	if v := d.u16(); d.err == nil && v != FormatVersion {
+		return header{}, d.bad(corrupt("unknown format version %d; this package reads versions 1 to %d", v, FormatVersion))
+	}
+	c := variantCode(d.u8())
+	h := Hashing{Kind: HashKind(d.u8()), Derivation: Derivation(d.u8()), Seed: d.u64()}
+	if d.err != nil {
+		return header{}, d.err
+	}
+	switch c {
+	case codeStandard, codePartitioned, codeCounting, codeScalable:
+	default:
+		return header{}, d.bad(corrupt("unknown variant %d", uint8(c)))
+	}
+	if err := h.validate(); err != nil {
+		return header{}, d.bad(corruptParams(err))
+	}
+	return header{variant: c, hashing: h}, nil
+}
+
+// expect reads the header and checks that it announces variant c.
+func (d *decoder) expect(c variantCode) (header, error) {
+	h, err := d.header()
+	if err != nil {
+		return h, err
+	}
+	if h.variant != c {
+		return h, d.bad(incompatible("the data holds a %v filter, not a %v one", h.variant, c))
+	}
+	return h, nil
+}
+
+// hashes reads the hash count k and checks its range.
+func (d *decoder) hashes() (int, error) {
+	k := d.u32()
+	if d.err != nil {
+		return 0, d.err
+	}
+	if k < 1 || k > MaxHashes {
+		return 0, d.bad(corrupt("hashes k = %d, want 1 <= k <= %d", k, MaxHashes))
+	}
+	return int(k), nil
+}
+
+// checkMemory reports an error if n words cannot be allocated on this
+// machine, as allocWords would, without allocating.
+func checkMemory(n uint64) error {
+	if n > math.MaxInt/8 {
+		return invalid("%d words of memory cannot be addressed", n)
+	}
+	if mem := physicalMemory(); mem > 0 && n > mem/8 {
+		return invalid("the filter needs %d bytes of memory, more than this machine's %d", n*8, mem)
+	}
+	return nil
+}
+
+// words reads n >= 1 words of cells. If the input's length is known, it
+// checks that the words are there before it allocates them; otherwise it
+// allocates as they arrive.
+func (d *decoder) words(n uint64) []uint64 {
+	if d.err != nil {
+		return nil
+	}
+	if d.limit >= 0 {
+		left := d.limit - d.n
+		if left < 0 || n > uint64(left)/8 {
+			d.err = corrupt("truncated input: the parameters declare %d bytes of cells, %d bytes remain", n*8, max(left, 0))
+			return nil
+		}
+		w, err := allocWords(n)
+		if err != nil {
+			d.err = err
+			return nil
+		}
+		d.fill(w)
+		return w
+	}
+	if err := checkMemory(n); err != nil {
+		d.err = err
+		return nil
+	}
+	w, err := allocWords(min(n, chunkSize/8))
+	have := 0
+	for err == nil {
+		d.fill(w[have:])
+		if d.err != nil {
+			return nil
+		}
+		have = len(w)
+		if uint64(have) == n {
+			return w
+		}
+		var next []uint64
+		next, err = allocWords(min(n, 2*uint64(have)))
+		if err == nil {
+			copy(next, w)
+			w = next
+		}
+	}
+	d.err = err
+	return nil
+}
+
+// fill reads len(dst) words into dst through the chunk buffer.
+func (d *decoder) fill(dst []uint64) {
+	if size := min(chunkSize, 8*len(dst)); len(d.chunk) < size {
+		d.chunk = make([]byte, size)
+	}
+	for len(dst) > 0 && d.err == nil {
+		n := min(len(dst), len(d.chunk)/8)
+		b := d.chunk[:8*n]
+		k, err := io.ReadFull(d.r, b)
+		d.n += int64(k)
+		if err != nil {
+			d.fail(err)
+			return
+		}
+		d.crc = crc32.Update(d.crc, castagnoli, b)
+		for i := range dst[:n] {
+			dst[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+		dst = dst[n:]
+	}
+}
+
+// checksum reads the trailing checksum and compares it with the one
+// computed over the bytes read so far.
+func (d *decoder) checksum() error {
+	if d.err != nil {
+		return d.err
+	}
+	want := d.crc
+	b := d.small[:trailerSize]
+	k, err := io.ReadFull(d.r, b)
+	d.n += int64(k)
+	if err != nil {
+		d.fail(err)
+		return d.err
+	}
+	if got := binary.LittleEndian.Uint32(b); got != want {
+		d.err = corrupt("checksum %08x, but the data sums to %08x", got, want)
+	}
+	return d.err
+}
+
+// readOne decodes one filter of any variant from d.
+func (d *decoder) readOne() (Filter, error) {
+	h, err := d.header()
+	if err != nil {
+		return nil, err
+	}
+	switch h.variant {
+	case codeStandard:
+		if f, err := d.standard(h); err == nil {
+			return f, nil
+		}
+	case codePartitioned:
+		if f, err := d.partitioned(h); err == nil {
+			return f, nil
+		}
+	case codeCounting:
+		if f, err := d.counting(h); err == nil {
+			return f, nil
+		}
+	case codeScalable:
+		if f, err := d.scalable(h); err == nil {
+			return f, nil
+		}
+	default:
+		d.bad(corrupt("unknown variant %d", uint8(h.variant)))
+	}
+	return nil, d.err
+}
+
+// unmarshal decodes data with read, which must consume all of it.
+func unmarshal[T any](data []byte, read func(*decoder) (T, error)) (T, error) {
+	r := bytes.NewReader(data)
+	v, err := read(newDecoder(r))
+	if err == nil && r.Len() > 0 {
+		err = corrupt("%d bytes follow the filter", r.Len())
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}
+
+// Unmarshal decodes a filter of any variant from data, which must hold
+// exactly one encoded filter (see FormatVersion). A standard filter decodes
+// to a *Standard, a partitioned one to a *Partitioned, a counting one to a
+// *Counting and a scalable one to a *Scalable. It returns a nil
+// Filter exactly when it returns an error, and every error wraps
+// ErrCorrupt, except that a filter larger than this machine's memory gives
+// one wrapping ErrInvalidParams.
+func Unmarshal(data []byte) (Filter, error) {
+	return unmarshal(data, (*decoder).readOne)
+}
+
+// ReadFilter reads one encoded filter of any variant from r, as Unmarshal
+// decodes one from bytes, and nothing after it. At the end of r, before any
+// byte of a filter, its error wraps io.EOF as well as ErrCorrupt.
+func ReadFilter(r io.Reader) (Filter, error) {
+	return newDecoder(r).readOne()
+}
+
+// ---- Standard ----
+
+func (f *Standard) encodedSize() uint64 {
+	return headerSize + bitParamsSize + 8*uint64(len(f.words)) + trailerSize
+}
+
+func (f *Standard) encode(e *encoder) {
+	encodeStandard(e, f.hashing, f.m, f.k, f.capacity, f.items, f.words, false)
+}
+
+func encodeStandard(e *encoder, h Hashing, m uint64, k int, capacity, items uint64, words []uint64, atomicLoad bool) {
+	e.header(codeStandard, h)
+	e.u64(m)
+	e.u32(uint32(k))
+	e.u64(capacity)
+	e.u64(items)
+	e.words(words, atomicLoad)
+}
+
+// errZero reports a filter that was not built by a constructor.
+func errZero(typ string) error {
+	return invalid("the zero %s is not a filter; build one with New%s", typ, typ)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, geometry, capacity, item count and bits. The
+// encoding is FormatVersion's header, 28 bytes of parameters, the
+// ceil(m/64) words of bits and a 4-byte checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Standard) MarshalBinary() ([]byte, error) {
+	if f.m == 0 {
+		return nil, errZero("Standard")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer rather than building a copy of the
+// filter in memory. It returns the number of bytes written.
+func (f *Standard) WriteTo(w io.Writer) (int64, error) {
+	if f.m == 0 {
+		return 0, errZero("Standard")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the standard filter encoded in data
+// (see FormatVersion for the format and the errors). The loaded filter
+// answers every query as the one saved: same hashing, seed, geometry and
+// bits, capacity and item count. On error f is unchanged.
+func (f *Standard) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readStandard)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the standard filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion for the format, the bound on the
+// memory it allocates before the bits arrive, and the errors. On error f is
+// unchanged.
+func (f *Standard) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readStandard()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readStandard decodes a standard filter, header included.
+func (d *decoder) readStandard() (*Standard, error) {
+	h, err := d.expect(codeStandard)
+	if err != nil {
+		return nil, err
+	}
+	return d.standard(h)
+}
+
+// standard decodes the rest of a standard filter after its header.
+func (d *decoder) standard(h header) (*Standard, error) {
+	m := d.u64()
+	k, _ := d.hashes()
+	capacity, items := d.u64(), d.u64()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := (Geometry{Bits: m, Hashes: k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	words := d.words((m + 63) / 64)
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	if err := d.padding(words, m); err != nil {
+		return nil, err
+	}
+	return &Standard{words: words, m: m, k: k, capacity: capacity, items: items, hashing: h.hashing}, nil
+}
+
+// padding checks that the bits above bit b of a table of b bits in words
+// are zero.
+func (d *decoder) padding(words []uint64, b uint64) error {
+	if r := b % 64; r != 0 && words[len(words)-1]>>r != 0 {
+		d.err = corrupt("bits set beyond the %d bits of the table", b)
+	}
+	return d.err
+}
+
+// ---- Partitioned ----
+
+func (f *Partitioned) encodedSize() uint64 {
+	return headerSize + bitParamsSize + 8*uint64(len(f.words)) + trailerSize
+}
+
+func (f *Partitioned) encode(e *encoder) {
+	e.header(codePartitioned, f.hashing)
+	e.u64(f.sliceBits)
+	e.u32(uint32(f.k))
+	e.u64(f.capacity)
+	e.u64(f.items)
+	e.words(f.words, false)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, slice size, number of slices, capacity, item
+// count and bits. The encoding is FormatVersion's header, 28 bytes of
+// parameters, the k ceil(b/64) words of the slices and a 4-byte checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Partitioned) MarshalBinary() ([]byte, error) {
+	if f.k == 0 {
+		return nil, errZero("Partitioned")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer. It returns the number of bytes written.
+func (f *Partitioned) WriteTo(w io.Writer) (int64, error) {
+	if f.k == 0 {
+		return 0, errZero("Partitioned")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the partitioned filter encoded in data
+// (see FormatVersion for the format and the errors). The loaded filter
+// answers every query as the one saved. On error f is unchanged.
+func (f *Partitioned) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readPartitioned)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the partitioned filter read from r, reading
+// exactly the encoding that WriteTo writes and nothing after it. It returns
+// the number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Partitioned) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readPartitioned()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readPartitioned decodes a partitioned filter, header included.
+func (d *decoder) readPartitioned() (*Partitioned, error) {
+	h, err := d.expect(codePartitioned)
+	if err != nil {
+		return nil, err
+	}
+	return d.partitioned(h)
+}
+
+// partitioned decodes the rest of a partitioned filter after its header.
+func (d *decoder) partitioned(h header) (*Partitioned, error) {
+	f, err := d.partitionedBody(h.hashing)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	return f, d.partitionedPadding(f)
+}
+
+// partitionedBody decodes the parameters and slices of a partitioned
+// filter, as a partitioned filter and each stage of a scalable one hold
+// them. Its padding is checked after the checksum, by partitionedPadding.
+func (d *decoder) partitionedBody(h Hashing) (*Partitioned, error) {
+	b := d.u64()
+	k, _ := d.hashes()
+	capacity, items := d.u64(), d.u64()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if b == 0 {
+		return nil, d.bad(corrupt("slice bits b = 0, want b >= 1"))
+	}
+	if b > MaxBits || b*uint64(k) > MaxBits {
+		return nil, d.bad(corrupt("%d slices of %d bits, more than the maximum of %d bits", k, b, uint64(MaxBits)))
+	}
+	if err := (Geometry{Bits: b * uint64(k), Hashes: k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	sw := (b + 63) / 64
+	words := d.words(sw * uint64(k))
+	if d.err != nil {
+		return nil, d.err
+	}
+	return &Partitioned{words: words, sliceBits: b, sliceWords: sw, k: k, capacity: capacity, items: items, hashing: h}, nil
+}
+
+// partitionedPadding checks that the bits above b in every slice are zero.
+func (d *decoder) partitionedPadding(f *Partitioned) error {
+	sw := f.sliceWords
+	for j := range uint64(f.k) {
+		if err := d.padding(f.words[j*sw:(j+1)*sw], f.sliceBits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---- Counting ----
+
+// countingParamsSize is the parameter block of Counting.
+const countingParamsSize = 29
+
+func (f *Counting) encodedSize() uint64 {
+	return headerSize + countingParamsSize + 8*uint64(len(f.words)) + trailerSize
+}
+
+func (f *Counting) encode(e *encoder) {
+	e.header(codeCounting, f.hashing)
+	e.u64(f.m)
+	e.u32(uint32(f.k))
+	e.u8(uint8(f.width))
+	e.u64(f.capacity)
+	e.u64(f.items)
+	e.words(f.words, false)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, geometry, counter width, capacity, item count
+// and counters. The encoding is FormatVersion's header, 29 bytes of
+// parameters, the ceil(m w/64) words of packed counters and a 4-byte
+// checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Counting) MarshalBinary() ([]byte, error) {
+	if f.m == 0 {
+		return nil, errZero("Counting")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the counters through a small buffer. It returns the number of bytes
+// written.
+func (f *Counting) WriteTo(w io.Writer) (int64, error) {
+	if f.m == 0 {
+		return 0, errZero("Counting")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the counting filter encoded in data (see
+// FormatVersion for the format and the errors). The loaded filter has the
+// same counters, saturated ones included, and so answers every query and
+// every Remove as the one saved. On error f is unchanged.
+func (f *Counting) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readCounting)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the counting filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Counting) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readCounting()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readCounting decodes a counting filter, header included.
+func (d *decoder) readCounting() (*Counting, error) {
+	h, err := d.expect(codeCounting)
+	if err != nil {
+		return nil, err
+	}
+	return d.counting(h)
+}
+
+// counting decodes the rest of a counting filter after its header.
+func (d *decoder) counting(h header) (*Counting, error) {
+	m := d.u64()
+	k, _ := d.hashes()
+	width := int(d.u8())
+	capacity, items := d.u64(), d.u64()
+	if d.err != nil {
+		return nil, d.err
+	}
+	switch width {
+	case 2, 4, 8, 16:
+	default:
+		return nil, d.bad(corrupt("counter width w = %d, want 2, 4, 8 or 16", width))
+	}
+	if err := (Geometry{Bits: m, Hashes: k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	cellBits := m * uint64(width) // at most 2^52
+	words := d.words((cellBits + 63) / 64)
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	if err := d.padding(words, cellBits); err != nil {
+		return nil, err
+	}
+	return &Counting{
+		words:    words,
+		m:        m,
+		k:        k,
+		width:    width,
+		wshift:   uint(bits.TrailingZeros(uint(width))),
+		max:      1<<width - 1,
+		capacity: capacity,
+		items:    items,
+		hashing:  h.hashing,
+	}, nil
+}
+
+// ---- Scalable ----
+
+// scalableParamsSize is the parameter block of Scalable, before its
+// stages; each stage adds bitParamsSize bytes and its slices.
+const scalableParamsSize = 44
+
+func (f *Scalable) encodedSize() uint64 {
+	n := uint64(headerSize + scalableParamsSize + trailerSize)
+	for _, st := range f.stages[:f.live] {
+		n += bitParamsSize + 8*uint64(len(st.f.words))
+	}
+	return n
+}
+
+func (f *Scalable) encode(e *encoder) {
+	e.header(codeScalable, f.hashing)
+	e.u64(math.Float64bits(f.geom.P))
+	e.u64(math.Float64bits(f.geom.R))
+	e.u64(math.Float64bits(f.geom.S))
+	e.u64(f.geom.N0)
+	e.u64(f.items)
+	e.u32(uint32(f.live))
+	for _, st := range f.stages[:f.live] {
+		p := st.f
+		e.u64(p.sliceBits)
+		e.u32(uint32(p.k))
+		e.u64(st.capacity)
+		e.u64(p.items)
+		e.words(p.words, false)
+	}
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, parameters P, r, s and n0, item count and
+// the stages in use, each with its own geometry, capacity, item count and
+// slices. The stage geometry is stored rather than recomputed from the
+// parameters, so a file keeps its meaning even if the sizing rules of
+// package analysis change. The memory of stages kept by Reset for reuse is
+// not saved, nor is Err.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Scalable) MarshalBinary() ([]byte, error) {
+	if f.live == 0 {
+		return nil, errZero("Scalable")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the stages through a small buffer. It returns the number of bytes
+// written.
+func (f *Scalable) WriteTo(w io.Writer) (int64, error) {
+	if f.live == 0 {
+		return 0, errZero("Scalable")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the scalable filter encoded in data (see
+// FormatVersion for the format and the errors). The loaded filter has the
+// same parameters, hashing and stages, answers every query as the one
+// saved, and grows as it would have; Err starts out nil. On error f is
+// unchanged.
+func (f *Scalable) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readScalable)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the scalable filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Scalable) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readScalable()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readScalable decodes a scalable filter, header included.
+func (d *decoder) readScalable() (*Scalable, error) {
+	h, err := d.expect(codeScalable)
+	if err != nil {
+		return nil, err
+	}
+	return d.scalable(h)
+}
+
+// scalable decodes the rest of a scalable filter after its header.
+func (d *decoder) scalable(h header) (*Scalable, error) {
+	geom := analysis.Scalable{
+		P:  math.Float64frombits(d.u64()),
+		R:  math.Float64frombits(d.u64()),
+		S:  math.Float64frombits(d.u64()),
+		N0: d.u64(),
+	}
+	items := d.u64()
+	live := d.u32()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := geom.Validate(); err != nil {
+		return nil, d.bad(corrupt("scalable filter: %s", strings.TrimPrefix(err.Error(), "analysis: ")))
+	}
+	if live < 1 || live > analysis.MaxStages {
+		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxStages))
+	}
+	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live)}
+	for i := range int(live) {
+		p, err := d.partitionedBody(h.hashing)
+		if err != nil {
+			return nil, err
+		}
+		p.mixed = true // as every stage is; see Partitioned.mixed
+		f.stages = append(f.stages, scalableStage{f: p, capacity: p.capacity, error: geom.P0() * math.Pow(geom.R, float64(i))})
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	for _, st := range f.stages {
+		if err := d.partitionedPadding(st.f); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,1104 @@
+package variants
+
+import (
+	"bufio"
+	"bytes"
+	"encoding"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// persistent is what every variant implements for the binary format.
+type persistent interface {
+	Filter
+	encoding.BinaryMarshaler
+	encoding.BinaryUnmarshaler
+	io.WriterTo
+	io.ReaderFrom
+}
+
+// persistentTypes builds, by name, an empty filter of every type that
+// implements the format, from a geometry and hashing. Other files add
+// their types in init.
+var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error){
+	"standard":    func(g Geometry, h Hashing) (persistent, error) { return NewStandard(g, h) },
+	"partitioned": func(g Geometry, h Hashing) (persistent, error) { return NewPartitioned(g, h) },
+	"counting":    func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 0, h) },
+	"counting-w2": func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 2, h) },
+	"counting-w16": func(g Geometry, h Hashing) (persistent, error) {
+		return NewCounting(g, 16, h)
+	},
+	// A scalable filter whose first stage holds about m/16 keys, so that
+	// small geometries grow several stages.
+	"scalable": func(g Geometry, h Hashing) (persistent, error) {
+		return NewScalable(ScalableParams{P: 0.01, N0: max(1, g.Bits/16), Hashing: h})
+	},
+}
+
+// sortedTypes returns the names of persistentTypes in order.
+func sortedTypes() []string {
+	return slices.Sorted(maps.Keys(persistentTypes))
+}
+
+// sampleFilters returns small filled filters of every persistent type and
+// every hashing option, with geometries whose sizes are and are not
+// multiples of 64 bits, and with one bit per slice for a partitioned
+// filter.
+func sampleFilters(t testing.TB) map[string]persistent {
+	t.Helper()
+	out := map[string]persistent{}
+	keys := testKeys(9, 1, 300)
+	for i, h := range allHashings {
+		for _, name := range sortedTypes() {
+			for _, g := range []Geometry{{Bits: 9586, Hashes: 7}, {Bits: 64 * 37, Hashes: 5}, {Bits: 7, Hashes: 7}} {
+				f, err := persistentTypes[name](g, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, k := range keys[:100*(i%3+1)] {
+					f.Add(k)
+				}
+				out[fmt.Sprintf("%s/m=%d/k=%d/%v/%v", name, g.Bits, g.Hashes, h.Kind, h.Derivation)] = f
+			}
+		}
+	}
+	for _, name := range sortedTypes() {
+		// Built for a capacity, and filled beyond it.
+		f, err := persistentTypes[name](Geometry{Bits: 958, Hashes: 7}, Hashing{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		setCapacity(f, 100)
+		for _, k := range keys {
+			f.Add(k)
+		}
+		out[name+"/capacity=100"] = f
+	}
+	return out
+}
+
+// setCapacity sets the capacity of a filter built from a geometry, as if
+// it had been sized for it.
+func setCapacity(f Filter, n uint64) {
+	switch f := f.(type) {
+	case *Standard:
+		f.capacity = n
+	case *Partitioned:
+		f.capacity = n
+	case *Counting:
+		f.capacity = n
+	case *Scalable:
+		// A scalable filter has no capacity of its own.
+	default:
+		setCapacityHook(f, n)
+	}
+}
+
+// setCapacityHook is setCapacity for the types that other files add.
+var setCapacityHook = func(Filter, uint64) {}
+
+// sampleFiltersSmall returns one small filled filter of each persistent
+// type, in the order of sortedTypes.
+func sampleFiltersSmall(t testing.TB) []persistent {
+	var out []persistent
+	for _, name := range sortedTypes() {
+		f, err := persistentTypes[name](Geometry{Bits: 100, Hashes: 2}, Hashing{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Add([]byte("present"))
+		out = append(out, f)
+	}
+	return out
+}
+
+// fresh returns a zero value of the same type as f.
+func fresh(f persistent) persistent {
+	return reflect.New(reflect.TypeOf(f).Elem()).Interface().(persistent)
+}
+
+// encoded returns the encoding of f.
+func encoded(t testing.TB, f Filter) []byte {
+	t.Helper()
+	data, err := f.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// sameFilter fails unless b answers every query as a and has the same
+// hashing, Stats and encoding (so the same geometry, bits, capacity and
+// item count).
+func sameFilter(t *testing.T, a, b Filter) {
+	t.Helper()
+	if a.Hashing() != b.Hashing() {
+		t.Fatalf("hashing %+v, want %+v", b.Hashing(), a.Hashing())
+	}
+	sa, sb := a.Stats(), b.Stats()
+	if fmt.Sprint(sa) != fmt.Sprint(sb) {
+		t.Fatalf("Stats %+v, want %+v", sb, sa)
+	}
+	for _, set := range []byte{1, 2} {
+		for _, k := range testKeys(9, set, 1000) {
+			if a.Contains(k) != b.Contains(k) {
+				t.Fatalf("Contains(%x) = %v, saved filter said %v", k, b.Contains(k), a.Contains(k))
+			}
+		}
+	}
+	if !bytes.Equal(encoded(t, a), encoded(t, b)) {
+		t.Fatal("encodings differ")
+	}
+}
+
+// encodedLen returns the length of a filter's encoding from its Stats, by
+// the layouts documented at FormatVersion.
+func encodedLen(st Stats) int {
+	words := func(bits uint64) int { return int((bits + 63) / 64) }
+	switch st.Variant {
+	case "partitioned":
+		return 49 + 8*st.Hashes*words(st.Cells/uint64(st.Hashes))
+	case "counting":
+		return 50 + 8*words(st.Bits)
+	case "scalable":
+		n := 65
+		for _, s := range st.Stages {
+			n += 28 + 8*s.Hashes*words(s.Bits/uint64(s.Hashes))
+		}
+		return n
+	}
+	return 49 + 8*words(st.Bits)
+}
+
+// TestRoundTrip saves and loads every sample filter through each of the
+// four methods and checks that the loaded filter answers as the saved one.
+func TestRoundTrip(t *testing.T) {
+	for name, f := range sampleFilters(t) {
+		t.Run(name, func(t *testing.T) {
+			data, err := f.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := encodedLen(f.Stats()); len(data) != want {
+				t.Errorf("encoding has %d bytes, want %d", len(data), want)
+			}
+			var buf bytes.Buffer
+			n, err := f.WriteTo(&buf)
+			if err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), data) {
+				t.Fatalf("WriteTo wrote %d bytes (err %v), differing from MarshalBinary's %d", n, err, len(data))
+			}
+
+			g := fresh(f)
+			if err := g.UnmarshalBinary(data); err != nil {
+				t.Fatal(err)
+			}
+			sameFilter(t, f, g)
+
+			h := fresh(f)
+			n, err = h.ReadFrom(&buf)
+			if err != nil || n != int64(len(data)) {
+				t.Fatalf("ReadFrom read %d bytes, err %v; want %d", n, err, len(data))
+			}
+			sameFilter(t, f, h)
+
+			// Unmarshal decodes the variant the header names.
+			u, err := Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFilter(t, f, u)
+
+			// The loaded filter works: adding keys keeps them present.
+			for _, k := range testKeys(10, 3, 50) {
+				g.Add(k)
+				if !g.Contains(k) {
+					t.Fatal("false negative after loading")
+				}
+			}
+		})
+	}
+}
+
+// TestEveryVariantPersists requires every variant of the conformance suite
+// to implement the four encoding interfaces and to round-trip a filled
+// filter through MarshalBinary and UnmarshalBinary.
+func TestEveryVariantPersists(t *testing.T) {
+	for name, newFilter := range conformanceVariants {
+		t.Run(name, func(t *testing.T) {
+			f := newFilter(t, 2000, 0.01, Hashing{Seed: 99})
+			p, ok := f.(persistent)
+			if !ok {
+				t.Fatalf("%T does not implement BinaryMarshaler, BinaryUnmarshaler, WriterTo and ReaderFrom", f)
+			}
+			for _, k := range testKeys(11, 1, 3000) { // beyond capacity
+				p.Add(k)
+			}
+			data, err := p.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Stats().Variant != f.Stats().Variant {
+				t.Fatalf("Unmarshal returned a %T for a %T", g, f)
+			}
+			for _, set := range []byte{1, 2} {
+				for _, k := range testKeys(11, set, 3000) {
+					if f.Contains(k) != g.Contains(k) {
+						t.Fatalf("loaded filter answers %v for %x, saved one %v", g.Contains(k), k, f.Contains(k))
+					}
+				}
+			}
+			if fmt.Sprint(f.Stats()) != fmt.Sprint(g.Stats()) {
+				t.Fatalf("Stats %+v, want %+v", g.Stats(), f.Stats())
+			}
+		})
+	}
+}
+
+// goldenKeys are the keys added to the golden filters.
+var goldenKeys = []string{"apple", "banana", "cherry", "damson", "elderberry"}
+
+// goldenFilters builds the filters frozen in testdata. Changing what they
+// build changes the golden files; changing the format needs a new
+// FormatVersion and new golden files beside the old ones, which must still
+// load (TestGoldenLoads).
+func goldenFilters(t testing.TB) map[string]persistent {
+	s, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Seed: 0x0123456789abcdef})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPartitionedFor(5, 0.1, Hashing{Kind: Metro, Derivation: Triple, Seed: 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCountingFor(5, 0.1, 4, Hashing{Derivation: Double, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two keys per stage from the first, so the five keys fill three
+	// stages.
+	sc, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, Hashing: Hashing{Derivation: Independent, Seed: 9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{s, p, c, sc} {
+		for _, k := range goldenKeys {
+			f.Add([]byte(k))
+		}
+	}
+	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc}
+}
+
+// readHex reads a golden file: hexadecimal digits, any white space.
+func readHex(t *testing.T, path string) []byte {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := hex.DecodeString(strings.Join(strings.Fields(string(text)), ""))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return data
+}
+
+func writeHex(t *testing.T, path string, data []byte) {
+	var b strings.Builder
+	for len(data) > 0 {
+		n := min(len(data), 32)
+		b.WriteString(hex.EncodeToString(data[:n]))
+		b.WriteByte('\n')
+		data = data[n:]
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGolden freezes the format: the golden filters must encode to the
+// bytes in testdata/*.golden byte for byte. Run with -update to rewrite
+// them, which is right only together with a new FormatVersion.
+func TestGolden(t *testing.T) {
+	for name, f := range goldenFilters(t) {
+		t.Run(name, func(t *testing.T) {
+			data, err := f.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", name+".golden")
+			if *update {
+				writeHex(t, path, data)
+			}
+			want := readHex(t, path)
+			if !bytes.Equal(data, want) {
+				t.Fatalf("encoding changed:\n got %x\nwant %x", data, want)
+			}
+		})
+	}
+}
+
+// TestGoldenLoads loads every golden file ever committed, of every format
+// version, and checks that the golden keys test present.
+func TestGoldenLoads(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no golden files (%v)", err)
+	}
+	for _, path := range paths {
+		f, err := Unmarshal(readHex(t, path))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, k := range goldenKeys {
+			if !f.Contains([]byte(k)) {
+				t.Errorf("%s: false negative for %q", path, k)
+			}
+		}
+		if st := f.Stats(); st.Items != uint64(len(goldenKeys)) {
+			t.Errorf("%s: %d items, want %d", path, st.Items, len(goldenKeys))
+		}
+	}
+}
+
+// TestGoldenLayout checks the documented layout field by field on the
+// standard golden encoding.
+func TestGoldenLayout(t *testing.T) {
+	data := readHex(t, filepath.Join("testdata", "standard-v1.golden"))
+	le := binary.LittleEndian
+	checks := []struct {
+		field     string
+		got, want uint64
+	}{
+		{"version", uint64(le.Uint16(data[4:])), 1},
+		{"variant", uint64(data[6]), 1},
+		{"hash kind", uint64(data[7]), uint64(XXH3)},
+		{"derivation", uint64(data[8]), uint64(EnhancedDouble)},
+		{"seed", le.Uint64(data[9:]), 0x0123456789abcdef},
+		{"bits", le.Uint64(data[17:]), 200},
+		{"hashes", uint64(le.Uint32(data[25:])), 3},
+		{"capacity", le.Uint64(data[29:]), 0},
+		{"items", le.Uint64(data[37:]), uint64(len(goldenKeys))},
+		{"length", uint64(len(data)), 45 + 4*8 + 4},
+		{"checksum", uint64(le.Uint32(data[len(data)-4:])), uint64(crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))},
+	}
+	if string(data[:4]) != "BLMF" {
+		t.Errorf("magic %q", data[:4])
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.field, c.got, c.want)
+		}
+	}
+	c := readHex(t, filepath.Join("testdata", "counting-v1.golden"))
+	sc := readHex(t, filepath.Join("testdata", "scalable-v1.golden"))
+	m := le.Uint64(c[17:])
+	checks = append(checks, []struct {
+		field     string
+		got, want uint64
+	}{
+		{"counting variant", uint64(c[6]), 3},
+		{"counting derivation", uint64(c[8]), uint64(Double)},
+		{"counting width", uint64(c[29]), 4},
+		{"counting capacity", le.Uint64(c[30:]), 5},
+		{"counting items", le.Uint64(c[38:]), uint64(len(goldenKeys))},
+		{"counting length", uint64(len(c)), 46 + (4*m+63)/64*8 + 4},
+		{"scalable variant", uint64(sc[6]), 4},
+		{"scalable P", le.Uint64(sc[17:]), math.Float64bits(0.01)},
+		{"scalable r", le.Uint64(sc[25:]), math.Float64bits(0.5)},
+		{"scalable s", le.Uint64(sc[33:]), math.Float64bits(1)},
+		{"scalable n0", le.Uint64(sc[41:]), 2},
+		{"scalable items", le.Uint64(sc[49:]), uint64(len(goldenKeys))},
+		{"scalable stages", uint64(le.Uint32(sc[57:])), 3},
+		{"stage 0 hashes", uint64(le.Uint32(sc[69:])), 8}, // ceil(log2(1/(0.01 x 0.5)))
+		{"stage 0 capacity", le.Uint64(sc[73:]), 2},
+		{"stage 0 items", le.Uint64(sc[81:]), 2},
+	}...)
+	for _, c := range checks[len(checks)-16:] {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.field, c.got, c.want)
+		}
+	}
+	// Bit i of the filter is bit i%64 of word i/64.
+	f, _ := Unmarshal(data)
+	s := f.(*Standard)
+	for _, k := range goldenKeys {
+		for _, i := range s.hashing.Indexes(nil, s.hashing.Sum([]byte(k)), 3, 200) {
+			if le.Uint64(data[45+8*(i/64):])>>(i%64)&1 != 1 {
+				t.Errorf("bit %d of %q not set in the payload", i, k)
+			}
+		}
+	}
+}
+
+// fixChecksum rewrites the trailing checksum of an encoding in place so
+// that a deliberately altered field reaches the checks behind the
+// checksum.
+func fixChecksum(data []byte) []byte {
+	if len(data) >= 4 {
+		binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], castagnoli))
+	}
+	return data
+}
+
+// TestDecodeErrors checks each kind of bad input: an error wrapping the
+// right sentinel, a message that names the problem, and a receiver left
+// unchanged.
+func TestDecodeErrors(t *testing.T) {
+	s, _ := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Seed: 5})
+	s.Add([]byte("x"))
+	good, _ := s.MarshalBinary()
+	p, _ := NewPartitioned(Geometry{Bits: 100, Hashes: 4}, Hashing{})
+	pgood, _ := p.MarshalBinary()
+	le := binary.LittleEndian
+	c, _ := NewCounting(Geometry{Bits: 100, Hashes: 3}, 4, Hashing{})
+	c.Add([]byte("x"))
+	cgood, _ := c.MarshalBinary()
+	sc, _ := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2})
+	for _, k := range goldenKeys {
+		sc.Add([]byte(k))
+	}
+	if sc.Stages() != 3 {
+		t.Fatalf("scalable sample has %d stages, want 3", sc.Stages())
+	}
+	sgood, _ := sc.MarshalBinary()
+	f64 := func(off int, v float64) func(b []byte) []byte {
+		return func(b []byte) []byte { le.PutUint64(b[off:], math.Float64bits(v)); return b }
+	}
+	edit := func(src []byte, fix bool, f func(b []byte) []byte) []byte {
+		b := f(bytes.Clone(src))
+		if fix {
+			fixChecksum(b)
+		}
+		return b
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "empty input"},
+		{"short magic", good[:3], "truncated"},
+		{"bad magic", edit(good, true, func(b []byte) []byte { copy(b, "JUNK"); return b }), "bad magic"},
+		{"text", []byte("hello, world, this is not a filter at all"), "bad magic"},
+		{"header only", good[:17], "truncated"},
+		{"no payload", good[:45], "declare 32 bytes of cells, 0 bytes remain"},
+		{"no checksum", good[:len(good)-4], "truncated"},
+		{"half checksum", good[:len(good)-2], "truncated"},
+		{"trailing byte", append(bytes.Clone(good), 0), "1 bytes follow"},
+		{"checksum", edit(good, false, func(b []byte) []byte { b[50] ^= 1; return b }), "checksum"},
+		{"version 0", edit(good, true, func(b []byte) []byte { le.PutUint16(b[4:], 0); return b }), "unknown format version 0"},
+		{"version 2", edit(good, true, func(b []byte) []byte { le.PutUint16(b[4:], 2); return b }), "unknown format version 2"},
+		{"variant 0", edit(good, true, func(b []byte) []byte { b[6] = 0; return b }), "unknown variant 0"},
+		{"variant 200", edit(good, true, func(b []byte) []byte { b[6] = 200; return b }), "unknown variant 200"},
+		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 2; return b }), "hash kind 2"},
+		{"derivation", edit(good, true, func(b []byte) []byte { b[8] = 4; return b }), "derivation 4"},
+		{"bits 0", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},
+		{"bits huge", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 1<<63); return b }), "bits m = 9223372036854775808"},
+		{"bits more than data", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 1<<40); return b }), "bytes of cells"},
+		{"bits fewer than data", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 64); return b }), "checksum"},
+		{"hashes 0", edit(good, true, func(b []byte) []byte { le.PutUint32(b[25:], 0); return b }), "hashes k = 0"},
+		{"hashes huge", edit(good, true, func(b []byte) []byte { le.PutUint32(b[25:], math.MaxUint32); return b }), "hashes k = 4294967295"},
+		{"padding bit", edit(good, true, func(b []byte) []byte { b[len(b)-5] |= 0x80; return b }), "bits set beyond the 200 bits"},
+		{"slice bits 0", edit(pgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "slice bits b = 0"},
+		{"slices too large", edit(pgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 1<<47); return b }), "more than the maximum"},
+		{"slice padding", edit(pgood, true, func(b []byte) []byte { b[45+7] |= 0x80; return b }), "bits set beyond the 25 bits"},
+		{"counter width 3", edit(cgood, true, func(b []byte) []byte { b[29] = 3; return b }), "counter width w = 3"},
+		{"counter width 0", edit(cgood, true, func(b []byte) []byte { b[29] = 0; return b }), "counter width w = 0"},
+		{"counter width 32", edit(cgood, true, func(b []byte) []byte { b[29] = 32; return b }), "counter width w = 32"},
+		{"counters 0", edit(cgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},
+		{"counter padding", edit(cgood, true, func(b []byte) []byte { b[len(b)-5] |= 0x80; return b }), "bits set beyond the 400 bits"},
+		{"counting truncated", cgood[:60], "declare 56 bytes of cells, 14 bytes remain"},
+		{"scalable P NaN", edit(sgood, true, f64(17, math.NaN())), "P = NaN"},
+		{"scalable P 0", edit(sgood, true, f64(17, 0)), "P = 0"},
+		{"scalable P 1", edit(sgood, true, f64(17, 1)), "P = 1"},
+		{"scalable r 0", edit(sgood, true, f64(25, 0)), "tightening ratio r = 0"},
+		{"scalable r 1", edit(sgood, true, f64(25, 1)), "tightening ratio r = 1"},
+		{"scalable s 0.5", edit(sgood, true, f64(33, 0.5)), "growth factor s = 0.5"},
+		{"scalable s Inf", edit(sgood, true, f64(33, math.Inf(1))), "growth factor s = +Inf"},
+		{"scalable n0 0", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[41:], 0); return b }), "initial capacity n0 = 0"},
+		{"scalable 0 stages", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 0); return b }), "0 stages, want 1 to 256"},
+		{"scalable 257 stages", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 257); return b }), "257 stages"},
+		{"scalable more stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 4); return b }), "truncated"},
+		{"scalable fewer stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 2); return b }), "checksum"},
+		{"stage slice bits 0", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 0); return b }), "slice bits b = 0"},
+		{"stage hashes 0", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[69:], 0); return b }), "hashes k = 0"},
+		{"stage slices too large", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 1<<40); return b }), "bytes of cells"},
+		{"scalable truncated in a stage", sgood[:100], "truncated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkDecodeError(t, tt.data, tt.want, ErrCorrupt)
+		})
+	}
+	t.Run("empty is EOF", func(t *testing.T) {
+		_, err := ReadFilter(bytes.NewReader(nil))
+		if !errors.Is(err, io.EOF) || !errors.Is(err, ErrCorrupt) {
+			t.Errorf("error %v, want one wrapping io.EOF and ErrCorrupt", err)
+		}
+		_, err = ReadFilter(bytes.NewReader(good[:10]))
+		if errors.Is(err, io.EOF) || !errors.Is(err, ErrCorrupt) {
+			t.Errorf("error %v for a truncated header, want ErrCorrupt and not io.EOF", err)
+		}
+	})
+	t.Run("wrong variant", func(t *testing.T) {
+		var q Partitioned
+		err := q.UnmarshalBinary(good)
+		if !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "holds a standard filter, not a partitioned one") {
+			t.Errorf("error %v, want ErrIncompatible naming the variants", err)
+		}
+		var cf Counting
+		if err := cf.UnmarshalBinary(sgood); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "holds a scalable filter, not a counting one") {
+			t.Errorf("error %v, want ErrIncompatible naming the variants", err)
+		}
+		var sf Scalable
+		if err := sf.UnmarshalBinary(cgood); !errors.Is(err, ErrIncompatible) {
+			t.Errorf("error %v, want ErrIncompatible", err)
+		}
+		var r Standard
+		if err := r.UnmarshalBinary(pgood); !errors.Is(err, ErrIncompatible) {
+			t.Errorf("error %v, want ErrIncompatible", err)
+		}
+	})
+}
+
+// checkDecodeError decodes data with every decoder and checks the error
+// and that the receivers are unchanged.
+func checkDecodeError(t *testing.T, data []byte, want string, sentinel error) {
+	t.Helper()
+	if f, err := Unmarshal(data); err == nil || f != nil {
+		t.Fatalf("Unmarshal = %v, %v; want nil and an error", f, err)
+	} else if !errors.Is(err, sentinel) || !strings.HasPrefix(err.Error(), "variants: ") || !strings.Contains(err.Error(), want) {
+		t.Errorf("Unmarshal error %q, want %v mentioning %q", err, sentinel, want)
+	}
+	for _, f := range sampleFiltersSmall(t) {
+		before, _ := f.MarshalBinary()
+		err := f.UnmarshalBinary(data)
+		if err == nil {
+			t.Fatalf("%T.UnmarshalBinary succeeded", f)
+		}
+		if !errors.Is(err, sentinel) && !errors.Is(err, ErrIncompatible) {
+			t.Errorf("%T.UnmarshalBinary error %q wraps neither %v nor ErrIncompatible", f, err, sentinel)
+		}
+		// ReadFrom reads one filter and stops, so trailing bytes are no
+		// error for it.
+		if !strings.Contains(want, "follow") {
+			if _, err := f.ReadFrom(struct{ io.Reader }{bytes.NewReader(data)}); err == nil {
+				t.Fatalf("%T.ReadFrom succeeded", f)
+			}
+		}
+		after, _ := f.MarshalBinary()
+		if !bytes.Equal(before, after) {
+			t.Fatalf("%T changed by a failed decode", f)
+		}
+	}
+}
+
+// TestEveryTruncationAndBitFlip: every proper prefix of an encoding and
+// every single-bit change of it gives an error wrapping ErrCorrupt.
+func TestEveryTruncationAndBitFlip(t *testing.T) {
+	for _, f := range sampleFiltersSmall(t) {
+		data, _ := f.MarshalBinary()
+		for n := range len(data) {
+			if g, err := Unmarshal(data[:n]); err == nil || g != nil || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("%T truncated to %d bytes: %v, %v", f, n, g, err)
+			}
+			if _, err := ReadFilter(iotest.HalfReader(bytes.NewReader(data[:n]))); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("%T truncated to %d bytes, streamed: %v", f, n, err)
+			}
+		}
+		for i := range 8 * len(data) {
+			b := bytes.Clone(data)
+			b[i/8] ^= 1 << (i % 8)
+			if g, err := Unmarshal(b); err == nil || g != nil || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("%T with bit %d flipped: %v, %v", f, i, g, err)
+			}
+		}
+	}
+}
+
+// TestLyingHeader: a header that declares 2^40 bits followed by 10 bytes
+// must fail at once, allocating far less than the declared size, both from
+// bytes (whose length is known) and from a stream (whose length is not).
+func TestLyingHeader(t *testing.T) {
+	s, _ := NewStandard(Geometry{Bits: 64, Hashes: 1}, Hashing{})
+	good, _ := s.MarshalBinary()
+	for _, tt := range []struct {
+		name   string
+		bits   uint64
+		stream bool
+	}{{"bytes", 1 << 40, false}, {"stream", 1 << 40, true}, {"stream within memory", 1 << 33, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			data := append(bytes.Clone(good[:45]), make([]byte, 10)...)
+			binary.LittleEndian.PutUint64(data[17:], tt.bits)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			var err error
+			if tt.stream {
+				_, err = ReadFilter(struct{ io.Reader }{bytes.NewReader(data)})
+			} else {
+				_, err = Unmarshal(data)
+			}
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrInvalidParams) {
+				t.Errorf("error %v", err)
+			}
+			if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+				t.Errorf("allocated %d bytes for a lying header", d)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestStreams reads filters through readers that hide their length, that
+// return one byte or half the asked bytes at a time, from a file, and
+// several from one stream, including a filter large enough that the
+// stream reader grows its cells several times.
+func TestStreams(t *testing.T) {
+	big, err := NewStandard(Geometry{Bits: 3<<23 + 5, Hashes: 3}, Hashing{Seed: 8}) // 3 MiB
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range testKeys(12, 1, 20000) {
+		big.Add(k)
+	}
+	bigData, _ := big.MarshalBinary()
+	small := sampleFiltersSmall(t)
+
+	t.Run("unknown length", func(t *testing.T) {
+		var g Standard
+		n, err := g.ReadFrom(struct{ io.Reader }{bytes.NewReader(bigData)})
+		if err != nil || n != int64(len(bigData)) {
+			t.Fatalf("ReadFrom = %d, %v", n, err)
+		}
+		sameFilter(t, big, &g)
+	})
+	t.Run("one byte at a time", func(t *testing.T) {
+		for _, f := range small {
+			data, _ := f.MarshalBinary()
+			g := fresh(f)
+			if _, err := g.ReadFrom(iotest.OneByteReader(bytes.NewReader(data))); err != nil {
+				t.Fatal(err)
+			}
+			sameFilter(t, f, g)
+		}
+	})
+	t.Run("half reads", func(t *testing.T) {
+		var g Standard
+		if _, err := g.ReadFrom(iotest.HalfReader(bytes.NewReader(bigData))); err != nil {
+			t.Fatal(err)
+		}
+		sameFilter(t, big, &g)
+	})
+	t.Run("file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "f.bloom")
+		file, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(file)
+		for _, f := range append(small, big) {
+			if _, err := f.WriteTo(w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if err := file.Close(); err != nil {
+			t.Fatal(err)
+		}
+		file, err = os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer file.Close()
+		for _, f := range append(small, big) {
+			g, err := ReadFilter(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFilter(t, f, g)
+		}
+		if _, err := ReadFilter(file); !errors.Is(err, io.EOF) {
+			t.Fatalf("after the last filter: %v, want io.EOF", err)
+		}
+	})
+	t.Run("truncated file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "f.bloom")
+		if err := os.WriteFile(path, bigData[:len(bigData)/2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer file.Close()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = ReadFilter(file)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "bytes of cells") {
+			t.Fatalf("error %v, want the size checked against the file", err)
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+			t.Errorf("allocated %d bytes for a truncated file", d)
+		}
+	})
+	t.Run("reader error", func(t *testing.T) {
+		boom := errors.New("boom")
+		r := io.MultiReader(bytes.NewReader(bigData[:1000]), iotest.ErrReader(boom))
+		_, err := ReadFilter(r)
+		if !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
+			t.Fatalf("error %v, want the reader's error and not ErrCorrupt", err)
+		}
+	})
+	t.Run("writer error", func(t *testing.T) {
+		boom := errors.New("boom")
+		n, err := big.WriteTo(&failingWriter{left: 100000, err: boom})
+		if !errors.Is(err, boom) || n > 100000 {
+			t.Fatalf("WriteTo = %d, %v; want at most 100000 bytes and the writer's error", n, err)
+		}
+	})
+}
+
+// failingWriter accepts left bytes, then fails.
+type failingWriter struct {
+	left int
+	err  error
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.left {
+		n := w.left
+		w.left = 0
+		return n, w.err
+	}
+	w.left -= len(p)
+	return len(p), nil
+}
+
+// TestZeroValueMarshal: a zero value is not a filter and does not encode.
+func TestZeroValueMarshal(t *testing.T) {
+	for _, f := range sampleFiltersSmall(t) {
+		f = fresh(f)
+		if _, err := f.MarshalBinary(); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%T.MarshalBinary: %v", f, err)
+		}
+		if n, err := f.WriteTo(io.Discard); !errors.Is(err, ErrInvalidParams) || n != 0 {
+			t.Errorf("%T.WriteTo: %d, %v", f, n, err)
+		}
+	}
+}
+
+// TestBeyond32BitsRoundTrip saves a standard filter of more than 2^32 bits
+// to a file and loads it back.
+func TestBeyond32BitsRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads 512 MiB")
+	}
+	const m = 1<<32 + 1<<22
+	f, err := NewStandard(Geometry{Bits: m, Hashes: 3}, Hashing{Seed: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testKeys(13, 1, 1000)
+	high := 0
+	for _, k := range keys {
+		for _, x := range f.hashing.Indexes(nil, f.hashing.Sum(k), 3, m) {
+			if x >= 1<<32 {
+				high++
+			}
+		}
+		f.Add(k)
+	}
+	if high == 0 {
+		t.Fatal("no index beyond 2^32")
+	}
+	path := filepath.Join(t.TempDir(), "big.bloom")
+	file, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := f.WriteTo(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(49 + (m+63)/64*8); n != want {
+		t.Fatalf("wrote %d bytes, want %d", n, want)
+	}
+	if file, err = os.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	var g Standard
+	if _, err := g.ReadFrom(file); err != nil {
+		t.Fatal(err)
+	}
+	if g.Geometry() != f.Geometry() || g.hashing != f.hashing || g.items != f.items || !slices.Equal(g.words, f.words) {
+		t.Fatal("loaded filter differs")
+	}
+	for _, k := range keys {
+		if !g.Contains(k) {
+			t.Fatal("false negative after loading")
+		}
+	}
+	if popcount(g.words[1<<26:]) == 0 {
+		t.Fatal("no bit beyond 2^32 survived")
+	}
+}
+
+// FuzzUnmarshal decodes arbitrary bytes with every decoder. Properties: no
+// panic; a nil filter exactly when an error, and every error wraps
+// ErrCorrupt (or ErrIncompatible for a valid filter of another variant);
+// a successful decode re-encodes to the same bytes and agrees with the
+// other decoders; a failed decode leaves its receiver unchanged. Each
+// input is tried as given and with its checksum fixed, so that mutated
+// parameters reach the checks behind the checksum.
+func FuzzUnmarshal(f *testing.F) {
+	for _, g := range sampleFiltersSmall(f) {
+		data, _ := g.MarshalBinary()
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+		b := bytes.Clone(data)
+		b[20] ^= 4
+		f.Add(b)
+	}
+	for _, g := range goldenFilters(f) {
+		data, _ := g.MarshalBinary()
+		f.Add(data)
+	}
+	f.Add([]byte{})
+	f.Add([]byte("BLMF"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecode(t, data)
+		if len(data) >= 4 {
+			checkDecode(t, fixChecksum(bytes.Clone(data)))
+		}
+	})
+}
+
+func checkDecode(t *testing.T, data []byte) {
+	f, err := Unmarshal(data)
+	if (f == nil) != (err != nil) {
+		t.Fatalf("Unmarshal = %v, %v", f, err)
+	}
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Unmarshal error %v does not wrap ErrCorrupt", err)
+	}
+	// The stream decoder, with and without a known length, agrees.
+	g, gerr := ReadFilter(struct{ io.Reader }{bytes.NewReader(data)})
+	if (gerr == nil) != (g != nil) {
+		t.Fatalf("ReadFilter = %v, %v", g, gerr)
+	}
+	if err == nil {
+		if gerr != nil {
+			t.Fatalf("Unmarshal succeeded, ReadFilter failed: %v", gerr)
+		}
+		again, err := f.(encoding.BinaryMarshaler).MarshalBinary()
+		if err != nil || !bytes.Equal(again, data) {
+			t.Fatalf("re-encoding differs (%v)", err)
+		}
+		_ = f.Contains(data)
+		st := f.Stats()
+		if st.Cells == 0 || st.FillRatio < 0 || st.FillRatio > 1 {
+			t.Fatalf("Stats %+v", st)
+		}
+	}
+	for _, h := range sampleFiltersSmall(t) {
+		before, _ := h.MarshalBinary()
+		herr := h.UnmarshalBinary(data)
+		if herr != nil {
+			if !errors.Is(herr, ErrCorrupt) && !errors.Is(herr, ErrIncompatible) {
+				t.Fatalf("%T: error %v", h, herr)
+			}
+			if after, _ := h.MarshalBinary(); !bytes.Equal(before, after) {
+				t.Fatalf("%T changed by a failed decode", h)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%T decoded what Unmarshal rejected (%v)", h, err)
+		}
+		if after, _ := h.MarshalBinary(); !bytes.Equal(after, data) {
+			t.Fatalf("%T re-encodes differently", h)
+		}
+	}
+}
+
+// BenchmarkPersist measures saving and loading a 1 MiB and a 1 GiB
+// standard filter: to io.Discard, from memory, and through a file. The
+// 1 GiB cases need 2-3 GiB of memory; run them alone, with a small
+// -benchtime such as 3x.
+func BenchmarkPersist(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		bytes uint64
+	}{{"1MiB", 1 << 20}, {"1GiB", 1 << 30}} {
+		f, err := NewStandard(Geometry{Bits: 8 * size.bytes, Hashes: 7}, Hashing{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range f.words { // half full, as a filter at capacity
+			f.words[i] = uint64(i) * 0x9e3779b97f4a7c15
+		}
+		data, err := f.MarshalBinary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		path := filepath.Join(b.TempDir(), "f.bloom")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run("size="+size.name+"/op=marshal", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := f.MarshalBinary(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("size="+size.name+"/op=writeto-discard", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := f.WriteTo(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("size="+size.name+"/op=writeto-file", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				file, err := os.Create(path + ".out")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := f.WriteTo(file); err != nil {
+					b.Fatal(err)
+				}
+				if err := file.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("size="+size.name+"/op=unmarshal", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var g Standard
+			for b.Loop() {
+				if err := g.UnmarshalBinary(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("size="+size.name+"/op=readfrom-file", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var g Standard
+			for b.Loop() {
+				file, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, err = g.ReadFrom(file)
+				file.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("size="+size.name+"/op=readfrom-stream", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var g Standard
+			for b.Loop() {
+				if _, err := g.ReadFrom(struct{ io.Reader }{bytes.NewReader(data)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestLoadedFiltersBehaveAlike: after loading, a scalable filter grows and
+// a counting filter removes exactly as the saved one does.
+func TestLoadedFiltersBehaveAlike(t *testing.T) {
+	t.Run("scalable", func(t *testing.T) {
+		f, err := NewScalable(ScalableParams{P: 0.001, N0: 100, Hashing: Hashing{Seed: 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := testKeys(101, 1, 3000)
+		for _, k := range keys[:250] {
+			f.Add(k)
+		}
+		var g Scalable
+		if err := g.UnmarshalBinary(encoded(t, f)); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys[250:] {
+			if f.TestAndAdd(k) != g.TestAndAdd(k) {
+				t.Fatal("loaded filter answers TestAndAdd differently")
+			}
+		}
+		if f.Stages() < 4 || !f.Equal(&g) {
+			t.Fatalf("%d and %d stages; grown filters differ", f.Stages(), g.Stages())
+		}
+		sameFilter(t, f, &g)
+		// A reset filter keeps stages for reuse but saves only the first.
+		f.Reset()
+		var r Scalable
+		if err := r.UnmarshalBinary(encoded(t, f)); err != nil || r.Stages() != 1 || len(r.stages) != 1 {
+			t.Fatalf("reset filter loads with %d stages (err %v)", r.Stages(), err)
+		}
+	})
+	t.Run("counting", func(t *testing.T) {
+		f, err := NewCountingFor(2000, 0.01, 2, Hashing{Seed: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := testKeys(102, 1, 2000)
+		for i, k := range keys {
+			for range 1 + i%4 {
+				f.Add(k)
+			}
+		}
+		var g Counting
+		if err := g.UnmarshalBinary(encoded(t, f)); err != nil {
+			t.Fatal(err)
+		}
+		if g.Stats().Saturated == 0 || g.Width() != 2 {
+			t.Fatalf("loaded %+v", g.Stats())
+		}
+		for _, k := range keys[:1000] {
+			if f.Remove(k) != g.Remove(k) {
+				t.Fatal("loaded filter answers Remove differently")
+			}
+		}
+		sameFilter(t, f, &g)
+	})
+}
