@@ -29,6 +29,7 @@ func newRefFilter(m uint64, k int, indexes func([]uint64, []byte, int, uint64) [
 	return &refFilter{words: make([]uint64, (m+63)/64), m: m, k: k, indexes: indexes, scratch: make([]uint64, 0, k)}
 }
 
+// Add sets the bits of key.
 func (f *refFilter) Add(key []byte) {
 	for _, i := range f.indexes(f.scratch[:0], key, f.k, f.m) {
 		f.words[i>>6] |= 1 << (i & 63)
@@ -36,6 +37,7 @@ func (f *refFilter) Add(key []byte) {
 	f.items++
 }
 
+// Contains reports whether every bit of key is set.
 func (f *refFilter) Contains(key []byte) bool {
 	for _, i := range f.indexes(f.scratch[:0], key, f.k, f.m) {
 		if f.words[i>>6]&(1<<(i&63)) == 0 {
@@ -45,6 +47,7 @@ func (f *refFilter) Contains(key []byte) bool {
 	return true
 }
 
+// Stats reports the geometry and fill as a standard filter would.
 func (f *refFilter) Stats() variants.Stats {
 	var set int
 	for _, w := range f.words {
