@@ -1094,7 +1094,6 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.mixed = true // as every stage is; see Partitioned.mixed
 		f.stages = append(f.stages, scalableStage{f: p, capacity: p.capacity, error: geom.P0() * math.Pow(geom.R, float64(i))})
 	}
 	if err := d.checksum(); err != nil {

@@ -126,15 +126,6 @@ func mix64(x uint64) uint64 {
 	return x
 }
 
-// mixIf returns mix64(x) if mix is set and x otherwise. Filters call it
-// with a loop-invariant mix, whose branch the processor predicts.
-func mixIf(x uint64, mix bool) uint64 {
-	if mix {
-		return mix64(x)
-	}
-	return x
-}
-
 // Remix returns a digest for stage i of a multi-stage filter: stage 0 gets
 // d itself and every other stage a bijective remix of it, so that the
 // stages' index patterns are unrelated while the key is hashed only once.
@@ -161,7 +152,7 @@ type probe struct {
 	indep      bool
 	metro      bool
 	// mix passes each value of the recurrence through mix64, which makes
-	// the k values of a key as good as independent (see Partitioned.mixed).
+	// the k values of a key as good as independent (see Partitioned).
 	mix bool
 }
 

@@ -86,17 +86,13 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // stages have independent index patterns, as the compound rate assumes.
 //
 // The bound also assumes that the k indexes within a stage behave as
-// independent. The double-hashing derivations (Double, and EnhancedDouble,
-// the default) compute them from two 64-bit values; on slices of a few
-// thousand bits or fewer, the indexes of different keys then coincide far
-// more often than independent ones would (about n/b^2 for slices of b
-// bits), and the small early stages exceed their design error: before
-// stages mixed their values, a filter grown from N0 = 1 to 10^5 items at
-// P = 0.001 measured 8.4e-3 with EnhancedDouble and 1.4e-2 with Double.
-// Every stage therefore passes each derived value through a 64-bit mixer
-// (SplitMix64's finaliser) before reducing it, which makes the values
-// behave as independent whatever the derivation; grown from N0 = 1 to 10^6
-// items at P = 0.001 it measures about 5e-4 with every derivation.
+// independent. The stages are partitioned filters, which mix every derived
+// value before reducing it (see Partitioned); without that, the
+// double-hashing derivations made the small early stages exceed their
+// design error: a filter grown from N0 = 1 to 10^5 items at P = 0.001
+// measured 8.4e-3 with EnhancedDouble and 1.4e-2 with Double. With it,
+// grown from N0 = 1 to 10^6 items at P = 0.001, it measures about 5e-4
+// with every derivation.
 //
 // If a stage cannot be added (it would exceed analysis.MaxStages,
 // MaxBits or MaxHashes, or its memory cannot be allocated), the filter keeps
@@ -168,7 +164,6 @@ func (f *Scalable) grow() error {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
 	p.capacity = st.Capacity
-	p.mixed = true
 	f.stages = append(f.stages, scalableStage{f: p, capacity: st.Capacity, error: st.Error})
 	f.live++
 	return nil

@@ -282,7 +282,6 @@ func TestScalableStages(t *testing.T) {
 					t.Errorf("stage %d: %d items, %d digests sent, capacity %d", i, s.Items, len(perStage[i]), s.Capacity)
 				}
 				ref, err := NewPartitioned(Geometry{Bits: want.Bits, Hashes: want.Hashes}, g.Hashing)
-				ref.mixed = true // as every stage is
 				if err != nil {
 					t.Fatal(err)
 				}
