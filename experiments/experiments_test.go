@@ -238,12 +238,6 @@ func TestZeroCountsUsePooledInterval(t *testing.T) {
 // errors (from the spread between filters) of the measured rate at every
 // point, and inside the 95% interval at nearly every point (the points of
 // one run share their filters, so misses come in runs).
-//
-// Partitioned filters are checked only where the rate is at least 1e-3:
-// below that, enhanced double hashing into slices of a few thousand bits
-// measurably exceeds the partitioned theory (query keys whose digest nearly
-// coincides with a member's derive the same k indexes), an effect of the
-// index derivation that the hashing experiment shows, not of the runner.
 func TestTheoryInsideIntervals(t *testing.T) {
 	p := Params{N: 2000, Filters: 24, Queries: 20_000, Checkpoints: 8}
 	if testing.Short() {
@@ -253,9 +247,6 @@ func TestTheoryInsideIntervals(t *testing.T) {
 		r := mustRun(t, "fill", v, p, Options{Seed: 11})
 		outside, checked := 0, 0
 		for _, row := range r.Rows {
-			if v == "partitioned" && row.Theory < 1e-3 {
-				continue
-			}
 			checked++
 			if row.Inside == "no" {
 				outside++
