@@ -346,6 +346,19 @@ func (f *Counting) counts() (nonzero, saturated uint64) {
 	return uint64(nz), uint64(sat)
 }
 
+// Histogram returns the number of counters holding each value: h[v] counts
+// the counters equal to v, for v from 0 to the saturated value 2^w - 1, so
+// len(h) = 2^w and the h[v] add up to the number of counters m. It reads
+// every counter; it is for analysis, not for a hot path.
+func (f *Counting) Histogram() []uint64 {
+	h := make([]uint64, f.max+1)
+	per := uint64(64 >> f.wshift) // counters per word
+	for i := range f.m {
+		h[f.words[i/per]>>((i%per)<<f.wshift)&f.max]++
+	}
+	return h
+}
+
 // Stats reports the filter's geometry and load: Cells is the number of
 // counters m, CellBits the width, FillRatio the fraction of non-zero
 // counters, EstimatedFPR FillRatio^k, Saturated the number of counters at

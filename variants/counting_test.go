@@ -439,3 +439,33 @@ func TestCountingRemoveNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per run, want 0", allocs)
 	}
 }
+
+// TestCountingHistogram checks Histogram against counters replayed from
+// Hashing.Indexes (the derivation Counting shares with Standard), capped
+// at the saturated value, for every width.
+func TestCountingHistogram(t *testing.T) {
+	for _, w := range []int{2, 4, 8, 16} {
+		h := Hashing{Seed: uint64(w)}
+		f, err := NewCounting(Geometry{Bits: 1001, Hashes: 5}, w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := uint64(1)<<w - 1
+		replay := make([]uint64, 1001)
+		for _, k := range testKeys(uint64(w), 1, 700) {
+			f.Add(k)
+			for _, i := range h.Indexes(nil, h.Sum(k), 5, 1001) {
+				if replay[i] < top {
+					replay[i]++
+				}
+			}
+		}
+		want := make([]uint64, top+1)
+		for _, c := range replay {
+			want[c]++
+		}
+		if got := f.Histogram(); !slices.Equal(got, want) {
+			t.Errorf("width %d: Histogram %v, replayed %v", w, got, want)
+		}
+	}
+}
