@@ -28,6 +28,7 @@ var countingExperiment = Experiment{
 		"and members turned into false negatives by removing keys that were never inserted",
 	Variants:  []string{"counting"},
 	Shardable: true,
+	flags:     fixedFlags("n", "p", "filters"),
 	defaults: func(string, bool) Params {
 		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 1, Conf: 0.95, Span: 4, Checkpoints: 1, Widths: []int{2, 4}}
 	},

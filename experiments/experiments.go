@@ -280,6 +280,10 @@ type Experiment struct {
 	// Shardable reports whether the experiment can be split into shards.
 	Shardable bool
 
+	// flags lists, by their cmd/experiment flag names ("n", "p",
+	// "filters", "queries", "r", "s"), the parameters a run on a variant
+	// reads; see Uses.
+	flags      func(variant string) []string
 	sequential bool
 	defaults   func(variant string, quick bool) Params
 	plan       func(variant string, p Params) (*plan, error)
@@ -292,6 +296,20 @@ func (e Experiment) Defaults(variant string, quick bool) Params {
 	d := e.defaults(variant, quick)
 	d.Quick = quick
 	return d
+}
+
+// Uses reports whether a run of the experiment on variant reads the
+// parameter that cmd/experiment sets with the flag named param: one of
+// "n" (N), "p" (P), "filters", "queries", "r" and "s". A command should
+// refuse a parameter that the experiment would ignore rather than record a
+// value that was never used.
+func (e Experiment) Uses(param, variant string) bool {
+	return slices.Contains(e.flags(variant), param)
+}
+
+// fixedFlags returns a flags function that ignores the variant.
+func fixedFlags(names ...string) func(string) []string {
+	return func(string) []string { return names }
 }
 
 var registry []Experiment

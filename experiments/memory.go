@@ -17,6 +17,7 @@ var memoryExperiment = Experiment{
 	Variants:   Variants,
 	Timed:      true,
 	sequential: true,
+	flags:      fixedFlags("p"),
 	defaults: func(_ string, quick bool) Params {
 		keys := []uint64{1e5, 1e6, 1e7}
 		if quick {

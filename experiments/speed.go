@@ -14,6 +14,12 @@ var speedExperiment = Experiment{
 	Variants:   Variants,
 	Timed:      true,
 	sequential: true,
+	flags: func(variant string) []string {
+		if variant == "scalable" || variant == "all" {
+			return []string{"n", "p", "filters", "queries"} // n: the scalable filter's n0
+		}
+		return []string{"p", "filters", "queries"}
+	},
 	defaults: func(_ string, quick bool) Params {
 		keys := []uint64{1e3, 1e4, 1e5, 1e6, 1e7, 3e7}
 		if quick {

@@ -266,7 +266,17 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 			return nil, usagef("-shard: experiment %s cannot be sharded: it measures time or memory on one machine", e.Name)
 		}
 		for _, v := range vs {
-			runs = append(runs, runSpec{exp: e.Name, variant: v, params: p, opts: opts})
+			q := p
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s"} {
+				if !set[name] || e.Uses(name, v) {
+					continue
+				}
+				if o.exp != "all" {
+					return nil, usagef("-%s: experiment %s %s does not use it", name, e.Name, v)
+				}
+				q = dropParam(q, name) // -exp all: the experiments that use it get it
+			}
+			runs = append(runs, runSpec{exp: e.Name, variant: v, params: q, opts: opts})
 		}
 	}
 	// Check every run's parameters before measuring anything.
@@ -280,6 +290,26 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 	}
 	return runs, nil
+}
+
+// dropParam returns p with the parameter of the flag name unset, so that
+// the experiment's default applies.
+func dropParam(p experiments.Params, name string) experiments.Params {
+	switch name {
+	case "n":
+		p.N = 0
+	case "p":
+		p.P = 0
+	case "filters":
+		p.Filters = 0
+	case "queries":
+		p.Queries = 0
+	case "r":
+		p.R = nil
+	case "s":
+		p.S = nil
+	}
+	return p
 }
 
 func why(err error, fallback string) string {
