@@ -172,24 +172,12 @@ func (f *ConcurrentStandard) ContainsHash(d Digest) bool {
 	return acc&1 != 0
 }
 
-// containsProbe is ContainsHash through a probe, for every derivation.
+// containsProbe is ContainsHash on the general path, for every derivation.
 func (f *ConcurrentStandard) containsProbe(d Digest) bool {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		acc := uint64(1)
-		for _, x := range g[:n] {
-			i := reduce(x, f.m)
-			acc &= atomic.LoadUint64(&f.words[i>>6]) >> (i & 63)
-		}
-		if acc&1 == 0 {
-			return false
-		}
-	}
-	return true
+	return f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m)
+		return atomic.LoadUint64(&f.words[i>>6])&(1<<(i&63)) != 0
+	})
 }
 
 // TestAndAddHash inserts d and reports whether it was possibly present,

@@ -242,80 +242,53 @@ func (f *Counting) decrement(w *uint64, s, max uint64) {
 	}
 }
 
-// addProbe is AddHash through a probe, for every derivation.
+// addProbe is AddHash on the general path, for every derivation.
 func (f *Counting) addProbe(d Digest) {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.m) << (f.wshift & 7)
-			if w := &f.words[i>>6]; *w>>(i&63)&f.max != f.max {
-				*w += 1 << (i & 63)
-			}
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m) << (f.wshift & 7)
+		if w := &f.words[i>>6]; *w>>(i&63)&f.max != f.max {
+			*w += 1 << (i & 63)
 		}
-	}
+		return true
+	})
 	f.items++
 }
 
-// containsProbe is ContainsHash through a probe, for every derivation.
+// containsProbe is ContainsHash on the general path, for every derivation.
 func (f *Counting) containsProbe(d Digest) bool {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		var zero uint64
-		for _, x := range g[:n] {
-			i := reduce(x, f.m) << (f.wshift & 7)
-			zero |= f.words[i>>6]>>(i&63)&f.max - 1
-		}
-		if zero>>63 != 0 {
-			return false
-		}
-	}
-	return true
+	return f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m) << (f.wshift & 7)
+		return f.words[i>>6]>>(i&63)&f.max != 0
+	})
 }
 
-// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+// testAndAddProbe is TestAndAddHash on the general path, for every
+// derivation.
 func (f *Counting) testAndAddProbe(d Digest) bool {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	var zero uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.m) << (f.wshift & 7)
-			w := &f.words[i>>6]
-			v := *w >> (i & 63) & f.max
-			zero |= v - 1
-			if v != f.max {
-				*w += 1 << (i & 63)
-			}
+	present := true
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m) << (f.wshift & 7)
+		w := &f.words[i>>6]
+		v := *w >> (i & 63) & f.max
+		if v == 0 {
+			present = false
 		}
-	}
+		if v != f.max {
+			*w += 1 << (i & 63)
+		}
+		return true
+	})
 	f.items++
-	return zero>>63 == 0
+	return present
 }
 
-// removeProbe is the decrementing pass of RemoveHash through a probe.
+// removeProbe is the decrementing pass of RemoveHash on the general path.
 func (f *Counting) removeProbe(d Digest) {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.m) << (f.wshift & 7)
-			f.decrement(&f.words[i>>6], i&63, f.max)
-		}
-	}
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m) << (f.wshift & 7)
+		f.decrement(&f.words[i>>6], i&63, f.max)
+		return true
+	})
 }
 
 // Hashing returns the filter's hash options.

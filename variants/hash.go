@@ -231,6 +231,30 @@ func (p *probe) fillIndependent(g []uint64) {
 	}
 }
 
+// eachValue calls fn with the k values g_0 .. g_(k-1) that h derives from
+// d, each passed through mix64 if mix is set (as Partitioned does), until
+// fn returns false, and reports whether fn never did. It is every filter's
+// general path, the only one for the Independent derivation; for the
+// derivations with a recurrence the filters' hot loops compute the same
+// values inline.
+func (h Hashing) eachValue(d Digest, k int, mix bool, fn func(g uint64) bool) bool {
+	var p probe
+	p.init(d, h)
+	p.mix = mix
+	var g [batch]uint64
+	for k > 0 {
+		n := min(k, batch)
+		p.fill(g[:n])
+		for _, x := range g[:n] {
+			if !fn(x) {
+				return false
+			}
+		}
+		k -= n
+	}
+	return true
+}
+
 // Indexes appends to dst the k cell indexes in [0, m) that h derives from d
 // and returns the extended slice. Filters compute the same indexes without
 // allocating; Indexes is for tests and research code that studies the
@@ -239,16 +263,9 @@ func (h Hashing) Indexes(dst []uint64, d Digest, k int, m uint64) []uint64 {
 	if m == 0 {
 		panic("variants: Indexes with m = 0")
 	}
-	var p probe
-	p.init(d, h)
-	var g [batch]uint64
-	for k > 0 {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			dst = append(dst, reduce(x, m))
-		}
-		k -= n
-	}
+	h.eachValue(d, k, false, func(g uint64) bool {
+		dst = append(dst, reduce(g, m))
+		return true
+	})
 	return dst
 }

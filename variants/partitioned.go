@@ -164,69 +164,46 @@ func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	return acc&1 != 0
 }
 
-// addProbe is AddHash through a probe, for every derivation.
+// addProbe is AddHash on the general path, for every derivation.
 func (f *Partitioned) addProbe(d Digest) {
-	var p probe
-	p.init(d, f.hashing)
-	p.mix = true
-	var g [batch]uint64
 	base := uint64(0)
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.sliceBits)
-			f.words[base+i>>6] |= 1 << (i & 63)
-			base += f.sliceWords
-		}
-	}
+	f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
+		i := reduce(g, f.sliceBits)
+		f.words[base+i>>6] |= 1 << (i & 63)
+		base += f.sliceWords
+		return true
+	})
 	f.items++
 }
 
-// containsProbe is ContainsHash through a probe, for every derivation.
+// containsProbe is ContainsHash on the general path, for every derivation.
 func (f *Partitioned) containsProbe(d Digest) bool {
-	var p probe
-	p.init(d, f.hashing)
-	p.mix = true
-	var g [batch]uint64
 	base := uint64(0)
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		acc := uint64(1)
-		for _, x := range g[:n] {
-			i := reduce(x, f.sliceBits)
-			acc &= f.words[base+i>>6] >> (i & 63)
-			base += f.sliceWords
-		}
-		if acc&1 == 0 {
-			return false
-		}
-	}
-	return true
+	return f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
+		i := reduce(g, f.sliceBits)
+		set := f.words[base+i>>6]&(1<<(i&63)) != 0
+		base += f.sliceWords
+		return set
+	})
 }
 
-// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+// testAndAddProbe is TestAndAddHash on the general path, for every
+// derivation.
 func (f *Partitioned) testAndAddProbe(d Digest) bool {
-	var p probe
-	p.init(d, f.hashing)
-	p.mix = true
-	var g [batch]uint64
 	base := uint64(0)
-	acc := uint64(1)
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.sliceBits)
-			w := &f.words[base+i>>6]
-			acc &= *w >> (i & 63)
-			*w |= 1 << (i & 63)
-			base += f.sliceWords
+	present := true
+	f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
+		i := reduce(g, f.sliceBits)
+		w, b := &f.words[base+i>>6], uint64(1)<<(i&63)
+		if *w&b == 0 {
+			present = false
+			*w |= b
 		}
-	}
+		base += f.sliceWords
+		return true
+	})
 	f.items++
-	return acc&1 != 0
+	return present
 }
 
 // Hashing returns the filter's hash options.

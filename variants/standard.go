@@ -201,64 +201,39 @@ func (f *Standard) TestAndAddHash(d Digest) bool {
 	return acc&1 != 0
 }
 
-// addProbe is AddHash through a probe, for every derivation.
+// addProbe is AddHash on the general path, for every derivation.
 func (f *Standard) addProbe(d Digest) {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.m)
-			f.words[i>>6] |= 1 << (i & 63)
-		}
-	}
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m)
+		f.words[i>>6] |= 1 << (i & 63)
+		return true
+	})
 	f.items++
 }
 
-// containsProbe is ContainsHash through a probe, for every derivation.
+// containsProbe is ContainsHash on the general path, for every derivation.
 func (f *Standard) containsProbe(d Digest) bool {
-	words, m := f.words, f.m
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		// Load every bit of the batch before testing any: the loads are
-		// independent, so the processor overlaps their cache misses, and
-		// there is no branch to mispredict.
-		acc := uint64(1)
-		for _, x := range g[:n] {
-			i := reduce(x, m)
-			acc &= words[i>>6] >> (i & 63)
-		}
-		if acc&1 == 0 {
-			return false
-		}
-	}
-	return true
+	return f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m)
+		return f.words[i>>6]&(1<<(i&63)) != 0
+	})
 }
 
-// testAndAddProbe is TestAndAddHash through a probe, for every derivation.
+// testAndAddProbe is TestAndAddHash on the general path, for every
+// derivation.
 func (f *Standard) testAndAddProbe(d Digest) bool {
-	var p probe
-	p.init(d, f.hashing)
-	var g [batch]uint64
-	acc := uint64(1)
-	for k := f.k; k > 0; k -= batch {
-		n := min(k, batch)
-		p.fill(g[:n])
-		for _, x := range g[:n] {
-			i := reduce(x, f.m)
-			w := &f.words[i>>6]
-			acc &= *w >> (i & 63)
-			*w |= 1 << (i & 63)
+	present := true
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m)
+		w, b := &f.words[i>>6], uint64(1)<<(i&63)
+		if *w&b == 0 {
+			present = false
+			*w |= b
 		}
-	}
+		return true
+	})
 	f.items++
-	return acc&1 != 0
+	return present
 }
 
 // Hashing returns the filter's hash options.
