@@ -1,25 +1,45 @@
 // Package variants implements Bloom filters behind one Filter interface:
 // Standard (Bloom 1970), Partitioned (one slice per hash), Counting (packed
-// saturating counters, with deletion) and Scalable (Almeida, Baquero,
-// Preguiça and Hutchison 2007, which grows without a known capacity while
-// holding its false-positive target).
+// saturating counters, with deletion), Scalable (Almeida, Baquero, Preguiça
+// and Hutchison 2007, which grows without a known capacity while holding
+// its false-positive target) and ConcurrentStandard (a standard filter
+// that takes concurrent adds).
+//
+// # Hashing
 //
 // Each key is hashed once, with a seeded 128-bit hash (XXH3 by default, or
 // MetroHash), into a Digest; the k cell indexes are derived from the digest
 // by enhanced double hashing in wrapping 64-bit arithmetic and reduced to
 // the table by multiply-shift. Plain double hashing, triple hashing and k
 // independent hashes are available as research options (see Derivation).
-// Sizes and indexes are 64-bit: filters of more than 2^32 bits work.
+// Partitioned filters, and so the stages of a scalable filter, pass every
+// derived value through a 64-bit mixer first (see Partitioned). Sizes and
+// indexes are 64-bit: filters of more than 2^32 bits work.
+//
+// # Concurrency
 //
 // Filters hold no hash state and no scratch space, so Contains is safe for
 // concurrent use while nothing mutates the filter; Add, Reset and the other
-// mutating methods need exclusive access. Add and Contains do not allocate.
+// mutating methods need exclusive access, except on ConcurrentStandard.
+// Add and Contains do not allocate.
 //
-// Parameters from users are validated: a constructor given a value outside
+// # Persistence and set operations
+//
+// Every filter implements encoding.BinaryMarshaler and BinaryUnmarshaler,
+// io.WriterTo and io.ReaderFrom, in the format described at FormatVersion;
+// Unmarshal and ReadFilter load a filter of any variant. Standard and
+// Partitioned filters have Union and Intersect, Counting has Union, and all
+// have Equal.
+//
+// # Errors
+//
+// Values from users are validated: a constructor given a parameter outside
 // its domain returns an error wrapping ErrInvalidParams that names the
-// parameter, never a panic and never a silently different filter.
+// parameter, data that does not decode gives an error wrapping ErrCorrupt,
+// and filters that cannot be combined give one wrapping ErrIncompatible;
+// never a panic and never a silently different filter.
 //
-// The package depends only on the standard library, the two hash packages
-// and package analysis (for sizing); importing it does not pull in the
-// experiment runner or plotting.
+// The package depends on the standard library, the two hash packages and
+// package analysis (for sizing, which brings gonum's numerical packages);
+// importing it does not pull in the experiment runner or plotting.
 package variants
