@@ -9,7 +9,7 @@ import (
 
 // Interval is a closed interval [Lo, Hi], here a confidence interval.
 type Interval struct {
-	Lo, Hi float64
+	Lo, Hi float64 // the lower and upper ends, Lo <= Hi
 }
 
 // Contains reports whether Lo <= x <= Hi.

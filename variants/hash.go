@@ -12,7 +12,7 @@ import (
 // Digest is the 128-bit hash of a key, from which a filter derives its k
 // cell indexes.
 type Digest struct {
-	H1, H2 uint64
+	H1, H2 uint64 // the two 64-bit halves: the start and the step of the derivations
 }
 
 // HashKind selects the 128-bit hash function applied to keys.
@@ -87,9 +87,9 @@ func (d Derivation) String() string {
 // Hashing holds a filter's hash options. The zero value is the default:
 // XXH3, enhanced double hashing, seed 0.
 type Hashing struct {
-	Kind       HashKind
-	Derivation Derivation
-	Seed       uint64
+	Kind       HashKind   // the 128-bit hash of keys
+	Derivation Derivation // how the k indexes come from the digest
+	Seed       uint64     // the hash seed; filters to be combined must share it
 }
 
 func (h Hashing) validate() error {
