@@ -100,14 +100,9 @@ func growth(build builder, timed bool) runFunc {
 			}
 			addTime := time.Since(start)
 			start = time.Now()
-			var positives uint64
-			for i := range r.Queries {
-				if i%interruptEvery == 0 && ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if f.Contains(t.query(i)) {
-					positives++
-				}
+			positives, err := t.countPositives(ctx, f, r.Queries)
+			if err != nil {
+				return err
 			}
 			queryTime := time.Since(start)
 			st := f.Stats()
@@ -127,4 +122,20 @@ func growth(build builder, timed bool) runFunc {
 		}
 		return nil
 	}
+}
+
+// countPositives queries f with the trial's first q never-inserted keys and
+// returns how many it reports present, or the context's error if the run is
+// interrupted.
+func (t *trial) countPositives(ctx context.Context, f filter, q uint64) (uint64, error) {
+	var positives uint64
+	for i := range q {
+		if i%interruptEvery == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		if f.Contains(t.query(i)) {
+			positives++
+		}
+	}
+	return positives, nil
 }

@@ -102,15 +102,10 @@ func timeOps(build builder) runFunc {
 			addTime += time.Since(start)
 			adds += r.Items
 		}
-		var positives uint64
 		start := time.Now()
-		for i := range r.Queries {
-			if i%interruptEvery == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if f.Contains(t.query(i)) {
-				positives++
-			}
+		positives, err := t.countPositives(ctx, f, r.Queries)
+		if err != nil {
+			return err
 		}
 		queryTime := time.Since(start)
 		st := f.Stats()
