@@ -2,6 +2,9 @@ package variants
 
 import (
 	"math/bits"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
 )
 
 // Partitioned is a partitioned Bloom filter: k slices of b bits, each key
@@ -80,13 +83,33 @@ func NewPartitionedFor(capacity uint64, fpr float64, h Hashing) (*Partitioned, e
 }
 
 // Add inserts key.
-func (f *Partitioned) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+func (f *Partitioned) Add(key []byte) {
+	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
+		f.AddHash(f.hashing.Sum(key))
+		return
+	}
+	// As in Standard.Add: Sum and the recurrence inlined for the default.
+	u := xxh3.Hash128Seed(key, f.hashing.Seed)
+	f.set(u.Lo, u.Hi, weyl, weyl)
+}
 
 // Contains reports whether key is possibly in the set.
-func (f *Partitioned) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+func (f *Partitioned) Contains(key []byte) bool {
+	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
+		return f.ContainsHash(f.hashing.Sum(key))
+	}
+	u := xxh3.Hash128Seed(key, f.hashing.Seed)
+	return f.test(u.Lo, u.Hi, weyl, weyl)
+}
 
 // TestAndAdd inserts key and reports whether it was possibly present.
-func (f *Partitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *Partitioned) TestAndAdd(key []byte) bool {
+	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
+		return f.TestAndAddHash(f.hashing.Sum(key))
+	}
+	u := xxh3.Hash128Seed(key, f.hashing.Seed)
+	return f.testAndSet(u.Lo, u.Hi, weyl, weyl)
+}
 
 // AddHash inserts the key whose digest is d.
 func (f *Partitioned) AddHash(d Digest) {
@@ -95,15 +118,7 @@ func (f *Partitioned) AddHash(d Digest) {
 		f.addProbe(d)
 		return
 	}
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
-	base := uint64(0)
-	for range f.k {
-		i := reduce(mix64(x), b)
-		words[base+i>>6] |= 1 << (i & 63)
-		x, y, z = x+y, y+z, z+c
-		base += sw
-	}
-	f.items++
+	f.set(x, y, z, c)
 }
 
 // ContainsHash reports whether the key whose digest is d is possibly present.
@@ -112,35 +127,7 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	if !ok {
 		return f.containsProbe(d)
 	}
-	// As in Standard.ContainsHash: groups of four independent loads, one
-	// test per group.
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
-	base := uint64(0)
-	k := f.k
-	for ; k >= 4; k -= 4 {
-		i := reduce(mix64(x), b)
-		acc := words[base+i>>6] >> (i & 63)
-		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(mix64(x), b)
-		acc &= words[base+i>>6] >> (i & 63)
-		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(mix64(x), b)
-		acc &= words[base+i>>6] >> (i & 63)
-		x, y, z, base = x+y, y+z, z+c, base+sw
-		i = reduce(mix64(x), b)
-		acc &= words[base+i>>6] >> (i & 63)
-		x, y, z, base = x+y, y+z, z+c, base+sw
-		if acc&1 == 0 {
-			return false
-		}
-	}
-	acc := uint64(1)
-	for ; k > 0; k-- {
-		i := reduce(mix64(x), b)
-		acc &= words[base+i>>6] >> (i & 63)
-		x, y, z, base = x+y, y+z, z+c, base+sw
-	}
-	return acc&1 != 0
+	return f.test(x, y, z, c)
 }
 
 // TestAndAddHash inserts d and reports whether it was possibly present.
@@ -149,16 +136,79 @@ func (f *Partitioned) TestAndAddHash(d Digest) bool {
 	if !ok {
 		return f.testAndAddProbe(d)
 	}
-	words, b, sw := f.words, f.sliceBits, f.sliceWords
-	base := uint64(0)
-	acc := uint64(1)
-	for range f.k {
+	return f.testAndSet(x, y, z, c)
+}
+
+// The hot loops below work as Standard's do (see Standard.set), on the
+// mixed values of the recurrence, one per slice: slice j starts off =
+// 8 j ceil(b/64) bytes after the first word, and every index is below b.
+// The constructors and the decoder give the words exactly k slices of
+// ceil(b/64) words; each loop asserts once that the last word it could
+// touch is in the table.
+
+// slices returns the address of the first slice and the size of a slice
+// in bytes.
+func (f *Partitioned) slices() (unsafe.Pointer, uintptr) {
+	sw := f.sliceWords
+	_ = f.words[uint64(f.k-1)*sw+(f.sliceBits-1)>>6]
+	return unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(sw) * 8
+}
+
+// set sets the k bits of the recurrence.
+func (f *Partitioned) set(x, y, z, c uint64) {
+	base, step := f.slices()
+	b, end := f.sliceBits, uintptr(f.k)*step
+	for off := uintptr(0); off < end; off += step {
 		i := reduce(mix64(x), b)
-		w := &words[base+i>>6]
+		*wordPtr(unsafe.Add(base, off), i) |= 1 << (i & 63)
+		x, y, z = x+y, y+z, z+c
+	}
+	f.items++
+}
+
+// test reports whether the k bits of the recurrence are all set, in groups
+// of four as Standard.test does.
+func (f *Partitioned) test(x, y, z, c uint64) bool {
+	base, step := f.slices()
+	b, k, off := f.sliceBits, f.k, uintptr(0)
+	for ; k >= 4; k -= 4 {
+		i := reduce(mix64(x), b)
+		acc := *wordPtr(unsafe.Add(base, off), i) >> (i & 63)
+		x, y, z, off = x+y, y+z, z+c, off+step
+		i = reduce(mix64(x), b)
+		acc &= *wordPtr(unsafe.Add(base, off), i) >> (i & 63)
+		x, y, z, off = x+y, y+z, z+c, off+step
+		i = reduce(mix64(x), b)
+		acc &= *wordPtr(unsafe.Add(base, off), i) >> (i & 63)
+		x, y, z, off = x+y, y+z, z+c, off+step
+		i = reduce(mix64(x), b)
+		acc &= *wordPtr(unsafe.Add(base, off), i) >> (i & 63)
+		x, y, z, off = x+y, y+z, z+c, off+step
+		if acc&1 == 0 {
+			return false
+		}
+	}
+	acc := uint64(1)
+	for ; k > 0; k-- {
+		i := reduce(mix64(x), b)
+		acc &= *wordPtr(unsafe.Add(base, off), i) >> (i & 63)
+		x, y, z, off = x+y, y+z, z+c, off+step
+	}
+	return acc&1 != 0
+}
+
+// testAndSet sets the k bits of the recurrence and reports whether they
+// were all set before.
+func (f *Partitioned) testAndSet(x, y, z, c uint64) bool {
+	base, step := f.slices()
+	b, end := f.sliceBits, uintptr(f.k)*step
+	acc := uint64(1)
+	for off := uintptr(0); off < end; off += step {
+		i := reduce(mix64(x), b)
+		w := wordPtr(unsafe.Add(base, off), i)
 		acc &= *w >> (i & 63)
 		*w |= 1 << (i & 63)
 		x, y, z = x+y, y+z, z+c
-		base += sw
 	}
 	f.items++
 	return acc&1 != 0
