@@ -128,9 +128,9 @@ func (f *Standard) Add(key []byte) {
 	}
 	// The default hashing, with Sum and Hashing.recurrence (whose
 	// EnhancedDouble start is x, y, weyl, weyl) inlined by hand in Add,
-	// Contains and TestAndAdd: the two call layers they save cost a fifth
-	// of the instructions of a query (239 against 191 per absent key,
-	// hash included, under callgrind).
+	// Contains and TestAndAdd. With the loops below, which need no bounds
+	// checks and no stack frame, this takes a query for an absent key
+	// from 229 to 191 instructions, hash included (callgrind).
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	f.set(u.Lo, u.Hi, weyl, weyl)
 }
