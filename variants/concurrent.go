@@ -250,11 +250,16 @@ func (f *ConcurrentStandard) Reset() {
 }
 
 func (f *ConcurrentStandard) encode(e *encoder) {
-	encodeStandard(e, f.hashing, f.m, f.k, f.capacity, f.itemCount(), f.words, true)
+	e.bitTable(codeStandard, f.hashing, f.params(), f.words, true)
+}
+
+// params returns the parameter block of the standard format.
+func (f *ConcurrentStandard) params() bitParams {
+	return bitParams{size: f.m, k: f.k, capacity: f.capacity, items: f.itemCount()}
 }
 
 func (f *ConcurrentStandard) encodedSize() uint64 {
-	return headerSize + bitParamsSize + 8*uint64(len(f.words)) + trailerSize
+	return bitTableSize(f.params(), len(f.words))
 }
 
 // MarshalBinary encodes the filter in the standard format (see

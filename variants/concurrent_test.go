@@ -25,7 +25,7 @@ func init() {
 
 // asStandard returns a Standard sharing the bits of a concurrent filter.
 func asStandard(f *ConcurrentStandard) *Standard {
-	return &Standard{words: f.words, m: f.m, k: f.k, capacity: f.capacity, items: f.itemCount(), hashing: f.hashing}
+	return &Standard{bitCore: bitCore{words: f.words, k: f.k, capacity: f.capacity, items: f.itemCount(), hashing: f.hashing}, m: f.m}
 }
 
 // TestConcurrentMatchesStandard: for the same geometry and hashing the

@@ -1,7 +1,6 @@
 package variants
 
 import (
-	"math/bits"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -32,13 +31,9 @@ import (
 // Contains and ContainsHash are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
 type Partitioned struct {
-	words      []uint64
+	bitCore
 	sliceBits  uint64 // b
 	sliceWords uint64 // words per slice, ceil(b/64)
-	k          int
-	capacity   uint64
-	items      uint64
-	hashing    Hashing
 }
 
 var _ Filter = (*Partitioned)(nil)
@@ -64,7 +59,7 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Partitioned{words: w, sliceBits: b, sliceWords: sw, k: g.Hashes, hashing: h}, nil
+	return &Partitioned{bitCore: bitCore{words: w, k: g.Hashes, hashing: h}, sliceBits: b, sliceWords: sw}, nil
 }
 
 // NewPartitionedFor returns an empty partitioned filter sized by Sized for
@@ -273,11 +268,8 @@ func (f *Partitioned) fill() (fill, product float64) {
 	var set uint64
 	product = 1
 	for j := range uint64(f.k) {
-		var n int
-		for _, x := range f.words[j*f.sliceWords : (j+1)*f.sliceWords] {
-			n += bits.OnesCount64(x)
-		}
-		set += uint64(n)
+		n := popcount(f.words[j*f.sliceWords : (j+1)*f.sliceWords])
+		set += n
 		product *= float64(n) / float64(f.sliceBits)
 	}
 	return float64(set) / float64(f.sliceBits*uint64(f.k)), product
@@ -301,7 +293,4 @@ func (f *Partitioned) Stats() Stats {
 }
 
 // Reset empties the filter.
-func (f *Partitioned) Reset() {
-	clear(f.words)
-	f.items = 0
-}
+func (f *Partitioned) Reset() { f.reset() }

@@ -43,15 +43,7 @@ func addItems(a, b uint64) uint64 {
 }
 
 func (f *Standard) compatible(g *Standard) error {
-	var d diffs
-	if f.m != g.m {
-		d.add("bits %d != %d", f.m, g.m)
-	}
-	if f.k != g.k {
-		d.add("hashes %d != %d", f.k, g.k)
-	}
-	d.hashing(f.hashing, g.hashing)
-	return d.err()
+	return f.bitCore.compatible(&g.bitCore, "bits", f.m, g.m)
 }
 
 // Union makes f the union of f and g: the bitwise OR of their bits, which
@@ -70,10 +62,7 @@ func (f *Standard) Union(g *Standard) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	for i, w := range g.words {
-		f.words[i] |= w
-	}
-	f.items = addItems(f.items, g.items)
+	f.or(&g.bitCore)
 	return nil
 }
 
@@ -96,10 +85,7 @@ func (f *Standard) Intersect(g *Standard) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	for i, w := range g.words {
-		f.words[i] &= w
-	}
-	f.items = min(f.items, g.items)
+	f.and(&g.bitCore)
 	return nil
 }
 
@@ -114,19 +100,11 @@ func (f *Standard) Equal(g *Standard) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	return f.m == g.m && f.k == g.k && f.hashing == g.hashing && slices.Equal(f.words, g.words)
+	return f.m == g.m && f.sameBits(&g.bitCore)
 }
 
 func (f *Partitioned) compatible(g *Partitioned) error {
-	var d diffs
-	if f.sliceBits != g.sliceBits {
-		d.add("slice bits %d != %d", f.sliceBits, g.sliceBits)
-	}
-	if f.k != g.k {
-		d.add("hashes %d != %d", f.k, g.k)
-	}
-	d.hashing(f.hashing, g.hashing)
-	return d.err()
+	return f.bitCore.compatible(&g.bitCore, "slice bits", f.sliceBits, g.sliceBits)
 }
 
 // Union makes f the union of f and g: the bitwise OR of their slices,
@@ -143,10 +121,7 @@ func (f *Partitioned) Union(g *Partitioned) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	for i, w := range g.words {
-		f.words[i] |= w
-	}
-	f.items = addItems(f.items, g.items)
+	f.or(&g.bitCore)
 	return nil
 }
 
@@ -161,10 +136,7 @@ func (f *Partitioned) Intersect(g *Partitioned) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	for i, w := range g.words {
-		f.words[i] &= w
-	}
-	f.items = min(f.items, g.items)
+	f.and(&g.bitCore)
 	return nil
 }
 
@@ -176,7 +148,7 @@ func (f *Partitioned) Equal(g *Partitioned) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	return f.sliceBits == g.sliceBits && f.k == g.k && f.hashing == g.hashing && slices.Equal(f.words, g.words)
+	return f.sliceBits == g.sliceBits && f.sameBits(&g.bitCore)
 }
 
 func (f *Counting) compatible(g *Counting) error {

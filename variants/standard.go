@@ -2,7 +2,6 @@ package variants
 
 import (
 	"math"
-	"math/bits"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -16,12 +15,8 @@ import (
 // Contains and ContainsHash are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
 type Standard struct {
-	words    []uint64
-	m        uint64
-	k        int
-	capacity uint64
-	items    uint64
-	hashing  Hashing
+	bitCore
+	m uint64
 }
 
 var _ Filter = (*Standard)(nil)
@@ -102,7 +97,7 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Standard{words: w, m: g.Bits, k: g.Hashes, hashing: h}, nil
+	return &Standard{bitCore: bitCore{words: w, k: g.Hashes, hashing: h}, m: g.Bits}, nil
 }
 
 // NewStandardFor returns an empty standard filter sized by Sized for
@@ -307,7 +302,7 @@ func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k}
 
 // Stats reports the filter's geometry and load.
 func (f *Standard) Stats() Stats {
-	fill := float64(popcount(f.words)) / float64(f.m)
+	fill := float64(f.setBits()) / float64(f.m)
 	return Stats{
 		Variant:      "standard",
 		Cells:        f.m,
@@ -322,15 +317,4 @@ func (f *Standard) Stats() Stats {
 }
 
 // Reset empties the filter.
-func (f *Standard) Reset() {
-	clear(f.words)
-	f.items = 0
-}
-
-func popcount(w []uint64) uint64 {
-	var n int
-	for _, x := range w {
-		n += bits.OnesCount64(x)
-	}
-	return uint64(n)
-}
+func (f *Standard) Reset() { f.reset() }

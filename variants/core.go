@@ -1,0 +1,89 @@
+package variants
+
+import (
+	"math/bits"
+	"slices"
+	"unsafe"
+)
+
+// bitCore is what the word-array filters (Standard, Partitioned, Blocked,
+// SplitBlock) share: the table of 64-bit words, the number of bits a key
+// touches, the capacity and item count, and the hashing. A variant embeds
+// it and adds only its geometry, its indexing and its theory; reset, fill
+// counting, the set operations on the words and the encoding of the
+// payload are written once, here and in encoding_bits.go.
+type bitCore struct {
+	words    []uint64
+	k        int
+	capacity uint64
+	items    uint64
+	hashing  Hashing
+}
+
+// setBits returns the number of set bits of the table.
+func (c *bitCore) setBits() uint64 { return popcount(c.words) }
+
+// reset clears every bit and the item count.
+func (c *bitCore) reset() {
+	clear(c.words)
+	c.items = 0
+}
+
+// or makes c's words the OR of c's and g's, and adds the item counts.
+func (c *bitCore) or(g *bitCore) {
+	for i, w := range g.words {
+		c.words[i] |= w
+	}
+	c.items = addItems(c.items, g.items)
+}
+
+// and makes c's words the AND of c's and g's, and keeps the smaller item
+// count.
+func (c *bitCore) and(g *bitCore) {
+	for i, w := range g.words {
+		c.words[i] &= w
+	}
+	c.items = min(c.items, g.items)
+}
+
+// sameBits reports whether c and g have the same k, hashing and words.
+func (c *bitCore) sameBits(g *bitCore) bool {
+	return c.k == g.k && c.hashing == g.hashing && slices.Equal(c.words, g.words)
+}
+
+// compatible collects the differences between c and g that forbid
+// combining them: the geometry values given as name, c's value, g's value
+// triples, then k and the hashing.
+func (c *bitCore) compatible(g *bitCore, geometry ...any) error {
+	var d diffs
+	for i := 0; i+2 < len(geometry); i += 3 {
+		if geometry[i+1] != geometry[i+2] {
+			d.add("%s %v != %v", geometry[i], geometry[i+1], geometry[i+2])
+		}
+	}
+	if c.k != g.k {
+		d.add("hashes %d != %d", c.k, g.k)
+	}
+	d.hashing(c.hashing, g.hashing)
+	return d.err()
+}
+
+// alignedWords returns a zeroed table of n words whose first word starts
+// on a 64-byte boundary, so that every 64-byte block of a blocked filter
+// is one cache line. It over-allocates by at most seven words.
+func alignedWords(n uint64) ([]uint64, error) {
+	w, err := allocWords(n + 7)
+	if err != nil {
+		return nil, err
+	}
+	off := (64 - uintptr(unsafe.Pointer(unsafe.SliceData(w)))&63) & 63 / 8
+	return w[off : off+uintptr(n) : off+uintptr(n)], nil
+}
+
+func popcount(w []uint64) uint64 {
+	var n int
+	for _, x := range w {
+		n += bits.OnesCount64(x)
+	}
+	return uint64(n)
+}

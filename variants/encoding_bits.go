@@ -1,0 +1,284 @@
+package variants
+
+import (
+	"io"
+)
+
+// ---- The word-array filters ----
+
+// bitParams is the parameter block of the word-array filters: a size (the
+// bits m of a standard, blocked or split-block filter, the slice bits b of
+// a partitioned one), the hashes k, the variant's extra 32-bit parameters
+// (the block bits of a blocked filter), the capacity and the item count.
+type bitParams struct {
+	size     uint64
+	k        int
+	extra    []uint32
+	capacity uint64
+	items    uint64
+}
+
+// params returns c's parameter block with the given size and extras.
+func (c *bitCore) params(size uint64, extra ...uint32) bitParams {
+	return bitParams{size: size, k: c.k, extra: extra, capacity: c.capacity, items: c.items}
+}
+
+// bitTableSize is the encoded size of a word-array filter of p and words.
+func bitTableSize(p bitParams, words int) uint64 {
+	return headerSize + bitParamsSize + 4*uint64(len(p.extra)) + 8*uint64(words) + trailerSize
+}
+
+// bitTable writes a whole word-array filter but its checksum: the header,
+// the parameters and the words, reading each word atomically if
+// atomicLoad is set.
+func (e *encoder) bitTable(c variantCode, h Hashing, p bitParams, words []uint64, atomicLoad bool) {
+	e.header(c, h)
+	e.bitBody(p, words, atomicLoad)
+}
+
+// bitBody writes the parameters and words of a word-array filter, as a
+// filter and each stage of a scalable one hold them.
+func (e *encoder) bitBody(p bitParams, words []uint64, atomicLoad bool) {
+	e.u64(p.size)
+	e.u32(uint32(p.k))
+	for _, x := range p.extra {
+		e.u32(x)
+	}
+	e.u64(p.capacity)
+	e.u64(p.items)
+	e.words(words, atomicLoad)
+}
+
+// bitParams reads a parameter block with extras 32-bit extra parameters.
+func (d *decoder) bitParams(extras int) (bitParams, error) {
+	var p bitParams
+	p.size = d.u64()
+	p.k, _ = d.hashes()
+	for range extras {
+		p.extra = append(p.extra, d.u32())
+	}
+	p.capacity, p.items = d.u64(), d.u64()
+	return p, d.err
+}
+
+// core returns the bitCore of a decoded filter.
+func (p bitParams) core(words []uint64, h Hashing) bitCore {
+	return bitCore{words: words, k: p.k, capacity: p.capacity, items: p.items, hashing: h}
+}
+
+// ---- Standard ----
+
+func (f *Standard) encodedSize() uint64 {
+	return bitTableSize(f.params(f.m), len(f.words))
+}
+
+func (f *Standard) encode(e *encoder) {
+	e.bitTable(codeStandard, f.hashing, f.params(f.m), f.words, false)
+}
+
+// errZero reports a filter that was not built by a constructor.
+func errZero(typ string) error {
+	return invalid("the zero %s is not a filter; build one with New%s", typ, typ)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, geometry, capacity, item count and bits. The
+// encoding is FormatVersion's header, 28 bytes of parameters, the
+// ceil(m/64) words of bits and a 4-byte checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Standard) MarshalBinary() ([]byte, error) {
+	if f.m == 0 {
+		return nil, errZero("Standard")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer rather than building a copy of the
+// filter in memory. It returns the number of bytes written.
+func (f *Standard) WriteTo(w io.Writer) (int64, error) {
+	if f.m == 0 {
+		return 0, errZero("Standard")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the standard filter encoded in data
+// (see FormatVersion for the format and the errors). The loaded filter
+// answers every query as the one saved: same hashing, seed, geometry and
+// bits, capacity and item count. On error f is unchanged.
+func (f *Standard) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readStandard)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the standard filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion for the format, the bound on the
+// memory it allocates before the bits arrive, and the errors. On error f is
+// unchanged.
+func (f *Standard) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readStandard()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readStandard decodes a standard filter, header included.
+func (d *decoder) readStandard() (*Standard, error) {
+	h, err := d.expect(codeStandard)
+	if err != nil {
+		return nil, err
+	}
+	return d.standard(h)
+}
+
+// standard decodes the rest of a standard filter after its header.
+func (d *decoder) standard(h header) (*Standard, error) {
+	p, err := d.bitParams(0)
+	if err != nil {
+		return nil, err
+	}
+	m := p.size
+	if err := (Geometry{Bits: m, Hashes: p.k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	words := d.words((m + 63) / 64)
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	if err := d.padding(words, m); err != nil {
+		return nil, err
+	}
+	return &Standard{bitCore: p.core(words, h.hashing), m: m}, nil
+}
+
+// padding checks that the bits above bit b of a table of b bits in words
+// are zero.
+func (d *decoder) padding(words []uint64, b uint64) error {
+	if r := b % 64; r != 0 && words[len(words)-1]>>r != 0 {
+		d.err = corrupt("bits set beyond the %d bits of the table", b)
+	}
+	return d.err
+}
+
+// ---- Partitioned ----
+
+func (f *Partitioned) encodedSize() uint64 {
+	return bitTableSize(f.params(f.sliceBits), len(f.words))
+}
+
+func (f *Partitioned) encode(e *encoder) {
+	e.bitTable(codePartitioned, f.hashing, f.params(f.sliceBits), f.words, false)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, slice size, number of slices, capacity, item
+// count and bits. The encoding is FormatVersion's header, 28 bytes of
+// parameters, the k ceil(b/64) words of the slices and a 4-byte checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Partitioned) MarshalBinary() ([]byte, error) {
+	if f.k == 0 {
+		return nil, errZero("Partitioned")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer. It returns the number of bytes written.
+func (f *Partitioned) WriteTo(w io.Writer) (int64, error) {
+	if f.k == 0 {
+		return 0, errZero("Partitioned")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the partitioned filter encoded in data
+// (see FormatVersion for the format and the errors). The loaded filter
+// answers every query as the one saved. On error f is unchanged.
+func (f *Partitioned) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readPartitioned)
+	if err == nil {
+		*f = *g
+	}
+	return err
+}
+
+// ReadFrom replaces f with the partitioned filter read from r, reading
+// exactly the encoding that WriteTo writes and nothing after it. It returns
+// the number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Partitioned) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readPartitioned()
+	if err == nil {
+		*f = *g
+	}
+	return d.n, err
+}
+
+// readPartitioned decodes a partitioned filter, header included.
+func (d *decoder) readPartitioned() (*Partitioned, error) {
+	h, err := d.expect(codePartitioned)
+	if err != nil {
+		return nil, err
+	}
+	return d.partitioned(h)
+}
+
+// partitioned decodes the rest of a partitioned filter after its header.
+func (d *decoder) partitioned(h header) (*Partitioned, error) {
+	f, err := d.partitionedBody(h.hashing)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	return f, d.partitionedPadding(f)
+}
+
+// partitionedBody decodes the parameters and slices of a partitioned
+// filter, as a partitioned filter and each stage of a scalable one hold
+// them. Its padding is checked after the checksum, by partitionedPadding.
+func (d *decoder) partitionedBody(h Hashing) (*Partitioned, error) {
+	p, err := d.bitParams(0)
+	if err != nil {
+		return nil, err
+	}
+	b, k := p.size, p.k
+	if b == 0 {
+		return nil, d.bad(corrupt("slice bits b = 0, want b >= 1"))
+	}
+	if b > MaxBits || b*uint64(k) > MaxBits {
+		return nil, d.bad(corrupt("%d slices of %d bits, more than the maximum of %d bits", k, b, uint64(MaxBits)))
+	}
+	if err := (Geometry{Bits: b * uint64(k), Hashes: k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	sw := (b + 63) / 64
+	words := d.words(sw * uint64(k))
+	if d.err != nil {
+		return nil, d.err
+	}
+	return &Partitioned{bitCore: p.core(words, h), sliceBits: b, sliceWords: sw}, nil
+}
+
+// partitionedPadding checks that the bits above b in every slice are zero.
+func (d *decoder) partitionedPadding(f *Partitioned) error {
+	sw := f.sliceWords
+	for j := range uint64(f.k) {
+		if err := d.padding(f.words[j*sw:(j+1)*sw], f.sliceBits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
