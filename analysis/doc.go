@@ -1,9 +1,10 @@
 // Package analysis holds the theory of Bloom filters and the statistics of
 // measured false-positive rates: sizing (optimal bits and hashes), the
 // classic, Bloom's and the exact finite-m false-positive rates of standard
-// filters, the exact rate of partitioned filters, the counter distribution of
-// counting filters, the stage geometry and compound rate of scalable
-// filters, a solver for any missing one of n, p, m and k, and confidence
+// filters, the exact rate of partitioned filters, the exact rate and sizing
+// of blocked and split-block filters (with the block penalty), the counter
+// distribution of counting filters, the stage geometry and compound rate of
+// scalable filters, a solver for any missing one of n, p, m and k, and confidence
 // intervals for measured rates.
 //
 // Everything here is a pure function or a plain value with methods: no I/O,

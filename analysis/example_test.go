@@ -97,3 +97,19 @@ func ExampleClopperPearson() {
 	// Clopper-Pearson [0.000303, 0.000568]
 	// Wilson          [0.000311, 0.000568]
 }
+
+// The memory a blocked filter needs beyond a standard one at the same
+// rate: the block penalty, from the exact blocked rate.
+func ExampleBlockedSize() {
+	std, _ := analysis.OptimalBits(1_000_000, 0.001)
+	for _, b := range []uint64{64, 512} {
+		m, k, _ := analysis.BlockedSize(1_000_000, 0.001, b)
+		fmt.Printf("B = %d: m = %d, k = %d, %.3f x standard, rate %.4g\n", b, m, k, float64(m)/float64(std), analysis.BlockedFPR(m, 1_000_000, k, b))
+	}
+	sm, _ := analysis.SplitBlockSize(1_000_000, 0.001)
+	fmt.Printf("split-block: m = %d, %.3f x standard\n", sm, float64(sm)/float64(std))
+	// Output:
+	// B = 64: m = 23997760, k = 7, 1.669 x standard, rate 0.001
+	// B = 512: m = 15545856, k = 9, 1.081 x standard, rate 0.0009999
+	// split-block: m = 16889856, 1.175 x standard
+}

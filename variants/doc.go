@@ -2,15 +2,21 @@
 // Standard (Bloom 1970), Partitioned (one slice per hash), Counting (packed
 // saturating counters, with deletion), Scalable (Almeida, Baquero, Preguiça
 // and Hutchison 2007, which grows without a known capacity while holding
-// its false-positive target) and ConcurrentStandard (a standard filter
-// that takes concurrent adds).
+// its false-positive target), ConcurrentStandard (a standard filter that
+// takes concurrent adds), and the two cache-blocked filters that touch one
+// memory block per key: Blocked (Putze, Sanders and Singler 2007; blocks of
+// 512 bits, one cache line, by default) and SplitBlock (the split-block
+// filter of Apache Impala, Kudu and Parquet, bit for bit, with raw 64-bit
+// hash entry points and the raw Parquet bitset, so that a Parquet column
+// chunk's Bloom filter can be queried; ParquetHash gives its XXH64).
 //
 // # Hashing
 //
 // Each key is hashed once, with a seeded 128-bit hash (XXH3 by default, or
 // MetroHash), into a Digest; the k cell indexes are derived from the digest
 // by enhanced double hashing in wrapping 64-bit arithmetic and reduced to
-// the table by multiply-shift. Plain double hashing, triple hashing and k
+// the table by multiply-shift. Blocked and SplitBlock index by their own
+// rules (see each). Plain double hashing, triple hashing and k
 // independent hashes are available as research options (see Derivation).
 // Partitioned filters, and so the stages of a scalable filter, pass every
 // derived value through a 64-bit mixer first (see Partitioned). Sizes and
@@ -27,6 +33,13 @@
 // cells. BenchmarkFilter and BenchmarkFilterInCache measure both against
 // the hash alone.
 //
+// Blocked and SplitBlock also implement Batcher: AddBatch and ContainsBatch
+// hash a group of keys, touch every group member's block, and only then set
+// or test the bits, so that the cache misses of independent keys overlap
+// instead of being paid one after another. BenchmarkBlocked measures them
+// against one-at-a-time calls and against a baseline of raw loads of random
+// cache lines at the same size.
+//
 // # Concurrency
 //
 // Filters hold no hash state and no scratch space, so Contains is safe for
@@ -38,9 +51,11 @@
 //
 // Every filter implements encoding.BinaryMarshaler and BinaryUnmarshaler,
 // io.WriterTo and io.ReaderFrom, in the format described at FormatVersion;
-// Unmarshal and ReadFilter load a filter of any variant. Standard and
-// Partitioned filters have Union and Intersect, Counting has Union, and all
-// have Equal.
+// Unmarshal and ReadFilter load a filter of any variant. Standard,
+// Partitioned, Blocked and SplitBlock filters have Union and Intersect,
+// Counting has Union, and all have Equal. The four bit-array variants share
+// one unexported core (the word table, fill, reset, set operations and the
+// parameter block of the format); each adds only its indexing.
 //
 // # Errors
 //

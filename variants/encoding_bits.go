@@ -2,6 +2,7 @@ package variants
 
 import (
 	"io"
+	"unsafe"
 )
 
 // ---- The word-array filters ----
@@ -281,4 +282,196 @@ func (d *decoder) partitionedPadding(f *Partitioned) error {
 		}
 	}
 	return nil
+}
+
+// loadInto sets *dst to the filter that read decodes from data, which it
+// must consume whole, leaving *dst unchanged on error: UnmarshalBinary.
+func loadInto[T any](dst *T, data []byte, read func(*decoder) (*T, error)) error {
+	g, err := unmarshal(data, read)
+	if err == nil {
+		*dst = *g
+	}
+	return err
+}
+
+// readInto sets *dst to the filter that read decodes from r and returns
+// the bytes read, leaving *dst unchanged on error: ReadFrom.
+func readInto[T any](dst *T, r io.Reader, read func(*decoder) (*T, error)) (int64, error) {
+	d := newDecoder(r)
+	g, err := read(d)
+	if err == nil {
+		*dst = *g
+	}
+	return d.n, err
+}
+
+// expectThen returns a reader of a whole filter of variant c: the header,
+// then body.
+func expectThen[T any](c variantCode, body func(*decoder, header) (*T, error)) func(*decoder) (*T, error) {
+	return func(d *decoder) (*T, error) {
+		h, err := d.expect(c)
+		if err != nil {
+			return nil, err
+		}
+		return body(d, h)
+	}
+}
+
+// aligned returns words, or a copy of them on a 64-byte boundary if they
+// are not on one (large tables are page-aligned by the allocator).
+func aligned(words []uint64) ([]uint64, error) {
+	if uintptr(unsafe.Pointer(unsafe.SliceData(words)))&63 == 0 {
+		return words, nil
+	}
+	w, err := alignedWords(uint64(len(words)))
+	if err != nil {
+		return nil, err
+	}
+	copy(w, words)
+	return w, nil
+}
+
+// ---- Blocked ----
+
+func (f *Blocked) encodedSize() uint64 {
+	return bitTableSize(f.params(f.m, uint32(f.blockBits)), len(f.words))
+}
+
+func (f *Blocked) encode(e *encoder) {
+	e.bitTable(codeBlocked, f.hashing, f.params(f.m, uint32(f.blockBits)), f.words, false)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, bits, hashes, block bits, capacity, item
+// count and bits. The encoding is FormatVersion's header, 32 bytes of
+// parameters, the m/64 words of the blocks and a 4-byte checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Blocked) MarshalBinary() ([]byte, error) {
+	if f.m == 0 {
+		return nil, errZero("Blocked")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer. It returns the number of bytes written.
+func (f *Blocked) WriteTo(w io.Writer) (int64, error) {
+	if f.m == 0 {
+		return 0, errZero("Blocked")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the blocked filter encoded in data (see
+// FormatVersion for the format and the errors). The loaded filter answers
+// every query as the one saved. On error f is unchanged.
+func (f *Blocked) UnmarshalBinary(data []byte) error {
+	return loadInto(f, data, expectThen(codeBlocked, (*decoder).blocked))
+}
+
+// ReadFrom replaces f with the blocked filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. See FormatVersion. On error f is unchanged.
+func (f *Blocked) ReadFrom(r io.Reader) (int64, error) {
+	return readInto(f, r, expectThen(codeBlocked, (*decoder).blocked))
+}
+
+// blocked decodes the rest of a blocked filter after its header.
+func (d *decoder) blocked(h header) (*Blocked, error) {
+	p, err := d.bitParams(1)
+	if err != nil {
+		return nil, err
+	}
+	m, b := p.size, uint64(p.extra[0])
+	if err := checkBlockBits(int(p.extra[0])); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	if m == 0 || m%b != 0 || m > MaxBits {
+		return nil, d.bad(corrupt("bits m = %d, want a positive multiple of the block bits %d, at most %d", m, b, uint64(MaxBits)))
+	}
+	if err := (Geometry{Bits: m, Hashes: p.k}).validate(); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	words := d.words(m / 64)
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	if words, err = aligned(words); err != nil {
+		return nil, d.bad(err)
+	}
+	return newBlocked(p.core(words, h.hashing), m, b), nil
+}
+
+// ---- SplitBlock ----
+
+func (f *SplitBlock) encodedSize() uint64 {
+	return bitTableSize(f.params(f.blocks*SplitBlockBits), len(f.words))
+}
+
+func (f *SplitBlock) encode(e *encoder) {
+	e.bitTable(codeSplitBlock, f.hashing, f.params(f.blocks*SplitBlockBits), f.words, false)
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion: its hashing, bits, capacity, item count and bits. The
+// encoding is FormatVersion's header, 28 bytes of parameters, the m/64
+// words of the blocks (the Parquet bitset, see AppendBitset) and a 4-byte
+// checksum.
+//
+// MarshalBinary, like WriteTo, only reads the filter: it may run
+// concurrently with Contains, but not with a mutating method.
+func (f *SplitBlock) MarshalBinary() ([]byte, error) {
+	if f.blocks == 0 {
+		return nil, errZero("SplitBlock")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer. It returns the number of bytes written.
+func (f *SplitBlock) WriteTo(w io.Writer) (int64, error) {
+	if f.blocks == 0 {
+		return 0, errZero("SplitBlock")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the split-block filter encoded in data
+// (see FormatVersion for the format and the errors). The loaded filter
+// answers every query as the one saved. On error f is unchanged.
+func (f *SplitBlock) UnmarshalBinary(data []byte) error {
+	return loadInto(f, data, expectThen(codeSplitBlock, (*decoder).splitBlock))
+}
+
+// ReadFrom replaces f with the split-block filter read from r, reading
+// exactly the encoding that WriteTo writes and nothing after it. It
+// returns the number of bytes read. See FormatVersion. On error f is
+// unchanged.
+func (f *SplitBlock) ReadFrom(r io.Reader) (int64, error) {
+	return readInto(f, r, expectThen(codeSplitBlock, (*decoder).splitBlock))
+}
+
+// splitBlock decodes the rest of a split-block filter after its header.
+func (d *decoder) splitBlock(h header) (*SplitBlock, error) {
+	p, err := d.bitParams(0)
+	if err != nil {
+		return nil, err
+	}
+	m := p.size
+	if m == 0 || m%SplitBlockBits != 0 || m/SplitBlockBits > MaxSplitBlocks {
+		return nil, d.bad(corrupt("bits m = %d, want 256 z for 1 <= z <= %d blocks", m, uint64(MaxSplitBlocks)))
+	}
+	if p.k != splitBlockHashes {
+		return nil, d.bad(corrupt("hashes k = %d, want %d for a split-block filter", p.k, splitBlockHashes))
+	}
+	words := d.words(m / 64)
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	if words, err = aligned(words); err != nil {
+		return nil, d.bad(err)
+	}
+	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / SplitBlockBits}, nil
 }

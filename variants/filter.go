@@ -3,6 +3,7 @@ package variants
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Filter is an approximate-membership set: Contains never reports false for
@@ -53,8 +54,8 @@ type Remover interface {
 
 // Stats is a filter's geometry and load as plain data.
 type Stats struct {
-	// Variant is the filter's kind: "standard", "partitioned", "counting"
-	// or "scalable".
+	// Variant is the filter's kind: "standard", "partitioned", "counting",
+	// "scalable", "blocked" or "split-block".
 	Variant string
 	// Cells is the number of cells the hashes index (m): bits for the bit
 	// filters, counters for a counting filter, the sum over stages for a
@@ -80,13 +81,29 @@ type Stats struct {
 	FillRatio float64
 	// EstimatedFPR is the false-positive rate implied by the current fill:
 	// FillRatio^Hashes for a standard or counting filter, the product of
-	// the slices' fill ratios for a partitioned one, and the compound
-	// 1 - prod(1 - f_i) of its stages for a scalable one.
+	// the slices' fill ratios for a partitioned one, the compound
+	// 1 - prod(1 - f_i) of its stages for a scalable one, and the mean over
+	// blocks of each block's rate for a blocked or split-block one.
 	EstimatedFPR float64
 	// Saturated is the number of counters at their maximum (counting only).
 	Saturated uint64
 	// Stages holds per-stage figures (scalable only).
 	Stages []StageStats
+	// Blocks describes the blocks of a blocked or split-block filter; it
+	// is zero for the other variants.
+	Blocks BlockStats
+}
+
+// BlockStats describes the blocks of a blocked or split-block filter: how
+// many there are, their size, and the spread of their fill ratios, whose
+// unevenness is what costs a blocked filter its higher rate.
+type BlockStats struct {
+	Count      uint64  // number of blocks
+	Bits       int     // bits per block (B)
+	FillMean   float64 // mean fill ratio over blocks (the filter's fill ratio)
+	FillStdDev float64 // standard deviation of the blocks' fill ratios
+	FillMin    float64 // smallest fill ratio of a block
+	FillMax    float64 // largest fill ratio of a block
 }
 
 // StageStats describes one stage of a scalable filter.
@@ -109,6 +126,13 @@ var (
 	// ErrIncompatible reports filters that cannot be combined.
 	ErrIncompatible = errors.New("incompatible filters")
 )
+
+// trimPrefix returns the message of an error of package analysis without
+// its package prefix and sentinel, to be wrapped in one of this package.
+func trimPrefix(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "analysis: ")
+	return strings.TrimPrefix(msg, ErrInvalidParams.Error()+": ")
+}
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("variants: %w: "+format, append([]any{ErrInvalidParams}, args...)...)

@@ -25,8 +25,9 @@ import (
 //	offset  size  field
 //	0       4     magic "BLMF"
 //	4       2     format version (uint16), 1
-//	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable
-//	7       1     hash kind (HashKind): 0 xxh3, 1 metro
+//	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
+//	              5 blocked, 6 split-block
+//	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
 //	9       8     seed (uint64)
@@ -77,12 +78,31 @@ import (
 //	       as above; the stage's hashing is the filter's, and stage i
 //	       queries with Digest.Remix(i)
 //
+// Blocked (32 bytes of parameters, then w = m/64 words; derivation 0):
+//
+//	17  8  bits m (uint64), a multiple of B, B <= m <= MaxBits
+//	25  4  hashes k (uint32), 1 <= k <= MaxHashes
+//	29  4  block bits B (uint32), a power of two from 64 to 4096
+//	33  8  capacity (uint64)
+//	41  8  items (uint64)
+//	49     payload: block j is words j B/64 to (j+1) B/64 - 1, laid out as
+//	       a standard filter of B bits
+//
+// Split-block (28 bytes of parameters, then w = m/64 words; derivation 0):
+//
+//	17  8  bits m (uint64), 256 z for z blocks, 1 <= z <= 2^32
+//	25  4  hashes k (uint32), always 8
+//	29  8  capacity (uint64)
+//	37  8  items (uint64)
+//	45     payload: the Parquet bitset read as little-endian 64-bit words
+//	       (SplitBlock.AppendBitset)
+//
 // A ConcurrentStandard writes the standard layout, so either type loads
 // what the other saved.
 //
-// The format overhead over the raw words is 49 bytes for the standard and
-// partitioned layouts, 50 for the counting one, and 65 + 28 L for a
-// scalable filter of L stages. The encoding is canonical: a decoded filter
+// The format overhead over the raw words is 49 bytes for the standard,
+// partitioned and split-block layouts, 50 for the counting one, 53 for
+// the blocked one, and 65 + 28 L for a scalable filter of L stages. The encoding is canonical: a decoded filter
 // encodes to the same bytes.
 //
 // # Decoding
@@ -124,6 +144,8 @@ const (
 	codePartitioned variantCode = 2
 	codeCounting    variantCode = 3
 	codeScalable    variantCode = 4
+	codeBlocked     variantCode = 5
+	codeSplitBlock  variantCode = 6
 )
 
 func (c variantCode) String() string {
@@ -136,6 +158,10 @@ func (c variantCode) String() string {
 		return "counting"
 	case codeScalable:
 		return "scalable"
+	case codeBlocked:
+		return "blocked"
+	case codeSplitBlock:
+		return "split-block"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -169,6 +195,14 @@ var (
 	_ encoding.BinaryUnmarshaler = (*Scalable)(nil)
 	_ io.WriterTo                = (*Scalable)(nil)
 	_ io.ReaderFrom              = (*Scalable)(nil)
+	_ encoding.BinaryMarshaler   = (*Blocked)(nil)
+	_ encoding.BinaryUnmarshaler = (*Blocked)(nil)
+	_ io.WriterTo                = (*Blocked)(nil)
+	_ io.ReaderFrom              = (*Blocked)(nil)
+	_ encoding.BinaryMarshaler   = (*SplitBlock)(nil)
+	_ encoding.BinaryUnmarshaler = (*SplitBlock)(nil)
+	_ io.WriterTo                = (*SplitBlock)(nil)
+	_ io.ReaderFrom              = (*SplitBlock)(nil)
 )
 
 func corrupt(format string, args ...any) error {
@@ -428,12 +462,18 @@ func (d *decoder) header() (header, error) {
 	if d.err != nil {
 		return header{}, d.err
 	}
+	var err error
 	switch c {
 	case codeStandard, codePartitioned, codeCounting, codeScalable:
+		err = h.validate()
+	case codeBlocked:
+		err = checkOwnIndexing("blocked", h)
+	case codeSplitBlock:
+		err = checkSplitHashing(h)
 	default:
 		return header{}, d.bad(corrupt("unknown variant %d", uint8(c)))
 	}
-	if err := h.validate(); err != nil {
+	if err != nil {
 		return header{}, d.bad(corruptParams(err))
 	}
 	return header{variant: c, hashing: h}, nil
@@ -585,6 +625,14 @@ func (d *decoder) readOne() (Filter, error) {
 		}
 	case codeScalable:
 		if f, err := d.scalable(h); err == nil {
+			return f, nil
+		}
+	case codeBlocked:
+		if f, err := d.blocked(h); err == nil {
+			return f, nil
+		}
+	case codeSplitBlock:
+		if f, err := d.splitBlock(h); err == nil {
 			return f, nil
 		}
 	default:

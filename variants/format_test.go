@@ -67,6 +67,9 @@ func sampleFilters(t testing.TB) map[string]persistent {
 	keys := testKeys(9, 1, 300)
 	for i, h := range allHashings {
 		for _, name := range sortedTypes() {
+			if !supports(name, h) {
+				continue
+			}
 			for _, g := range []Geometry{{Bits: 9586, Hashes: 7}, {Bits: 64 * 37, Hashes: 5}, {Bits: 7, Hashes: 7}} {
 				f, err := persistentTypes[name](g, h)
 				if err != nil {
@@ -103,6 +106,10 @@ func setCapacity(f Filter, n uint64) {
 	case *Partitioned:
 		f.capacity = n
 	case *Counting:
+		f.capacity = n
+	case *Blocked:
+		f.capacity = n
+	case *SplitBlock:
 		f.capacity = n
 	case *Scalable:
 		// A scalable filter has no capacity of its own.
@@ -177,6 +184,8 @@ func encodedLen(st Stats) int {
 		return 49 + 8*st.Hashes*words(st.Cells/uint64(st.Hashes))
 	case "counting":
 		return 50 + 8*words(st.Bits)
+	case "blocked":
+		return 53 + 8*words(st.Bits)
 	case "scalable":
 		n := 65
 		for _, s := range st.Stages {
@@ -301,12 +310,21 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p, c, sc} {
+	bl, err := NewBlocked(Geometry{Bits: 512, Hashes: 4}, 256, Hashing{Kind: Metro, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := NewSplitBlock(512, Hashing{Kind: XXH64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.capacity = 5
+	for _, f := range []Filter{s, p, c, sc, bl, sb} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc}
+	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb}
 }
 
 // readHex reads a golden file: hexadecimal digits, any white space.
@@ -439,6 +457,39 @@ func TestGoldenLayout(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.field, c.got, c.want)
 		}
 	}
+	bl := readHex(t, filepath.Join("testdata", "blocked-v1.golden"))
+	sb := readHex(t, filepath.Join("testdata", "split-block-v1.golden"))
+	for _, c := range []struct {
+		field     string
+		got, want uint64
+	}{
+		{"blocked variant", uint64(bl[6]), 5},
+		{"blocked hash kind", uint64(bl[7]), uint64(Metro)},
+		{"blocked bits", le.Uint64(bl[17:]), 512},
+		{"blocked hashes", uint64(le.Uint32(bl[25:])), 4},
+		{"blocked block bits", uint64(le.Uint32(bl[29:])), 256},
+		{"blocked items", le.Uint64(bl[41:]), uint64(len(goldenKeys))},
+		{"blocked length", uint64(len(bl)), 49 + 8*8 + 4},
+		{"split-block variant", uint64(sb[6]), 6},
+		{"split-block hash kind", uint64(sb[7]), uint64(XXH64)},
+		{"split-block bits", le.Uint64(sb[17:]), 512},
+		{"split-block hashes", uint64(le.Uint32(sb[25:])), 8},
+		{"split-block capacity", le.Uint64(sb[29:]), 5},
+		{"split-block length", uint64(len(sb)), 45 + 8*8 + 4},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.field, c.got, c.want)
+		}
+	}
+	// The split-block payload is the Parquet bitset.
+	sf, err := Unmarshal(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sb[45:45+64], sf.(*SplitBlock).AppendBitset(nil)) {
+		t.Error("split-block payload is not the Parquet bitset")
+	}
+
 	// Bit i of the filter is bit i%64 of word i/64.
 	f, _ := Unmarshal(data)
 	s := f.(*Standard)
@@ -511,7 +562,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"version 2", edit(good, true, func(b []byte) []byte { le.PutUint16(b[4:], 2); return b }), "unknown format version 2"},
 		{"variant 0", edit(good, true, func(b []byte) []byte { b[6] = 0; return b }), "unknown variant 0"},
 		{"variant 200", edit(good, true, func(b []byte) []byte { b[6] = 200; return b }), "unknown variant 200"},
-		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 2; return b }), "hash kind 2"},
+		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 3; return b }), "hash kind 3"},
+		{"hash kind xxh64", edit(good, true, func(b []byte) []byte { b[7] = 2; return b }), "hash kind xxh64 gives 64 bits"},
 		{"derivation", edit(good, true, func(b []byte) []byte { b[8] = 4; return b }), "derivation 4"},
 		{"bits 0", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},
 		{"bits huge", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 1<<63); return b }), "bits m = 9223372036854775808"},

@@ -23,15 +23,22 @@ const (
 	XXH3 HashKind = iota
 	// Metro is the 128-bit MetroHash (github.com/dgryski/go-metro).
 	Metro
+	// XXH64 is the 64-bit XXH64 hash, with which the Parquet format's
+	// Bloom filters hash values (see ParquetHash). Its digest has H1 =
+	// XXH64(key, seed) and H2 = 0, so only a SplitBlock filter, which uses
+	// 64 bits of the digest, takes it; the other constructors reject it.
+	XXH64
 )
 
-// String returns "xxh3" or "metro".
+// String returns "xxh3", "metro" or "xxh64".
 func (h HashKind) String() string {
 	switch h {
 	case XXH3:
 		return "xxh3"
 	case Metro:
 		return "metro"
+	case XXH64:
+		return "xxh64"
 	}
 	return fmt.Sprintf("HashKind(%d)", uint8(h))
 }
@@ -93,8 +100,11 @@ type Hashing struct {
 }
 
 func (h Hashing) validate() error {
-	if h.Kind > Metro {
-		return invalid("hash kind %d, want xxh3 (%d) or metro (%d)", uint8(h.Kind), uint8(XXH3), uint8(Metro))
+	if h.Kind == XXH64 {
+		return invalid("hash kind xxh64 gives 64 bits, and only a split-block filter takes it; want xxh3 (%d) or metro (%d)", uint8(XXH3), uint8(Metro))
+	}
+	if h.Kind > XXH64 {
+		return invalid("hash kind %d, want xxh3 (%d) or metro (%d), or xxh64 (%d) for a split-block filter", uint8(h.Kind), uint8(XXH3), uint8(Metro), uint8(XXH64))
 	}
 	if h.Derivation > Independent {
 		return invalid("derivation %d, want 0 to %d", uint8(h.Derivation), uint8(Independent))
@@ -102,11 +112,15 @@ func (h Hashing) validate() error {
 	return nil
 }
 
-// Sum returns the 128-bit digest of key under h.
+// Sum returns the 128-bit digest of key under h (for XXH64, the 64-bit
+// hash in H1 and zero in H2).
 func (h Hashing) Sum(key []byte) Digest {
-	if h.Kind == Metro {
+	switch h.Kind {
+	case Metro:
 		a, b := metro.Hash128(key, h.Seed)
 		return Digest{a, b}
+	case XXH64:
+		return Digest{H1: xxh64(key, h.Seed)}
 	}
 	u := xxh3.Hash128Seed(key, h.Seed)
 	return Digest{u.Lo, u.Hi}

@@ -238,3 +238,92 @@ func (f *Scalable) Equal(g *Scalable) bool {
 	}
 	return true
 }
+
+func (f *Blocked) compatible(g *Blocked) error {
+	return f.bitCore.compatible(&g.bitCore, "bits", f.m, g.m, "block bits", f.blockBits, g.blockBits)
+}
+
+// Union makes f the union of f and g: the bitwise OR of their blocks,
+// which is exactly the filter that adding the keys of both would have
+// built. The filters must have the same bits, block bits, hashes and
+// hashing; otherwise Union returns an error wrapping ErrIncompatible that
+// names every difference, and leaves f unchanged. f keeps its capacity;
+// the item count becomes the sum of the two counts (saturating).
+//
+// Union reads g and writes f: g must not be mutated during the call, and f
+// needs exclusive access. It panics if g is nil.
+func (f *Blocked) Union(g *Blocked) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	f.or(&g.bitCore)
+	return nil
+}
+
+// Intersect makes f the intersection of f and g: the bitwise AND of their
+// blocks, with the compatibility, error and concurrency rules of Union.
+// As for Standard.Intersect, keys added to both still test present, but
+// the result can have more set bits than the filter of the common keys
+// alone. The item count becomes the smaller of the two counts.
+func (f *Blocked) Intersect(g *Blocked) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	f.and(&g.bitCore)
+	return nil
+}
+
+// Equal reports whether f and g have the same geometry, block size,
+// hashing and bits, and so answer every query alike. Like Standard.Equal
+// it ignores the capacity and the item count, and a nil filter equals only
+// a nil filter.
+func (f *Blocked) Equal(g *Blocked) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.m == g.m && f.blockBits == g.blockBits && f.sameBits(&g.bitCore)
+}
+
+func (f *SplitBlock) compatible(g *SplitBlock) error {
+	return f.bitCore.compatible(&g.bitCore, "blocks", f.blocks, g.blocks)
+}
+
+// Union makes f the union of f and g: the bitwise OR of their blocks,
+// which is exactly the filter that adding the keys of both would have
+// built. The filters must have the same number of blocks and hashing;
+// otherwise Union returns an error wrapping ErrIncompatible that names
+// every difference, and leaves f unchanged. f keeps its capacity; the item
+// count becomes the sum of the two counts (saturating).
+//
+// Union reads g and writes f: g must not be mutated during the call, and f
+// needs exclusive access. It panics if g is nil.
+func (f *SplitBlock) Union(g *SplitBlock) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	f.or(&g.bitCore)
+	return nil
+}
+
+// Intersect makes f the intersection of f and g: the bitwise AND of their
+// blocks, with the compatibility, error and concurrency rules of Union and
+// the caveat of Standard.Intersect. The item count becomes the smaller of
+// the two counts.
+func (f *SplitBlock) Intersect(g *SplitBlock) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	f.and(&g.bitCore)
+	return nil
+}
+
+// Equal reports whether f and g have the same number of blocks, hashing
+// and bits, and so answer every query alike. Like Standard.Equal it
+// ignores the capacity and the item count, and a nil filter equals only a
+// nil filter.
+func (f *SplitBlock) Equal(g *SplitBlock) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.blocks == g.blocks && f.sameBits(&g.bitCore)
+}

@@ -1,0 +1,318 @@
+package variants
+
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// DefaultBlockBits is the block size of a blocked filter unless one is
+// given: 512 bits, one 64-byte cache line.
+const DefaultBlockBits = 512
+
+// MinBlockBits and MaxBlockBits bound the block size of a blocked filter,
+// a power of two.
+const (
+	MinBlockBits = 64
+	MaxBlockBits = 4096
+)
+
+// Blocked is a cache-blocked Bloom filter (Putze, Sanders and Singler,
+// "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007): m bits in
+// m/B blocks of B bits, each key setting k bits inside one block. A query
+// therefore touches one block, one cache line at the default B = 512,
+// where a standard filter touches k lines; the price is a slightly higher
+// false-positive rate at equal memory, because blocks receive unequal
+// numbers of keys (analysis.BlockedFPR gives the exact rate, and
+// NewBlockedFor sizes the filter with that penalty included).
+//
+// The digest's first half picks the block, by multiply-shift over the
+// number of blocks; the second half gives the k bit positions inside it,
+// log2(B) bits each, taken from its low bits upwards and, once they run
+// out, from SplitMix64 remixes of it (h2 + t w for t = 1, 2, ..., w the
+// golden-ratio constant). The positions are thus as good as independent
+// and uniform, with replacement: two of a key's positions may coincide,
+// exactly as the theory assumes. This indexing is the filter's own: the
+// hashing's Derivation must be the default (EnhancedDouble), and the
+// constructors reject the others rather than silently ignore them.
+//
+// The table is aligned to 64 bytes in memory, so that a block of 512 bits
+// is exactly one cache line.
+//
+// Contains, ContainsHash and ContainsBatch are safe for concurrent use
+// while nothing mutates the filter; mutation needs exclusive access.
+type Blocked struct {
+	bitCore
+	m      uint64 // bits, a multiple of blockBits
+	blocks uint64 // m / blockBits
+	// blockBits is B; blockShift is log2(B), the bits of one position;
+	// perWord is floor(64 / blockShift), the positions one 64-bit value
+	// gives.
+	blockBits  uint64
+	blockShift uint
+	perWord    int
+}
+
+var _ Filter = (*Blocked)(nil)
+
+// checkBlockBits reports an error unless b is a power of two between
+// MinBlockBits and MaxBlockBits.
+func checkBlockBits(b int) error {
+	if b < MinBlockBits || b > MaxBlockBits || b&(b-1) != 0 {
+		return invalid("block bits B = %d, want a power of two from %d to %d (%d, one cache line, by default)", b, MinBlockBits, MaxBlockBits, DefaultBlockBits)
+	}
+	return nil
+}
+
+// checkOwnIndexing reports an error if h asks for a derivation other than
+// the default, which a filter with its own indexing does not use.
+func checkOwnIndexing(variant string, h Hashing) error {
+	if err := h.validate(); err != nil {
+		return err
+	}
+	if h.Derivation != EnhancedDouble {
+		return invalid("derivation %v: a %s filter derives its bit positions from the digest's bits and takes only the default derivation (%v)", h.Derivation, variant, EnhancedDouble)
+	}
+	return nil
+}
+
+// NewBlocked returns an empty blocked filter of g.Hashes bits per key in
+// blocks of blockBits bits (0 means DefaultBlockBits), with g.Bits rounded
+// up to a whole number of blocks; Geometry reports the bits actually
+// built.
+func NewBlocked(g Geometry, blockBits int, h Hashing) (*Blocked, error) {
+	if blockBits == 0 {
+		blockBits = DefaultBlockBits
+	}
+	if err := checkBlockBits(blockBits); err != nil {
+		return nil, err
+	}
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkOwnIndexing("blocked", h); err != nil {
+		return nil, err
+	}
+	b := uint64(blockBits)
+	m := (g.Bits + b - 1) / b * b
+	if m > MaxBits {
+		return nil, invalid("bits m = %d rounded up to whole blocks of %d is %d, more than the maximum of %d", g.Bits, b, m, uint64(MaxBits))
+	}
+	w, err := alignedWords(m / 64)
+	if err != nil {
+		return nil, err
+	}
+	return newBlocked(bitCore{words: w, k: g.Hashes, hashing: h}, m, b), nil
+}
+
+// newBlocked returns a blocked filter around c, whose words hold m bits in
+// blocks of b bits.
+func newBlocked(c bitCore, m, b uint64) *Blocked {
+	shift := uint(bits.TrailingZeros64(b))
+	return &Blocked{bitCore: c, m: m, blocks: m / b, blockBits: b, blockShift: shift, perWord: 64 / int(shift)}
+}
+
+// BlockedSized returns the geometry of a blocked filter with blocks of
+// blockBits bits (0 means DefaultBlockBits) for capacity n at false-positive
+// rate p: the fewest whole blocks, and the k that minimises the exact
+// blocked rate for them, whose rate analysis.BlockedFPR is at most p
+// (analysis.BlockedSize). It needs more bits than Sized: the block penalty.
+func BlockedSized(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
+	if blockBits == 0 {
+		blockBits = DefaultBlockBits
+	}
+	if err := checkBlockBits(blockBits); err != nil {
+		return Geometry{}, err
+	}
+	if capacity == 0 {
+		return Geometry{}, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
+	m, k, err := analysis.BlockedSize(capacity, fpr, uint64(blockBits))
+	if err != nil {
+		return Geometry{}, invalid("a blocked filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
+	}
+	return Geometry{Bits: m, Hashes: k}, nil
+}
+
+// NewBlockedFor returns an empty blocked filter with blocks of blockBits
+// bits (0 means DefaultBlockBits), sized by BlockedSized for capacity items
+// at false-positive rate fpr.
+func NewBlockedFor(capacity uint64, fpr float64, blockBits int, h Hashing) (*Blocked, error) {
+	g, err := BlockedSized(capacity, fpr, blockBits)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewBlocked(g, blockBits, h)
+	if err != nil {
+		return nil, err
+	}
+	f.capacity = capacity
+	return f, nil
+}
+
+// Add inserts key.
+func (f *Blocked) Add(key []byte) {
+	if f.hashing.Kind != XXH3 {
+		f.AddHash(f.hashing.Sum(key))
+		return
+	}
+	u := xxh3.Hash128Seed(key, f.hashing.Seed)
+	f.set(f.block(u.Lo), u.Hi)
+	f.items++
+}
+
+// Contains reports whether key is possibly in the set.
+func (f *Blocked) Contains(key []byte) bool {
+	if f.hashing.Kind != XXH3 {
+		return f.ContainsHash(f.hashing.Sum(key))
+	}
+	u := xxh3.Hash128Seed(key, f.hashing.Seed)
+	return f.test(f.block(u.Lo), u.Hi)
+}
+
+// TestAndAdd inserts key and reports whether it was possibly present.
+func (f *Blocked) TestAndAdd(key []byte) bool {
+	return f.TestAndAddHash(f.hashing.Sum(key))
+}
+
+// AddHash inserts the key whose digest is d.
+func (f *Blocked) AddHash(d Digest) {
+	f.set(f.block(d.H1), d.H2)
+	f.items++
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly present.
+func (f *Blocked) ContainsHash(d Digest) bool {
+	return f.test(f.block(d.H1), d.H2)
+}
+
+// TestAndAddHash inserts d and reports whether it was possibly present.
+func (f *Blocked) TestAndAddHash(d Digest) bool {
+	p := f.block(d.H1)
+	present := f.test(p, d.H2)
+	f.set(p, d.H2)
+	f.items++
+	return present
+}
+
+// block returns the address of the block that h1 picks. Every block lies
+// inside the table: reduce(h1, blocks) < blocks, and the table has
+// exactly blocks * B/64 words (the constructors and the decoder make it
+// so), which block asserts once before the unchecked arithmetic.
+func (f *Blocked) block(h1 uint64) unsafe.Pointer {
+	_ = f.words[f.blocks<<(f.blockShift-6)-1]
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), reduce(h1, f.blocks)<<(f.blockShift-3))
+}
+
+// The in-block loops take the k positions from h2 as the type's comment
+// says; x holds the unused bits of the current 64-bit value.
+
+// set sets the k bits of h2 in the block at b.
+func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
+	s, mask, per := f.blockShift&63, f.blockBits-1, f.perWord
+	x, k := h2, f.k
+	for t := uint64(1); ; t++ {
+		n := min(k, per)
+		for range n {
+			i := x & mask
+			*wordPtr(b, i) |= 1 << (i & 63)
+			x >>= s
+		}
+		if k -= n; k == 0 {
+			return
+		}
+		x = mix64(h2 + t*weyl)
+	}
+}
+
+// test reports whether the k bits of h2 are all set in the block at b. It
+// tests every bit without an early exit: the loads all hit the one line
+// the first brings in, and a loop without branches on the bits lets the
+// processor run the tests of consecutive keys side by side.
+func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool { return f.testFrom(b, h2, 0) }
+
+// testFrom is test with the accumulator started at touch | 1: the batched
+// forms pass the OR of the words their first pass loaded, which keeps
+// those loads, issued early to overlap the cache misses of a group of
+// keys, from being optimised away, and changes nothing in bit 0, the
+// answer.
+func (f *Blocked) testFrom(b unsafe.Pointer, h2, touch uint64) bool {
+	s, mask, per := f.blockShift&63, f.blockBits-1, f.perWord
+	x, k := h2, f.k
+	acc := touch | 1
+	for t := uint64(1); ; t++ {
+		n := min(k, per)
+		for range n {
+			i := x & mask
+			acc &= *wordPtr(b, i) >> (i & 63)
+			x >>= s
+		}
+		if k -= n; k == 0 {
+			return acc&1 != 0
+		}
+		x = mix64(h2 + t*weyl)
+	}
+}
+
+// Hashing returns the filter's hash options.
+func (f *Blocked) Hashing() Hashing { return f.hashing }
+
+// Geometry returns the filter's bits (a whole number of blocks) and hashes.
+func (f *Blocked) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k} }
+
+// BlockBits returns the size of the filter's blocks in bits.
+func (f *Blocked) BlockBits() int { return int(f.blockBits) }
+
+// Stats reports the filter's geometry and load. Its EstimatedFPR is the
+// rate conditional on the bits: the mean over blocks of (X_b/B)^k, where
+// X_b is the number of set bits of block b, since a query picks a block
+// uniformly and then k positions in it with replacement. Blocks describes
+// the spread of the blocks' fill.
+func (f *Blocked) Stats() Stats {
+	wordsPer := int(f.blockBits / 64)
+	bs, est := blockSpread(f.words, wordsPer, func(block []uint64) float64 {
+		return math.Pow(float64(popcount(block))/float64(f.blockBits), float64(f.k))
+	})
+	return Stats{
+		Variant:      "blocked",
+		Cells:        f.m,
+		CellBits:     1,
+		Bits:         f.m,
+		Hashes:       f.k,
+		Capacity:     f.capacity,
+		Items:        f.items,
+		FillRatio:    bs.FillMean,
+		EstimatedFPR: est,
+		Blocks:       bs,
+	}
+}
+
+// blockSpread summarises the fill of the blocks of wordsPer words in words,
+// and returns with it the mean over blocks of rate(block).
+func blockSpread(words []uint64, wordsPer int, rate func([]uint64) float64) (BlockStats, float64) {
+	n := len(words) / wordsPer
+	bs := BlockStats{Count: uint64(n), Bits: 64 * wordsPer, FillMin: 1}
+	var sum, sumSq, est float64
+	for b := range n {
+		block := words[b*wordsPer : (b+1)*wordsPer]
+		fill := float64(popcount(block)) / float64(bs.Bits)
+		sum += fill
+		sumSq += fill * fill
+		bs.FillMin = min(bs.FillMin, fill)
+		bs.FillMax = max(bs.FillMax, fill)
+		est += rate(block)
+	}
+	bs.FillMean = sum / float64(n)
+	bs.FillStdDev = math.Sqrt(max(0, sumSq/float64(n)-bs.FillMean*bs.FillMean))
+	return bs, est / float64(n)
+}
+
+// Reset empties the filter.
+func (f *Blocked) Reset() { f.reset() }

@@ -1,0 +1,272 @@
+package variants
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// SplitBlockBits is the block size of a split-block filter: 256 bits,
+// eight 32-bit words.
+const SplitBlockBits = analysis.SplitBlockBits
+
+// splitBlockHashes is the number of bits a key sets: one per 32-bit word.
+const splitBlockHashes = analysis.SplitBlockHashes
+
+// MaxSplitBlocks is the largest number of blocks of a split-block filter:
+// the block index is computed from 32 bits of the hash, so there are at
+// most 2^32 blocks (128 GiB).
+const MaxSplitBlocks = 1 << 32
+
+// SplitBlock is the split-block Bloom filter of Apache Impala, Kudu and
+// Parquet, bit for bit as the Parquet format specifies its Bloom filters
+// (BloomFilter.md): z blocks of 256 bits, each eight 32-bit words; a 64-bit
+// hash h picks block ((h >> 32) z) >> 32, and its low 32 bits x set one bit
+// in each word i, bit (x salt_i mod 2^32) >> 27, with the eight salts of
+// the specification. A key touches one 32-byte block, and every key sets
+// exactly eight bits. Its rate, analysis.SplitBlockFPR, is a little above
+// a blocked filter's at equal memory.
+//
+// Keys are hashed with the filter's Hashing; the 64-bit hash is the
+// digest's first half, H1. With Hashing{Kind: XXH64} (seed 0) a key hashes
+// as Parquet hashes a value's plain encoding, so Add and Contains on plain
+// encoded values agree with a Parquet reader; AddHash64 and ContainsHash64
+// take the 64-bit hash directly, and NewSplitBlockFromBitset and
+// AppendBitset exchange the raw bitset of a Parquet column chunk.
+//
+// Contains, ContainsHash, ContainsHash64 and ContainsBatch are safe for
+// concurrent use while nothing mutates the filter; mutation needs
+// exclusive access.
+type SplitBlock struct {
+	bitCore
+	blocks uint64 // z
+}
+
+var _ Filter = (*SplitBlock)(nil)
+
+// checkSplitHashing reports an error unless h suits a split-block filter:
+// any hash kind, xxh64 included, and the default derivation.
+func checkSplitHashing(h Hashing) error {
+	if h.Kind == XXH64 {
+		h.Kind = XXH3 // valid here; check the rest
+	}
+	return checkOwnIndexing("split-block", h)
+}
+
+// NewSplitBlock returns an empty split-block filter of m bits rounded up to
+// a whole number of 256-bit blocks; Geometry reports the bits actually
+// built.
+func NewSplitBlock(m uint64, h Hashing) (*SplitBlock, error) {
+	if m == 0 {
+		return nil, invalid("bits m = 0, want m >= 1")
+	}
+	if err := checkSplitHashing(h); err != nil {
+		return nil, err
+	}
+	z := (m + SplitBlockBits - 1) / SplitBlockBits
+	if m > MaxBits || z > MaxSplitBlocks {
+		return nil, invalid("bits m = %d needs %d blocks, more than the %d that a split-block filter addresses", m, z, uint64(MaxSplitBlocks))
+	}
+	w, err := alignedWords(z * SplitBlockBits / 64)
+	if err != nil {
+		return nil, err
+	}
+	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, hashing: h}, blocks: z}, nil
+}
+
+// SplitBlockSized returns the bits of a split-block filter for capacity n
+// at false-positive rate p: the fewest whole blocks whose rate
+// analysis.SplitBlockFPR is at most p (analysis.SplitBlockSize).
+func SplitBlockSized(capacity uint64, fpr float64) (uint64, error) {
+	if capacity == 0 {
+		return 0, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return 0, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
+	m, err := analysis.SplitBlockSize(capacity, fpr)
+	if err != nil {
+		return 0, invalid("a split-block filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
+	}
+	return m, nil
+}
+
+// NewSplitBlockFor returns an empty split-block filter sized by
+// SplitBlockSized for capacity items at false-positive rate fpr.
+func NewSplitBlockFor(capacity uint64, fpr float64, h Hashing) (*SplitBlock, error) {
+	m, err := SplitBlockSized(capacity, fpr)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewSplitBlock(m, h)
+	if err != nil {
+		return nil, err
+	}
+	f.capacity = capacity
+	return f, nil
+}
+
+// NewSplitBlockFromBitset returns a split-block filter holding a copy of a
+// Parquet Bloom filter bitset: the bytes that follow a column chunk's
+// BloomFilterHeader, a whole number of 32-byte blocks of eight
+// little-endian 32-bit words. Its hashing is Hashing{Kind: XXH64}, as
+// Parquet's; its capacity and item count are unknown and reported as 0.
+// Query it with ContainsHash64(ParquetHash(value)) or Contains(value).
+func NewSplitBlockFromBitset(bitset []byte) (*SplitBlock, error) {
+	if len(bitset) == 0 || len(bitset)%(SplitBlockBits/8) != 0 {
+		return nil, invalid("bitset of %d bytes, want a positive multiple of %d (whole 256-bit blocks)", len(bitset), SplitBlockBits/8)
+	}
+	f, err := NewSplitBlock(uint64(len(bitset))*8, Hashing{Kind: XXH64})
+	if err != nil {
+		return nil, err
+	}
+	for i := range f.words {
+		f.words[i] = binary.LittleEndian.Uint64(bitset[8*i:])
+	}
+	return f, nil
+}
+
+// AppendBitset appends the filter's bits to dst in the layout of a Parquet
+// Bloom filter bitset (blocks in order, each eight little-endian 32-bit
+// words) and returns the extended slice. A Parquet writer stores it after
+// a BloomFilterHeader whose numBytes is len of the bitset; its algorithm
+// is SPLIT_BLOCK, hash XXHASH and compression UNCOMPRESSED, which hold only
+// when the filter hashes with XXH64 seed 0 (Parquet's hash) or its keys
+// were added by AddHash64 with Parquet hashes.
+func (f *SplitBlock) AppendBitset(dst []byte) []byte {
+	for _, w := range f.words {
+		dst = binary.LittleEndian.AppendUint64(dst, w)
+	}
+	return dst
+}
+
+// Add inserts key.
+func (f *SplitBlock) Add(key []byte) { f.AddHash64(f.hash64(key)) }
+
+// Contains reports whether key is possibly in the set.
+func (f *SplitBlock) Contains(key []byte) bool { return f.ContainsHash64(f.hash64(key)) }
+
+// TestAndAdd inserts key and reports whether it was possibly present.
+func (f *SplitBlock) TestAndAdd(key []byte) bool { return f.TestAndAddHash64(f.hash64(key)) }
+
+// hash64 returns the 64-bit hash of key, H1 of its digest.
+func (f *SplitBlock) hash64(key []byte) uint64 {
+	if f.hashing.Kind == XXH3 {
+		return xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	}
+	return f.hashing.Sum(key).H1
+}
+
+// AddHash inserts the key whose digest is d; it uses d.H1.
+func (f *SplitBlock) AddHash(d Digest) { f.AddHash64(d.H1) }
+
+// ContainsHash reports whether the key whose digest is d is possibly
+// present; it uses d.H1.
+func (f *SplitBlock) ContainsHash(d Digest) bool { return f.ContainsHash64(d.H1) }
+
+// TestAndAddHash inserts d and reports whether it was possibly present.
+func (f *SplitBlock) TestAndAddHash(d Digest) bool { return f.TestAndAddHash64(d.H1) }
+
+// AddHash64 inserts the key whose 64-bit hash is h, as Parquet's
+// insert(h) does.
+func (f *SplitBlock) AddHash64(h uint64) {
+	f.set(f.block(h), uint32(h))
+	f.items++
+}
+
+// ContainsHash64 reports whether the key whose 64-bit hash is h is
+// possibly present, as Parquet's check(h) does.
+func (f *SplitBlock) ContainsHash64(h uint64) bool { return f.test(f.block(h), uint32(h)) }
+
+// TestAndAddHash64 inserts the key whose 64-bit hash is h and reports
+// whether it was possibly present.
+func (f *SplitBlock) TestAndAddHash64(h uint64) bool {
+	b := f.block(h)
+	present := f.test(b, uint32(h))
+	f.set(b, uint32(h))
+	f.items++
+	return present
+}
+
+// block returns the address of the block that h picks, ((h >> 32) z) >> 32,
+// which is below z; the table has exactly 4 z words, asserted once.
+func (f *SplitBlock) block(h uint64) unsafe.Pointer {
+	_ = f.words[f.blocks*4-1]
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), ((h>>32)*f.blocks)>>32<<5)
+}
+
+// masks returns the block mask of x as four 64-bit words: 32-bit word i of
+// the block is the low half of 64-bit word i/2 for even i and the high
+// half for odd i, which is the little-endian layout of the bitset. The
+// constants are the eight salts of the Parquet specification, in order:
+// 0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b,
+// 0x9efc4947, 0x5c6bfb31.
+func masks(x uint32) (m0, m1, m2, m3 uint64) {
+	m0 = 1<<((x*0x47b6137b)>>27) | 1<<((x*0x44974d91)>>27+32)
+	m1 = 1<<((x*0x8824ad5b)>>27) | 1<<((x*0xa2b7289d)>>27+32)
+	m2 = 1<<((x*0x705495c7)>>27) | 1<<((x*0x2df1424b)>>27+32)
+	m3 = 1<<((x*0x9efc4947)>>27) | 1<<((x*0x5c6bfb31)>>27+32)
+	return
+}
+
+// set ORs the mask of x into the block at b.
+func (f *SplitBlock) set(b unsafe.Pointer, x uint32) {
+	m0, m1, m2, m3 := masks(x)
+	w := (*[4]uint64)(b)
+	w[0] |= m0
+	w[1] |= m1
+	w[2] |= m2
+	w[3] |= m3
+}
+
+// test reports whether the block at b holds every bit of the mask of x.
+func (f *SplitBlock) test(b unsafe.Pointer, x uint32) bool {
+	m0, m1, m2, m3 := masks(x)
+	w := (*[4]uint64)(b)
+	return (m0&^w[0])|(m1&^w[1])|(m2&^w[2])|(m3&^w[3]) == 0
+}
+
+// Hashing returns the filter's hash options.
+func (f *SplitBlock) Hashing() Hashing { return f.hashing }
+
+// Geometry returns the filter's bits (a whole number of 256-bit blocks)
+// and its 8 hashes.
+func (f *SplitBlock) Geometry() Geometry {
+	return Geometry{Bits: f.blocks * SplitBlockBits, Hashes: splitBlockHashes}
+}
+
+// Stats reports the filter's geometry and load. Its EstimatedFPR is the
+// rate conditional on the bits: the mean over blocks of the product over
+// the block's eight words of their fill ratios, since a query sets one
+// uniform bit per word.
+func (f *SplitBlock) Stats() Stats {
+	bs, est := blockSpread(f.words, SplitBlockBits/64, func(block []uint64) float64 {
+		p := 1.0
+		for _, w := range block {
+			p *= float64(bits.OnesCount32(uint32(w))) / 32
+			p *= float64(bits.OnesCount32(uint32(w>>32))) / 32
+		}
+		return p
+	})
+	m := f.blocks * SplitBlockBits
+	return Stats{
+		Variant:      "split-block",
+		Cells:        m,
+		CellBits:     1,
+		Bits:         m,
+		Hashes:       splitBlockHashes,
+		Capacity:     f.capacity,
+		Items:        f.items,
+		FillRatio:    bs.FillMean,
+		EstimatedFPR: est,
+		Blocks:       bs,
+	}
+}
+
+// Reset empties the filter.
+func (f *SplitBlock) Reset() { f.reset() }
