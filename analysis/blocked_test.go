@@ -353,3 +353,49 @@ func BenchmarkBlockedSize(b *testing.B) {
 		}
 	}
 }
+
+func TestBlockedOptimalHashes(t *testing.T) {
+	for _, c := range []struct{ m, n, B uint64 }{
+		{1 << 20, 100_000, 512}, {1 << 16, 4_000, 64}, {1 << 18, 10_000, 1024}, {10_240, 10_000, 512}, {1 << 20, 20_000, 256},
+	} {
+		k := BlockedOptimalHashes(c.m, c.n, c.B)
+		best, bestK := math.Inf(1), 0
+		for kk := 1; kk <= 40; kk++ {
+			if f := BlockedFPR(c.m, c.n, kk, c.B); f < best {
+				best, bestK = f, kk
+			}
+		}
+		if k != bestK {
+			t.Errorf("BlockedOptimalHashes(%d, %d, %d) = %d, scan gives %d", c.m, c.n, c.B, k, bestK)
+		}
+	}
+	if BlockedOptimalHashes(1000, 10, 512) != 0 || BlockedOptimalHashes(1024, 0, 512) != 1 {
+		t.Error("BlockedOptimalHashes domain")
+	}
+}
+
+func TestBlockedOptimalHashesFar(t *testing.T) {
+	for _, c := range []struct {
+		m, n, blockBits uint64
+		lo, hi          int // try k = lo..hi
+	}{
+		{1 << 23, 1e6, 512, 1, 20},
+		{1 << 20, 1e5, 64, 1, 20},
+		{1 << 24, 1e6, 4096, 1, 20},
+		{100 * 512 * 200, 512 * 200, 512, 10, 40}, // 100 bits per item: standard k = 69
+		{512, 1, 512, 250, 300},                   // one item, one block: standard k = 355
+	} {
+		got := BlockedOptimalHashes(c.m, c.n, c.blockBits)
+		want := c.lo
+		for k := c.lo + 1; k <= c.hi; k++ {
+			if BlockedFPR(c.m, c.n, k, c.blockBits) < BlockedFPR(c.m, c.n, want, c.blockBits) {
+				want = k
+			}
+		}
+		if got != want || want == c.hi || want == c.lo && c.lo > 1 {
+			t.Errorf("BlockedOptimalHashes(%d, %d, %d) = %d (rate %v), want %d (rate %v) inside %d..%d", c.m, c.n, c.blockBits,
+				got, BlockedFPR(c.m, c.n, got, c.blockBits), want, BlockedFPR(c.m, c.n, want, c.blockBits), c.lo, c.hi)
+		}
+		t.Logf("m/n = %.0f, B = %d: standard k %d, blocked k %d", float64(c.m)/float64(c.n), c.blockBits, OptimalHashes(c.m, c.n), got)
+	}
+}

@@ -38,7 +38,7 @@ func paramError(param, format string, args ...any) error {
 
 // Variants lists the filter variants the experiments measure, in the order
 // "all" expands to.
-var Variants = []string{"standard", "partitioned", "counting", "scalable"}
+var Variants = []string{"standard", "partitioned", "counting", "scalable", "blocked", "split-block"}
 
 // Params are the parameters of an experiment run. Zero fields take the
 // experiment's defaults (see Experiment.Defaults); Results.Params holds the

@@ -36,6 +36,8 @@ func tiny(name string) Params {
 		return Params{Keys: []uint64{1000, 3000}}
 	case "speed":
 		return Params{Keys: []uint64{1000, 5000}, Queries: 5000}
+	case "blocking":
+		return Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
 	}
 	return Params{}
 }

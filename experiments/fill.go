@@ -106,6 +106,11 @@ func modelWords(variant string) string {
 		return "exact partitioned"
 	case "scalable":
 		return "compound (1 - prod(1 - f_i) over the stages)"
+	case "split-block":
+		return "exact split-block (binomial block load, (1 - (31/32)^j)^8 per block)"
+	}
+	if _, ok := blockSize(variant); ok {
+		return "exact blocked (binomial block load mixed over the exact rate of one block)"
 	}
 	return "exact finite-m"
 }

@@ -3,6 +3,8 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bloomlab/bloomlab/variants"
@@ -38,6 +40,13 @@ func sized(variant string, n uint64, p float64, width int) (builder, error) {
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewPartitionedFor(n, p, h)) }, nil
 	case "counting":
 		return countingBuilder(n, p, width), nil
+	case "blocked":
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlockedFor(n, p, 0, h)) }, nil
+	case "split-block":
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewSplitBlockFor(n, p, h)) }, nil
+	}
+	if b, ok := blockSize(variant); ok {
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlockedFor(n, p, b, h)) }, nil
 	}
 	return nil, fmt.Errorf("experiments: no sized builder for variant %q", variant)
 }
@@ -51,6 +60,13 @@ func geometry(variant string, m uint64, k int) (builder, error) {
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewStandard(g, h)) }, nil
 	case "partitioned":
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewPartitioned(g, h)) }, nil
+	case "split-block":
+		// k is always 8; m is rounded up to whole blocks.
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewSplitBlock(m, h)) }, nil
+	}
+	if b, ok := blockSize(variant); ok {
+		// m is rounded up to whole blocks.
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlocked(g, b, h)) }, nil
 	}
 	return nil, fmt.Errorf("experiments: no geometry builder for variant %q", variant)
 }
@@ -71,13 +87,35 @@ func probe(b builder) (variants.Stats, error) {
 func rateTheory(variant string, st variants.Stats, items uint64) (classic, theory float64, model string) {
 	m, k := st.Cells, st.Hashes
 	classic = classicFPR(m, items, k)
-	switch variant {
-	case "partitioned":
+	switch {
+	case variant == "partitioned":
 		return classic, partitionedFPR(m, items, k), "partitioned"
+	case variant == "split-block":
+		return classic, splitBlockFPR(m, items), "split-block"
+	case st.Blocks.Bits > 0:
+		return classic, blockedFPR(m, items, k, uint64(st.Blocks.Bits)), blockedModel(uint64(st.Blocks.Bits))
 	default:
 		return classic, exactFPR(m, items, k), "exact"
 	}
 }
+
+// blockSize reports the block size of a blocked variant's name: "blocked"
+// (variants.DefaultBlockBits) or "blocked-B".
+func blockSize(variant string) (int, bool) {
+	if variant == "blocked" {
+		return variants.DefaultBlockBits, true
+	}
+	rest, ok := strings.CutPrefix(variant, "blocked-")
+	if !ok {
+		return 0, false
+	}
+	b, err := strconv.Atoi(rest)
+	return b, err == nil
+}
+
+// blockedModel is the Model of a blocked filter's rows, "blocked/B", which
+// carries the block size to the plots.
+func blockedModel(blockBits uint64) string { return "blocked/" + strconv.FormatUint(blockBits, 10) }
 
 // growth returns the runFunc that fills a filter to each row's Items in
 // turn and queries it with the row's Queries never-inserted keys. With

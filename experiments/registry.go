@@ -11,5 +11,6 @@ func init() {
 		scalableExperiment,
 		memoryExperiment,
 		speedExperiment,
+		blockingExperiment,
 	}
 }

@@ -55,10 +55,13 @@ func floats(xs []int) []float64 {
 	return s
 }
 
+// bitsVariants are the variants of the bits experiment.
+var bitsVariants = []string{"standard", "partitioned", "blocked", "split-block"}
+
 var bitsExperiment = Experiment{
 	Name:      "bits",
-	Summary:   "false-positive rate against bits per element (1 to 32) at the best integer k, standard and partitioned, beside theory",
-	Variants:  []string{"standard", "partitioned"},
+	Summary:   "false-positive rate against bits per element (1 to 32) at the best integer k, standard, partitioned, blocked and split-block, beside theory",
+	Variants:  bitsVariants,
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries"),
 	defaults: func(string, bool) Params {
@@ -72,19 +75,19 @@ var bitsExperiment = Experiment{
 // m = b N bits with the k that minimises the classic rate, holding N items.
 func planBits(variant string, p Params) (*plan, error) {
 	pl := &plan{}
-	for _, v := range selected(variant, []string{"standard", "partitioned"}) {
+	for _, v := range selected(variant, bitsVariants) {
 		for _, bpe := range p.BitsPerElement {
 			m := uint64(math.Round(bpe * float64(p.N)))
 			if m < 1 {
 				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
 			}
-			k := analysis.OptimalHashes(m, p.N)
+			m, k := blockingGeometry(v, m, p.N)
 			if err := planRatePoint(pl, "bits", v, m, k, p); err != nil {
 				return nil, err
 			}
 		}
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("%d items per filter; k is the integer that minimises the classic rate at each m; where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries))
+	pl.notes = append(pl.notes, fmt.Sprintf("%d items per filter; k is the integer that minimises the classic rate at each m (for blocked filters, m rounded up to whole blocks and the k that minimises the exact blocked rate; split-block k = 8); where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries))
 	return pl, nil
 }
 

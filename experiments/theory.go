@@ -9,6 +9,10 @@ import (
 func classicFPR(m, n uint64, k int) float64     { return analysis.ClassicFPR(m, n, k) }
 func exactFPR(m, n uint64, k int) float64       { return analysis.ExactFPR(m, n, k) }
 func partitionedFPR(m, n uint64, k int) float64 { return analysis.PartitionedFPR(m, n, k) }
+func blockedFPR(m, n uint64, k int, b uint64) float64 {
+	return analysis.BlockedFPR(m, n, k, b)
+}
+func splitBlockFPR(m, n uint64) float64 { return analysis.SplitBlockFPR(m, n) }
 
 func scalableFPR(s analysis.Scalable, items uint64) (float64, error) { return s.FPR(items) }
 

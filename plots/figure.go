@@ -61,6 +61,8 @@ func New(r *experiments.Results) (*Figure, error) {
 		f, err = memoryFigure(r)
 	case "speed":
 		f, err = speedFigure(r)
+	case "blocking":
+		f, err = blockingFigure(r)
 	default:
 		return nil, fmt.Errorf("plots: no figure for experiment %q", r.Experiment)
 	}
@@ -326,6 +328,11 @@ func theoryWords(model string) string {
 		return "theory: compound rate of the stages"
 	case "binomial":
 		return "binomial prediction"
+	case "split-block":
+		return "exact split-block theory"
+	}
+	if b, ok := blockedModel(model); ok {
+		return fmt.Sprintf("exact blocked theory (B = %d)", b)
 	}
 	return model
 }

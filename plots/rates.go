@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -89,8 +90,9 @@ func logSpace(lo, hi float64, n int) []float64 {
 
 // FillTheory returns the rate model predicts for the geometry of row (its
 // cells, or bits, and hashes) at n points from lo to hi items: model is
-// "exact" (analysis.ExactFPR), "partitioned" (analysis.PartitionedFPR) or
-// "classic" (analysis.ClassicFPR). Rates of zero are left out.
+// "exact" (analysis.ExactFPR), "partitioned" (analysis.PartitionedFPR),
+// "blocked/B" (analysis.BlockedFPR with blocks of B bits), "split-block"
+// (analysis.SplitBlockFPR) or "classic" (analysis.ClassicFPR). Rates of zero are left out.
 func FillTheory(row *experiments.Row, model string, lo, hi float64, n int) plotter.XYs {
 	m := row.Bits
 	if row.Cells > 0 {
@@ -106,8 +108,14 @@ func FillTheory(row *experiments.Row, model string, lo, hi float64, n int) plott
 			y = analysis.ExactFPR(m, items, row.Hashes)
 		case "partitioned":
 			y = analysis.PartitionedFPR(m, items, row.Hashes)
+		case "split-block":
+			y = analysis.SplitBlockFPR(m, items)
 		default:
-			y = analysis.ClassicFPR(m, items, row.Hashes)
+			if b, ok := blockedModel(model); ok {
+				y = analysis.BlockedFPR(m, items, row.Hashes, b)
+			} else {
+				y = analysis.ClassicFPR(m, items, row.Hashes)
+			}
 		}
 		if y > 0 {
 			xys = append(xys, plotter.XY{X: x, Y: y})
@@ -419,4 +427,14 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 	b.Y.Min, b.Y.Max = blo, bhi
 	c.Y.Min, d.Y.Min = 0, 0
 	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 12 * vg.Inch, Height: 9 * vg.Inch}, nil
+}
+
+// blockedModel reports the block size of a Model "blocked/B".
+func blockedModel(model string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(model, "blocked/")
+	if !ok {
+		return 0, false
+	}
+	b, err := strconv.ParseUint(rest, 10, 64)
+	return b, err == nil
 }

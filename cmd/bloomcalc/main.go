@@ -1,20 +1,38 @@
-// Command bloomcalc sizes a standard Bloom filter. Given enough of the
-// capacity n, the false-positive rate p, the size m and the number of hash
-// functions k, it computes the rest, with the conventions of the common
-// online calculator (see analysis.Solve), and prints the geometry, its
-// memory, the bits per item against the information-theoretic minimum, and
-// the false-positive rate at that geometry by the classic and the exact
+// Command bloomcalc sizes a Bloom filter. Given enough of the capacity n,
+// the false-positive rate p, the size m and the number of hash functions k,
+// it computes the rest, with the conventions of the common online
+// calculator (see analysis.Solve), and prints the geometry, its memory, the
+// bits per item against the information-theoretic minimum, and the
+// false-positive rate at that geometry by the classic and the exact
 // formula.
+//
+// With -variant blocked or -variant split-block it sizes a blocked filter
+// (Putze, Sanders and Singler 2007: each item sets k bits in one block of
+// -block bits, 512 by default) or the split-block filter of Impala, Kudu
+// and Parquet (256-bit blocks, k = 8) instead, by the exact theory of
+// analysis.BlockedFPR and analysis.SplitBlockFPR: from n and p it finds the
+// fewest whole blocks (and, for blocked, the best k; see
+// analysis.BlockedSize and analysis.SplitBlockSize), and from n and m (and
+// k, for blocked) the rate, choosing the k that minimises it if -k is not
+// given. It prints the standard filter's size for the same n and p beside
+// it, the penalty of the blocks in percent, and, for blocked, the
+// approximation of Putze et al. beside the exact rate. Other combinations
+// of flags are refused for these variants, and so is m below one bit per
+// item.
 //
 // Usage:
 //
-//	bloomcalc [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+//	bloomcalc [-variant standard|blocked|split-block] [-block bits]
+//		[-n items] [-p rate] [-m bits] [-k hashes] [-json]
 //
 // For example
 //
 //	bloomcalc -n 10M -p 1e-4
 //	bloomcalc -n 1e6 -m 1MiB
 //	bloomcalc -m 64Kb -p '1 in 1000' -k 7
+//	bloomcalc -variant blocked -n 1e6 -p 0.01
+//	bloomcalc -variant blocked -block 64 -n 1e6 -m 2MiB
+//	bloomcalc -variant split-block -n 1e6 -p 0.001
 //
 // Bad, missing or contradictory flags print a message and the usage text
 // and exit with status 2.
@@ -30,6 +48,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
 )
 
 func main() {
@@ -50,7 +69,8 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-const usageText = `usage: bloomcalc [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+const usageText = `usage: bloomcalc [-variant standard|blocked|split-block] [-block bits]
+                 [-n items] [-p rate] [-m bits] [-k hashes] [-json]
 
 Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
   -n and -p      the bits and the best number of hashes
@@ -59,7 +79,19 @@ Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
   -m and -p      the most items that fit (with the best k, or with -k)
 All four (or -n, -m, -p) are checked for consistency.
 
+Blocked and split-block filters (-variant) take fewer combinations:
+  -n and -p      the fewest whole blocks (and for blocked the best k)
+  -n and -m      the rate, for blocked with the best k (or with -k)
+m must be a whole number of blocks and at least one bit per item. The
+output adds the bits of a standard filter for the same n and p and the
+penalty of the blocks; for blocked also the approximation of Putze et al.
+
 Flags:
+  -variant v  standard (the default), blocked (each item sets k bits in one
+              block of -block bits) or split-block (Impala, Kudu and Parquet:
+              256-bit blocks of eight 32-bit words, one bit in each, k = 8)
+  -block B    block size in bits for -variant blocked: a power of two from
+              64 to 4096 (default 512, one 64-byte cache line)
   -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
   -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
   -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
@@ -92,6 +124,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	mFlag := fs.String("m", "", "size in bits, or with a unit")
 	kFlag := fs.Int("k", 0, "number of hash functions")
 	jsonFlag := fs.Bool("json", false, "print JSON")
+	variantFlag := fs.String("variant", standard, "standard, blocked or split-block")
+	blockFlag := fs.Int("block", variants.DefaultBlockBits, "block size in bits for -variant blocked")
 
 	usage := func(err error) error {
 		fmt.Fprintf(stderr, "bloomcalc: %v\n\n%s", err, usageText)
@@ -106,6 +140,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return usage(fmt.Errorf("unexpected argument %q (all input is given by flags)", fs.Arg(0)))
+	}
+	switch *variantFlag {
+	case standard, blocked, splitBlock:
+	default:
+		return usage(fmt.Errorf("flag -variant: unknown variant %q, want %s, %s or %s", *variantFlag, standard, blocked, splitBlock))
+	}
+	blockGiven := false
+	fs.Visit(func(f *flag.Flag) { blockGiven = blockGiven || f.Name == "block" })
+	if blockGiven && *variantFlag != blocked {
+		return usage(fmt.Errorf("flag -block: only -variant blocked takes a block size, not -variant %s", *variantFlag))
+	}
+	if err := checkBlockBits(*blockFlag); err != nil {
+		return usage(err)
 	}
 
 	var known analysis.Sizing
@@ -146,6 +193,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		known.P = p
 		given = append(given, "-p")
+	}
+	if *variantFlag != standard {
+		return runVariant(stdout, *variantFlag, uint64(*blockFlag), known, given, *jsonFlag, usage)
 	}
 	if need := missingFlags(known); need != "" {
 		have := "no flags given"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestRunOtherForms(t *testing.T) {
 		}
 	}
 	out, _, err := runArgs("-h")
-	if err != nil || !strings.Contains(out, "usage: bloomcalc") {
+	if err != nil || !strings.Contains(out, "usage: bloomcalc") || !strings.Contains(out, "-variant v") || !strings.Contains(out, "-block B") {
 		t.Errorf("-h: %v, %q", err, out)
 	}
 }
@@ -107,6 +108,243 @@ func TestRunUsageErrors(t *testing.T) {
 		}
 		if !strings.Contains(errOut, c.mention) || !strings.Contains(errOut, "usage: bloomcalc") {
 			t.Errorf("run(%q) stderr does not mention %q and the usage:\n%s", c.args, c.mention, errOut)
+		}
+	}
+}
+
+// runVariantJSON runs bloomcalc with -json and decodes a blocked or split-block
+// result.
+func runVariantJSON(t *testing.T, args ...string) variantResult {
+	t.Helper()
+	out, errOut, err := runArgs(append([]string{"-json"}, args...)...)
+	if err != nil || errOut != "" {
+		t.Fatalf("run(%q): %v, stderr %q", args, err, errOut)
+	}
+	var r variantResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("run(%q): output is not JSON: %v\n%s", args, err, out)
+	}
+	return r
+}
+
+// checkStandard checks the comparison with a standard filter for the same
+// n and p.
+func checkStandard(t *testing.T, r variantResult) {
+	t.Helper()
+	std, err := analysis.OptimalBits(r.N, r.P)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := standardSize{M: std, Bytes: analysis.FormatBytes(std), BitsPerItem: analysis.BitsPerElement(std, r.N),
+		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
+	if r.Standard == nil || *r.Standard != want {
+		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
+	}
+	if r.Bytes != analysis.FormatBytes(r.M) || r.BitsPerItem != analysis.BitsPerElement(r.M, r.N) {
+		t.Errorf("memory %q, %v bits per item for m = %d, n = %d", r.Bytes, r.BitsPerItem, r.M, r.N)
+	}
+}
+
+func TestRunBlockedSizing(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		n         uint64
+		p         float64
+		blockBits uint64
+	}{
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01"}, 1e6, 0.01, 512},
+		{[]string{"-variant", "blocked", "-block", "64", "-n", "1e6", "-p", "1e-4"}, 1e6, 1e-4, 64},
+		{[]string{"-variant", "blocked", "-block", "4096", "-n", "10M", "-p", "1 in 1000"}, 10e6, 1e-3, 4096},
+	} {
+		// The values are analysis's at the same n, p and B.
+		m, k, err := analysis.BlockedSize(c.n, c.p, c.blockBits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact, putze := analysis.BlockedFPR(m, c.n, k, c.blockBits), analysis.BlockedClassicFPR(m, c.n, k, c.blockBits)
+		r := runVariantJSON(t, c.args...)
+		if r.Variant != "blocked" || r.BlockBits != c.blockBits || r.Blocks != m/c.blockBits || r.N != c.n || r.M != m || r.K != k || r.P != c.p {
+			t.Errorf("run(%q) = %+v, want m = %d, k = %d", c.args, r, m, k)
+		}
+		if r.ExactFPR != exact || r.PutzeFPR == nil || *r.PutzeFPR != putze || exact > c.p {
+			t.Errorf("run(%q): rates %v, %v, want %v, %v (at most %v)", c.args, r.ExactFPR, r.PutzeFPR, exact, putze, c.p)
+		}
+		checkStandard(t, r)
+		if r.Standard != nil && r.Standard.PenaltyPercent <= 0 {
+			t.Errorf("run(%q): penalty %v%%, want above 0", c.args, r.Standard.PenaltyPercent)
+		}
+
+		out, _, err := runArgs(c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		std, _ := analysis.OptimalBits(c.n, c.p)
+		for _, want := range []string{
+			fmt.Sprintf("variant               blocked, %d-bit blocks\n", c.blockBits),
+			fmt.Sprintf("target rate (p)       %.4g", c.p),
+			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, analysis.FormatBytes(m), m/c.blockBits),
+			fmt.Sprintf("hashes (k)            %d\n", k),
+			fmt.Sprintf("bits per item         %.3f\n", analysis.BitsPerElement(m, c.n)),
+			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, analysis.FormatBytes(std), analysis.BitsPerElement(std, c.n)),
+			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
+			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run(%q) output lacks %q:\n%s", c.args, want, out)
+			}
+		}
+	}
+}
+
+func TestRunSplitBlockSizing(t *testing.T) {
+	for _, args := range [][]string{
+		{"-variant", "split-block", "-n", "1e6", "-p", "0.001"},
+		{"-variant", "split-block", "-n", "1e6", "-p", "0.001", "-k", "8"},
+	} {
+		m, err := analysis.SplitBlockSize(1e6, 0.001)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := analysis.SplitBlockFPR(m, 1e6)
+		r := runVariantJSON(t, args...)
+		if r.Variant != "split-block" || r.BlockBits != 256 || r.Blocks != m/256 || r.M != m || r.K != 8 || r.P != 0.001 ||
+			r.ExactFPR != exact || r.PutzeFPR != nil || exact > 0.001 {
+			t.Errorf("run(%q) = %+v, want m = %d, rate %v", args, r, m, exact)
+		}
+		checkStandard(t, r)
+
+		out, _, err := runArgs(args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{
+			"variant               split-block, 256-bit blocks",
+			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, analysis.FormatBytes(m), m/256),
+			"hashes (k)            8 (one bit in each word)\n",
+			fmt.Sprintf("FPR at (m, n, k)      exact %.6g\n", exact),
+			"standard filter", "block penalty",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run(%q) output lacks %q:\n%s", args, want, out)
+			}
+		}
+	}
+}
+
+func TestRunVariantRate(t *testing.T) {
+	const n, m = 1000000, 1 << 23 // 1MiB, 8.39 bits per item
+	// blocked, n and m: the k with the lowest rate, found here by trying
+	// every k from 1 to 20.
+	best := 1
+	for k := 2; k <= 20; k++ {
+		if analysis.BlockedFPR(m, n, k, 512) < analysis.BlockedFPR(m, n, best, 512) {
+			best = k
+		}
+	}
+	for _, c := range []struct {
+		args      []string
+		k         int
+		blockBits uint64
+	}{
+		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1MiB"}, best, 512},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1MiB", "-k", "9"}, 9, 512},
+		{[]string{"-variant", "blocked", "-block", "128", "-n", "1e6", "-m", "1MiB", "-k", "3"}, 3, 128},
+	} {
+		exact := analysis.BlockedFPR(m, n, c.k, c.blockBits)
+		r := runVariantJSON(t, c.args...)
+		if r.M != m || r.N != n || r.K != c.k || r.BlockBits != c.blockBits || r.P != exact || r.ExactFPR != exact ||
+			r.PutzeFPR == nil || *r.PutzeFPR != analysis.BlockedClassicFPR(m, n, c.k, c.blockBits) {
+			t.Errorf("run(%q) = %+v, want k = %d, p = %v", c.args, r, c.k, exact)
+		}
+		checkStandard(t, r)
+	}
+
+	for _, args := range [][]string{
+		{"-variant", "split-block", "-n", "1e6", "-m", "1MiB"},
+		{"-variant", "split-block", "-n", "1e6", "-m", "1MiB", "-k", "8"},
+	} {
+		exact := analysis.SplitBlockFPR(m, n)
+		r := runVariantJSON(t, args...)
+		if r.M != m || r.K != 8 || r.Blocks != m/256 || r.P != exact || r.ExactFPR != exact {
+			t.Errorf("run(%q) = %+v, want p = %v", args, r, exact)
+		}
+		checkStandard(t, r)
+	}
+
+	out, _, err := runArgs("-variant", "blocked", "-n", "1e6", "-m", "1MiB")
+	if err != nil || !strings.Contains(out, fmt.Sprintf("rate (p)              %.4g", analysis.BlockedFPR(m, n, best, 512))) {
+		t.Errorf("run: %v\n%s", err, out)
+	}
+}
+
+// TestBestBlockedHashes checks the search for the best k against trying
+// every k in a window around it, from the usual bits per item to far beyond
+// (where the best k of the blocked filter is far below that of a standard
+// filter, the search's start). The rate is unimodal in k, so a minimum
+// inside the window is the minimum.
+// TestRunVariantStandard checks that -variant standard changes nothing.
+func TestRunVariantStandard(t *testing.T) {
+	for _, args := range [][]string{
+		{"-n", "10M", "-p", "1e-4"},
+		{"-json", "-n", "1000", "-m", "1.2KB", "-k", "5"},
+		{"-m", "1MiB", "-p", "1%"},
+		{"-n", "1e6", "-m", "1MiB"},
+		{"-n", "1000", "-m", "20000", "-k", "7", "-p", "0.01"},
+		{"-n", "10M"},
+	} {
+		out, errOut, err := runArgs(args...)
+		out2, errOut2, err2 := runArgs(append([]string{"-variant", "standard"}, args...)...)
+		if out != out2 || errOut != errOut2 || (err == nil) != (err2 == nil) {
+			t.Errorf("run(%q) differs with -variant standard:\n%s%s%v\n---\n%s%s%v", args, out, errOut, err, out2, errOut2, err2)
+		}
+	}
+}
+
+func TestRunVariantUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		mention string // in the first line
+	}{
+		{[]string{"-variant", "counting", "-n", "1e6", "-p", "0.01"}, "flag -variant: unknown variant \"counting\""},
+		{[]string{"-variant", "blocked", "-block", "100", "-n", "1e6", "-p", "0.01"}, "flag -block: 100 bits, want a power of two from 64 to 4096"},
+		{[]string{"-variant", "blocked", "-block", "32", "-n", "1e6", "-p", "0.01"}, "flag -block: 32 bits"},
+		{[]string{"-variant", "blocked", "-block", "8192", "-n", "1e6", "-p", "0.01"}, "flag -block: 8192 bits"},
+		{[]string{"-variant", "blocked", "-block", "0", "-n", "1e6", "-p", "0.01"}, "flag -block: 0 bits"},
+		{[]string{"-variant", "blocked", "-block", "1KB", "-n", "1e6", "-p", "0.01"}, "flag -block"},
+		{[]string{"-block", "512", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked takes a block size, not -variant standard"},
+		{[]string{"-variant", "standard", "-block", "64", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked"},
+		{[]string{"-variant", "split-block", "-block", "256", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked takes a block size, not -variant split-block"},
+		{[]string{"-variant", "split-block", "-k", "7", "-n", "1e6", "-p", "0.01"}, "flag -k: a split-block filter always uses 8 hashes"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "5000"}, "flag -k"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1000000"}, "flag -m: 1000000 bits is not a whole number of 512-bit blocks; the nearest valid sizes are 999936 bits (1953 blocks) and 1000448 bits (1954 blocks)"},
+		{[]string{"-variant", "blocked", "-block", "64", "-n", "1000", "-m", "10000"}, "flag -m: 10000 bits is not a whole number of 64-bit blocks; the nearest valid sizes are 9984 bits (156 blocks) and 10048 bits (157 blocks)"},
+		{[]string{"-variant", "split-block", "-n", "1000", "-m", "10000"}, "flag -m: 10000 bits is not a whole number of 256-bit blocks; the nearest valid sizes are 9984 bits (39 blocks) and 10240 bits (40 blocks)"},
+		{[]string{"-variant", "blocked", "-n", "1", "-m", "100"}, "flag -m: 100 bits is less than one 512-bit block"},
+		{[]string{"-variant", "blocked", "-m", "1MiB", "-p", "0.01"}, "flags -m, -p: not supported for a blocked filter; give -n and -p (for m and k), or -n and -m, with or without -k"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "7"}, "flags -n, -k, -p: not supported for a blocked filter"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1MiB", "-p", "0.01"}, "flags -n, -m, -p: not supported"},
+		{[]string{"-variant", "split-block", "-m", "1MiB", "-p", "0.01"}, "flags -m, -p: not supported for a split-block filter; give -n and -p (for m), or -n and -m"},
+		{[]string{"-variant", "split-block", "-n", "1e6", "-m", "1MiB", "-p", "0.01", "-k", "8"}, "flags -n, -m, -k, -p: not supported"},
+		{[]string{"-variant", "blocked", "-n", "1e6"}, "not enough to size a blocked filter: only -n given; give -n and -p"},
+		{[]string{"-variant", "blocked", "-m", "1MiB", "-k", "3"}, "only -m and -k given"},
+		{[]string{"-variant", "split-block"}, "not enough to size a split-block filter: no flags given"},
+		{[]string{"-variant", "blocked", "-n", "1e12", "-m", "1024"}, "flags -n, -m: 1024 bits for 1000000000000 items is under one bit per item"},
+		{[]string{"-variant", "split-block", "-n", "1e6", "-p", "0.7"}, "flag -p: at p = 0.7 even a standard filter has under one bit per item"},
+		{[]string{"-variant", "split-block", "-n", "1e6", "-p", "1e-300"}, "flags -n, -p: analysis: invalid parameters"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "2"}, "flag -p"},
+	} {
+		out, errOut, err := runArgs(c.args...)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("run(%q) = %v, want a usage error (exit status 2)", c.args, err)
+			continue
+		}
+		if out != "" {
+			t.Errorf("run(%q) wrote to stdout: %q", c.args, out)
+		}
+		first, _, _ := strings.Cut(errOut, "\n")
+		if !strings.Contains(first, c.mention) || !strings.Contains(errOut, "usage: bloomcalc") {
+			t.Errorf("run(%q) stderr does not mention %q in its first line, and the usage:\n%s", c.args, c.mention, errOut)
 		}
 	}
 }

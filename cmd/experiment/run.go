@@ -57,7 +57,7 @@ type options struct {
 func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
 	fs.StringVar(&o.exp, "exp", "fill", "experiment: a name from -list, or all")
-	fs.StringVar(&o.variant, "variant", "all", "variant: standard, partitioned, counting, scalable, or all")
+	fs.StringVar(&o.variant, "variant", "all", "variant: "+strings.Join(experiments.Variants, ", ")+", or all")
 	fs.StringVar(&o.n, "n", "", "capacity n the filters are sized for (scalable: first stage n0); SI suffixes allowed, as 10k (default: the experiment's)")
 	fs.StringVar(&o.p, "p", "", "target false-positive rate, as 0.01, 1e-3, 1/1000 or 0.1% (default: the experiment's)")
 	fs.IntVar(&o.filters, "filters", 0, "independently seeded filters per point (default: the experiment's)")

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// The values of -variant.
+const (
+	standard   = "standard"
+	blocked    = "blocked"
+	splitBlock = "split-block"
+)
+
+// checkBlockBits reports an error, naming -block, unless b is a block size
+// that variants.Blocked accepts.
+func checkBlockBits(b int) error {
+	if b < variants.MinBlockBits || b > variants.MaxBlockBits || b&(b-1) != 0 {
+		return fmt.Errorf("flag -block: %d bits, want a power of two from %d to %d (%d, one 64-byte cache line, by default)",
+			b, variants.MinBlockBits, variants.MaxBlockBits, variants.DefaultBlockBits)
+	}
+	return nil
+}
+
+// combinations says which flags -variant v takes.
+func combinations(v string) string {
+	if v == blocked {
+		return "give -n and -p (for m and k), or -n and -m, with or without -k (for the rate)"
+	}
+	return "give -n and -p (for m), or -n and -m (for the rate); k is always 8"
+}
+
+// variantResult is what bloomcalc prints for a blocked or split-block
+// filter.
+type variantResult struct {
+	Variant     string  `json:"variant"`
+	BlockBits   uint64  `json:"block_bits"`
+	Blocks      uint64  `json:"blocks"`
+	N           uint64  `json:"n"`
+	M           uint64  `json:"m"`
+	Bytes       string  `json:"bytes"`
+	K           int     `json:"k"`
+	P           float64 `json:"p"` // the target if -p was given, else the exact rate
+	BitsPerItem float64 `json:"bits_per_item"`
+	// Standard is the standard filter for the same n and p; nil if p is
+	// not a rate a filter can be sized for (0 or 1 after rounding).
+	Standard *standardSize `json:"standard,omitempty"`
+	ExactFPR float64       `json:"fpr_exact"`
+	// PutzeFPR is the approximation of Putze, Sanders and Singler
+	// (analysis.BlockedClassicFPR); blocked filters only.
+	PutzeFPR *float64 `json:"fpr_putze,omitempty"`
+}
+
+// standardSize is the size of the standard filter that a blocked or
+// split-block filter is compared with.
+type standardSize struct {
+	M           uint64  `json:"m"`
+	Bytes       string  `json:"bytes"`
+	BitsPerItem float64 `json:"bits_per_item"`
+	// PenaltyPercent is how many percent more bits the variant takes.
+	PenaltyPercent float64 `json:"penalty_percent"`
+}
+
+// runVariant sizes a blocked (v = blocked, with blocks of blockBits bits)
+// or split-block filter from the known values, of which given names the
+// flags, and prints it. Like run, it returns command-line problems through
+// usage.
+func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Sizing, given []string, jsonOut bool,
+	usage func(error) error) error {
+	if v == splitBlock {
+		blockBits = analysis.SplitBlockBits
+		if known.K != 0 && known.K != analysis.SplitBlockHashes {
+			return usage(fmt.Errorf("flag -k: a split-block filter always uses %d hashes (one bit in each of its eight 32-bit words), not %d; omit -k",
+				analysis.SplitBlockHashes, known.K))
+		}
+	}
+	hasN, hasM, hasK, hasP := known.N != 0, known.M != 0, known.K != 0, known.P != 0
+	if v == splitBlock {
+		hasK = false // -k 8 changes nothing
+	}
+	flags := strings.Join(given, ", ")
+	const fn, fm, fk, fp = 1, 2, 4, 8
+	have := 0
+	for _, f := range []struct {
+		ok  bool
+		bit int
+	}{{hasN, fn}, {hasM, fm}, {hasK, fk}, {hasP, fp}} {
+		if f.ok {
+			have |= f.bit
+		}
+	}
+	supported := []int{fn | fp, fn | fm}
+	if v == blocked {
+		supported = append(supported, fn|fm|fk)
+	}
+	ok, partial := false, false
+	for _, s := range supported {
+		ok = ok || have == s
+		partial = partial || have&s == have
+	}
+	switch {
+	case ok:
+	case partial:
+		what := "no flags given"
+		if len(given) > 0 {
+			what = "only " + strings.Join(given, " and ") + " given"
+		}
+		return usage(fmt.Errorf("not enough to size a %s filter: %s; %s", v, what, combinations(v)))
+	default:
+		return usage(fmt.Errorf("flags %s: not supported for a %s filter; %s", flags, v, combinations(v)))
+	}
+
+	r := variantResult{Variant: v, BlockBits: blockBits, N: known.N, P: known.P}
+	if hasP {
+		// Under one bit per item the blocks hold so many items that the
+		// load distributions get long and slow to sum (and the filter
+		// answers yes to nearly everything).
+		std, err := analysis.OptimalBits(known.N, known.P)
+		if err != nil {
+			return usage(fmt.Errorf("flags %s: %w", flags, err))
+		}
+		if std < known.N {
+			return usage(fmt.Errorf("flag -p: at p = %g even a standard filter has under one bit per item; %s filters are sized from one bit per item up (p at most 0.618)",
+				known.P, v))
+		}
+		if v == blocked {
+			r.M, r.K, err = analysis.BlockedSize(known.N, known.P, blockBits)
+		} else {
+			r.M, err = analysis.SplitBlockSize(known.N, known.P)
+		}
+		if err != nil {
+			return usage(fmt.Errorf("flags %s: %w", flags, err))
+		}
+	} else {
+		m := known.M
+		if m > analysis.MaxBits {
+			return usage(fmt.Errorf("flag -m: %d bits exceeds the maximum %d", m, uint64(analysis.MaxBits)))
+		}
+		if m%blockBits != 0 {
+			lo := m / blockBits * blockBits
+			if lo == 0 {
+				return usage(fmt.Errorf("flag -m: %d bits is less than one %d-bit block, the smallest valid size", m, blockBits))
+			}
+			return usage(fmt.Errorf("flag -m: %d bits is not a whole number of %d-bit blocks; the nearest valid sizes are %d bits (%d blocks) and %d bits (%d blocks)",
+				m, blockBits, lo, lo/blockBits, lo+blockBits, lo/blockBits+1))
+		}
+		if m < known.N {
+			return usage(fmt.Errorf("flags %s: %d bits for %d items is under one bit per item; %s filters are rated from one bit per item up (-m at least %d)",
+				flags, m, known.N, v, known.N))
+		}
+		r.M, r.K = m, known.K
+		if v == blocked && !hasK {
+			r.K = analysis.BlockedOptimalHashes(m, known.N, blockBits)
+		}
+		if v == blocked {
+			if err := analysis.CheckBlocked(m, blockBits, r.K); err != nil {
+				return usage(fmt.Errorf("flags %s: %w", flags, err))
+			}
+		}
+	}
+	if v == blocked {
+		r.ExactFPR = analysis.BlockedFPR(r.M, r.N, r.K, blockBits)
+		putze := analysis.BlockedClassicFPR(r.M, r.N, r.K, blockBits)
+		r.PutzeFPR = &putze
+	} else {
+		r.K = analysis.SplitBlockHashes
+		r.ExactFPR = analysis.SplitBlockFPR(r.M, r.N)
+	}
+	if !hasP {
+		r.P = r.ExactFPR
+	}
+	r.Blocks = r.M / blockBits
+	r.Bytes = analysis.FormatBytes(r.M)
+	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	if std, err := analysis.OptimalBits(r.N, r.P); err == nil {
+		r.Standard = &standardSize{
+			M:              std,
+			Bytes:          analysis.FormatBytes(std),
+			BitsPerItem:    analysis.BitsPerElement(std, r.N),
+			PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1),
+		}
+	}
+	if jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return printVariant(stdout, r, hasP)
+}
+
+func printVariant(w io.Writer, r variantResult, target bool) error {
+	pLabel := "rate (p)"
+	if target {
+		pLabel = "target rate (p)"
+	}
+	kind := fmt.Sprintf("blocked, %d-bit blocks", r.BlockBits)
+	hashes := fmt.Sprintf("%d", r.K)
+	fpr := fmt.Sprintf("exact %.6g", r.ExactFPR)
+	if r.Variant == splitBlock {
+		kind = "split-block, 256-bit blocks of eight 32-bit words"
+		hashes += " (one bit in each word)"
+	} else {
+		fpr += fmt.Sprintf(", Putze et al. approximation %.6g", *r.PutzeFPR)
+	}
+	lines := [][2]string{
+		{"variant", kind},
+		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
+		{pLabel, fmt.Sprintf("%.4g (1 in %.0f)", r.P, 1/r.P)},
+		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Bytes, r.Blocks)},
+		{"hashes (k)", hashes},
+		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
+	}
+	if s := r.Standard; s != nil {
+		lines = append(lines,
+			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per item, for the same n and p", s.M, s.Bytes, s.BitsPerItem)},
+			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
+	}
+	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%-21s %s\n", l[0], l[1])
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,160 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// blockingVariants are the filters the blocking experiment sets side by
+// side: a standard filter, blocked filters of three block sizes and the
+// split-block filter.
+var blockingVariants = []string{"standard", "blocked-256", "blocked", "blocked-1024", "split-block"}
+
+var blockingExperiment = Experiment{
+	Name: "blocking",
+	Summary: "cache-blocked filters against a standard one: false-positive rate against bits per element (1 to 32) " +
+		"for blocked filters of 256, 512 and 1024-bit blocks and the split-block filter, beside each exact theory, " +
+		"and the rate of filters sized for p from 64 blocks to millions",
+	Variants:  []string{"standard", "blocked", "split-block"},
+	Shardable: true,
+	flags:     fixedFlags("n", "p", "filters", "queries"),
+	defaults: func(_ string, quick bool) Params {
+		keys := []uint64{2e3, 2e4, 2e5, 2e6, 2e7}
+		if quick {
+			keys = keys[:3]
+		}
+		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+			BitsPerElement: floats(seq(1, 32)), Keys: keys}
+	},
+	plan: planBlocking,
+}
+
+// blockingKeysPerPoint bounds the keys inserted at one point of the sized
+// part of the blocking experiment: large filters get fewer seeded filters
+// (at least three), since their rate varies little between filters.
+const blockingKeysPerPoint = 40_000_000
+
+// planBlocking plans two parts. The sweep: for each variant and each b in
+// BitsPerElement, filters of m = b N bits (rounded up to whole blocks) with
+// the k that minimises the variant's exact rate (8 for split-block),
+// holding N items. The sizes: for each n in Keys, filters of each variant
+// sized for n items at P (with the block penalty), holding n; those rows
+// carry Target = P.
+func planBlocking(variant string, p Params) (*plan, error) {
+	pl := &plan{}
+	vs := blockingVariants
+	if variant != "all" {
+		vs = nil
+		for _, v := range blockingVariants {
+			if v == variant || (variant == "blocked" && blockedVariant(v)) {
+				vs = append(vs, v)
+			}
+		}
+	}
+	for _, v := range vs {
+		for _, bpe := range p.BitsPerElement {
+			m := uint64(math.Round(bpe * float64(p.N)))
+			if m < 1 {
+				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
+			}
+			m, k := blockingGeometry(v, m, p.N)
+			b, err := geometry(v, m, k)
+			if err != nil {
+				return nil, err
+			}
+			if err := planBlockingPoint(pl, v, b, p.N, p.Filters, 0, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, v := range vs {
+		for _, n := range p.Keys {
+			b, err := sized(v, n, p.P, 0)
+			if err != nil {
+				return nil, err
+			}
+			filters := int(min(uint64(p.Filters), max(4, blockingKeysPerPoint/n)))
+			// Fewer filters get more queries each, so that every point
+			// has the same total queries.
+			q := p
+			q.Queries = p.Queries * uint64(p.Filters) / uint64(filters)
+			if err := planBlockingPoint(pl, v, b, n, filters, p.P, q); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pl.notes = append(pl.notes,
+		fmt.Sprintf("sweep: %d items per filter, m rounded up to whole blocks, k the integer that minimises each variant's exact rate at that m (8 for split-block); where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries),
+		fmt.Sprintf("sizes: filters sized for n items at p = %g by each variant's own sizing (the blocked ones with the block penalty), holding n; %d filters per point, fewer (at least 4, with proportionally more queries each) where %d filters of n keys would exceed %d keys", p.P, p.Filters, p.Filters, blockingKeysPerPoint))
+	return pl, nil
+}
+
+// blockedVariant reports whether v names a blocked filter.
+func blockedVariant(v string) bool { _, ok := blockSize(v); return ok }
+
+// blockingGeometry returns the bits and hashes of variant v at about m
+// bits holding n items: m rounded up to whole blocks and the k that
+// minimises the variant's exact rate.
+func blockingGeometry(v string, m, n uint64) (uint64, int) {
+	if v == "split-block" {
+		blocks := max(1, (m+analysis.SplitBlockBits-1)/analysis.SplitBlockBits)
+		return blocks * analysis.SplitBlockBits, analysis.SplitBlockHashes
+	}
+	if b, ok := blockSize(v); ok {
+		bb := uint64(b)
+		m = max(1, (m+bb-1)/bb) * bb
+		return m, analysis.BlockedOptimalHashes(m, n, bb)
+	}
+	return m, analysis.OptimalHashes(m, n)
+}
+
+// planBlockingPoint plans one point of the blocking experiment: filters
+// made by b holding n items; target is the rate they were sized for, or 0.
+func planBlockingPoint(pl *plan, v string, b builder, n uint64, filters int, target float64, p Params) error {
+	st, err := probe(b)
+	if err != nil {
+		return paramError("n", "%v", err)
+	}
+	classic, theory, model := rateTheory(v, st, n)
+	name := blockingSeries(v)
+	pl.point(fmt.Sprintf("blocking/%s/m=%d/k=%d/n=%d/p=%g", v, st.Bits, st.Hashes, n, target), filters, b, Row{
+		Series:   name,
+		Variant:  variantFamily(v),
+		Items:    n,
+		Capacity: capacityIf(target, n),
+		Bits:     st.Bits,
+		Hashes:   st.Hashes,
+		Filters:  filters,
+		Queries:  queriesFor(theory, p),
+		Classic:  classic,
+		Theory:   theory,
+		Model:    model,
+		Target:   target,
+	})
+	return nil
+}
+
+func capacityIf(target float64, n uint64) uint64 {
+	if target > 0 {
+		return n
+	}
+	return 0
+}
+
+// blockingSeries names the series of a blocking variant: "blocked B=256".
+func blockingSeries(v string) string {
+	if b, ok := blockSize(v); ok {
+		return fmt.Sprintf("blocked B=%d", b)
+	}
+	return v
+}
+
+// variantFamily returns the variant name of v without its block size.
+func variantFamily(v string) string {
+	if blockedVariant(v) {
+		return "blocked"
+	}
+	return v
+}

@@ -1,0 +1,161 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// penaltyItems is the capacity at which blockingFigure draws the memory
+// each variant needs: the block penalty depends on p and the block size,
+// hardly on n.
+const penaltyItems = 1_000_000
+
+// blockingFigure draws the blocking experiment: (a) rate against bits per
+// element for each variant beside its exact theory; (b) the measured rate
+// of filters sized for p over their theory, against the number of items
+// (from tens of blocks to millions); (c) from theory alone, the bits per
+// element each variant needs for a target rate, the block penalty.
+func blockingFigure(r *experiments.Results) (*Figure, error) {
+	sweep := func(row *experiments.Row) bool { return row.Target == 0 }
+	sized := func(row *experiments.Row) bool { return row.Target > 0 }
+	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
+	names := SeriesNames(r)
+
+	var all []float64
+	for _, name := range names {
+		rows := Rows(r, name, sweep)
+		all = append(all, Rates(rows, bpe).ys()...)
+		all = append(all, xysY(Values(rows, bpe, theory))...)
+	}
+	lo, hi := logRange(all...)
+	var n uint64
+	for i := range r.Rows {
+		if row := &r.Rows[i]; sweep(row) {
+			n = row.Items
+			break
+		}
+	}
+	a := newPlot(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per element (m/n)", rateLabel)
+	placeLegend(a, false, true)
+	logY(a, lo, hi)
+	for i, name := range names {
+		rows := Rows(r, name, sweep)
+		if len(rows) == 0 {
+			continue
+		}
+		if err := addLine(a, Values(rows, bpe, theory), seriesColor(i), nil, thinW, ""); err != nil {
+			return nil, err
+		}
+		if err := addMeasured(a, clampLow(Rates(rows, bpe), lo), seriesColor(i), i, name+": "+measuredLabel(r, rows)); err != nil {
+			return nil, err
+		}
+	}
+	a.Legend.Add("lines: each variant's exact theory at the built m, k")
+	a.X.Min = 0
+
+	var target float64
+	b := newPlot("(b) filters sized for p: measured over theory", "items n (filter sized for n)", "measured rate / exact theory")
+	logX(b)
+	placeLegend(b, true, false)
+	b.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+		var ts []plot.Tick
+		for v := math.Ceil(lo*40) / 40; v <= hi; v += 0.025 {
+			ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 3, 64)})
+		}
+		return ts
+	})
+	xlo, xhi := 0.0, 0.0
+	for i, name := range names {
+		rows := Rows(r, name, sized)
+		if len(rows) == 0 {
+			continue
+		}
+		target = rows[0].Target
+		pts := Ratio(rows, items, theory)
+		// Spread the series a little sideways so their bars do not overlap.
+		for j := range pts.XYs {
+			pts.XYs[j].X *= 1 + 0.06*float64(i-len(names)/2)
+		}
+		if err := addMeasured(b, pts, seriesColor(i), i, name); err != nil {
+			return nil, err
+		}
+		l, h := xRange(rows, items)
+		if xlo == 0 || l < xlo {
+			xlo = l
+		}
+		xhi = max(xhi, h)
+	}
+	if xhi > 0 {
+		if err := hline(b, 1, xlo/1.5, xhi*1.5, black, dashed, "theory"); err != nil {
+			return nil, err
+		}
+		b.Title.Text = fmt.Sprintf("(b) filters sized for p = %g: measured over theory", target)
+	}
+
+	c := newPlot(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per element")
+	logX(c)
+	placeLegend(c, true, false)
+	if err := penaltyLines(c); err != nil {
+		return nil, err
+	}
+	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 6 * vg.Inch}, nil
+}
+
+// penaltyLines draws, against p, the bits per element a standard filter
+// (analysis.OptimalBits), blocked filters of several block sizes
+// (analysis.BlockedSize) and the split-block filter (analysis.SplitBlockSize)
+// need, with the information-theoretic minimum log2(1/p).
+func penaltyLines(c *plot.Plot) error {
+	ps := logSpace(0.1, 1e-6, 21)
+	perKey := func(m uint64) float64 { return float64(m) / penaltyItems }
+	var minimum, std, split plotter.XYs
+	for _, p := range ps {
+		minimum = append(minimum, plotter.XY{X: p, Y: analysis.InformationMinimum(p)})
+		if m, err := analysis.OptimalBits(penaltyItems, p); err == nil {
+			std = append(std, plotter.XY{X: p, Y: perKey(m)})
+		}
+		if m, err := analysis.SplitBlockSize(penaltyItems, p); err == nil {
+			split = append(split, plotter.XY{X: p, Y: perKey(m)})
+		}
+	}
+	if err := addLine(c, minimum, grey, dashed, lineW, "lower bound log2(1/p)"); err != nil {
+		return err
+	}
+	// Colours as in the other panels: standard, then B = 256, 512, 1024,
+	// split-block; B = 64 is extra.
+	if err := addLine(c, std, seriesColor(0), nil, lineW, "standard"); err != nil {
+		return err
+	}
+	for i, b := range []uint64{256, 512, 1024, 0, 64} {
+		if b == 0 {
+			continue // colour 4 is split-block's
+		}
+		var xys plotter.XYs
+		for _, p := range ps {
+			if m, _, err := analysis.BlockedSize(penaltyItems, p, b); err == nil {
+				xys = append(xys, plotter.XY{X: p, Y: perKey(m)})
+			}
+		}
+		var dashes []vg.Length
+		if b == 64 {
+			dashes = dotted
+		}
+		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, fmt.Sprintf("blocked B=%d", b)); err != nil {
+			return err
+		}
+	}
+	if err := addLine(c, split, seriesColor(4), dashDot, lineW, "split-block"); err != nil {
+		return err
+	}
+	// B = 64 runs off the top; the axis shows the others in full.
+	c.Y.Min, c.Y.Max = 0, 1.1*split[len(split)-1].Y
+	return nil
+}
