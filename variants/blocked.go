@@ -236,17 +236,10 @@ func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
 // tests every bit without an early exit: the loads all hit the one line
 // the first brings in, and a loop without branches on the bits lets the
 // processor run the tests of consecutive keys side by side.
-func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool { return f.testFrom(b, h2, 0) }
-
-// testFrom is test with the accumulator started at touch | 1: the batched
-// forms pass the OR of the words their first pass loaded, which keeps
-// those loads, issued early to overlap the cache misses of a group of
-// keys, from being optimised away, and changes nothing in bit 0, the
-// answer.
-func (f *Blocked) testFrom(b unsafe.Pointer, h2, touch uint64) bool {
+func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
 	s, mask, per := f.blockShift&63, f.blockBits-1, f.perWord
 	x, k := h2, f.k
-	acc := touch | 1
+	acc := uint64(1)
 	for t := uint64(1); ; t++ {
 		n := min(k, per)
 		for range n {
