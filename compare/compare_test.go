@@ -50,6 +50,20 @@ var libraries = []struct {
 		}
 		return filter{f.Add, f.Contains, f.Stats().Bits}
 	}},
+	{"bloomlab-blocked", func(n uint64, p float64) filter {
+		f, err := variants.NewBlockedFor(n, p, 0, variants.Hashing{})
+		if err != nil {
+			panic(err)
+		}
+		return filter{f.Add, f.Contains, f.Stats().Bits}
+	}},
+	{"bloomlab-split-block", func(n uint64, p float64) filter {
+		f, err := variants.NewSplitBlockFor(n, p, variants.Hashing{})
+		if err != nil {
+			panic(err)
+		}
+		return filter{f.Add, f.Contains, f.Stats().Bits}
+	}},
 	{"bits-and-blooms", func(n uint64, p float64) filter {
 		f := bloom.NewWithEstimates(uint(n), p)
 		return filter{func(k []byte) { f.Add(k) }, f.Test, uint64(f.Cap())}
@@ -115,6 +129,34 @@ func BenchmarkLibraries(b *testing.B) {
 				}
 				b.ReportMetric(float64(f.bits)/n, "bits/key")
 			})
+		}
+	}
+}
+
+// TestLibrariesAnswer checks every adapter above: no member tests absent,
+// and the rate on absent keys at capacity is below twice the 1% asked for,
+// so that a broken adapter cannot go unnoticed in the benchmarks.
+func TestLibrariesAnswer(t *testing.T) {
+	const n, q = 20_000, 100_000
+	present, absent := keys(1, n), keys(2, q)
+	for _, lib := range libraries {
+		f := lib.make(n, 0.01)
+		for _, k := range present {
+			f.add(k)
+		}
+		for _, k := range present {
+			if !f.contains(k) {
+				t.Fatalf("%s: a member tests absent", lib.name)
+			}
+		}
+		hits := 0
+		for _, k := range absent {
+			if f.contains(k) {
+				hits++
+			}
+		}
+		if r := float64(hits) / q; r > 0.02 {
+			t.Errorf("%s: rate %.4f at capacity, asked for 0.01", lib.name, r)
 		}
 	}
 }

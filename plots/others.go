@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -245,10 +247,11 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 		addXY := Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerAdd })
 		qXY := Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerQuery })
 		all = append(append(all, xysY(addXY)...), xysY(qXY)...)
-		if err := addPolyline(a, addXY, seriesColor(i), i, nil, name); err != nil {
+		c, shape, dashes := speedStyle(names, i)
+		if err := addPolyline(a, addXY, c, shape, dashes, name); err != nil {
 			return nil, err
 		}
-		if err := addPolyline(b, qXY, seriesColor(i), i, nil, name); err != nil {
+		if err := addPolyline(b, qXY, c, shape, dashes, name); err != nil {
 			return nil, err
 		}
 	}
@@ -261,8 +264,26 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 			}
 		}
 	}
-	a.Legend.Add("dotted: 32 KiB, 1 MiB, 32 MiB (typical L1, L2, L3 cache sizes)")
+	a.Legend.Add("vertical lines: 32 KiB, 1 MiB, 32 MiB (typical L1, L2, L3 cache sizes)")
+	a.Legend.Add("dashed: batched, 256 keys per call")
 	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+}
+
+// speedStyle returns the colour, glyph and dashes of series i of the speed
+// figure: a batched series takes its variant's colour, dashed; the
+// random-line baseline is black and dotted.
+func speedStyle(names []string, i int) (color.Color, int, []vg.Length) {
+	name := names[i]
+	if name == experiments.RandomLines {
+		return black, i, dotted
+	}
+	if base, ok := strings.CutSuffix(name, " batched"); ok {
+		if j := slices.Index(names, base); j >= 0 {
+			return seriesColor(j), j, dashed
+		}
+		return seriesColor(i), i, dashed
+	}
+	return seriesColor(i), i, nil
 }
 
 // countingFigure draws the counting experiment: (a) the histogram of
