@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // ErrInvalidParams is wrapped by every error that reports a parameter,
@@ -156,8 +158,16 @@ func (p Params) validate() error {
 	if math.IsNaN(p.Conf) || p.Conf <= 0 || p.Conf >= 1 {
 		return paramError("conf", "%v, want 0 < conf < 1", p.Conf)
 	}
-	if math.IsNaN(p.Span) || p.Span <= 0 || p.Span*float64(p.N) > maxItems {
-		return paramError("span", "%v, want span > 0 and span*n <= %d", p.Span, uint64(maxItems))
+	if math.IsNaN(p.Span) || p.Span <= 0 {
+		return paramError("span", "%v, want span > 0", p.Span)
+	}
+	if keys := p.Span * float64(p.N); keys > maxItems {
+		// Span is not a flag: the limit is the user's n.
+		msg := fmt.Sprintf("%d items: the experiment inserts up to %g times n = %.3g keys into each filter, more than its limit of 2^40 (about 1.1e12) keys", p.N, p.Span, keys)
+		if m, err := analysis.OptimalBits(p.N, p.P); err == nil {
+			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, analysis.FormatBytes(m))
+		}
+		return paramError("n", "%s", msg)
 	}
 	if p.Checkpoints < 1 || p.Checkpoints > 10000 {
 		return paramError("checkpoints", "%d, want 1 <= checkpoints <= 10000", p.Checkpoints)

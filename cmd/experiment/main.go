@@ -29,11 +29,11 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "experiment:", err)
 		var u *usageError
 		if errors.As(err, &u) {
-			os.Exit(2)
+			os.Exit(2) // run printed it, before the usage
 		}
+		fmt.Fprintln(os.Stderr, "experiment:", err)
 		os.Exit(1)
 	}
 }

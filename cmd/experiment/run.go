@@ -85,13 +85,16 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 }
 
 // run is the whole command: main only calls it. Errors in the command line
-// are *usageError, after which the usage has been printed to stderr.
+// are *usageError, which run has already printed to stderr, followed by
+// the usage.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var o options
 	fs := newFlagSet(&o)
 	defer func() {
 		var u *usageError
 		if errors.As(err, &u) {
+			// The error first, where the eye lands, then the flags.
+			fmt.Fprintf(stderr, "experiment: %v\n\n", err)
 			printUsage(stderr, fs)
 		}
 	}()

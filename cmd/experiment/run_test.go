@@ -89,6 +89,9 @@ func TestBadFlags(t *testing.T) {
 		if !strings.Contains(stderr, "usage: experiment") {
 			t.Errorf("%v: no usage on stderr", c.args)
 		}
+		if !strings.HasPrefix(stderr, "experiment: "+err.Error()+"\n") {
+			t.Errorf("%v: stderr does not start with the error: %.80q", c.args, stderr)
+		}
 		if names := entries(t, dir); len(names) > 0 {
 			t.Errorf("%v: left files %v", c.args, names)
 		}
@@ -228,5 +231,24 @@ func TestListAndHelp(t *testing.T) {
 	stdout, _, err = runArgs(t, "-h")
 	if err != nil || !strings.Contains(stdout, "-variant") {
 		t.Errorf("-h: %v\n%s", err, stdout)
+	}
+}
+
+// TestTooManyItemsNamesN: a capacity whose fill would exceed the item
+// limit is reported against -n, the flag the user gave, with the memory
+// such a filter needs, and never against an internal parameter.
+func TestTooManyItemsNamesN(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	_, stderr, err := runArgs(t, "-exp", "fill", "-variant", "standard", "-n", "1e12", "-p", "1e-9", "-out", dir)
+	var u *usageError
+	if !errors.As(err, &u) {
+		t.Fatalf("err = %v, want a usage error", err)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "-n: ") || !strings.Contains(msg, "TiB of memory") || strings.Contains(msg, "span") {
+		t.Errorf("message %q, want it to start with -n, give the memory and not name span", msg)
+	}
+	if !strings.HasPrefix(stderr, "experiment: -n: ") {
+		t.Errorf("stderr starts %.60q, want the error first", stderr)
 	}
 }
