@@ -58,23 +58,7 @@ func planSpeed(variant string, p Params) (*plan, error) {
 			if _, err := probe(b); err != nil {
 				return nil, paramError("keys", "%v", err)
 			}
-			h := variants.Hashing{}
-			pl.groups = append(pl.groups, group{
-				key:     fmt.Sprintf("speed/%s/n=%d", v, n),
-				filters: p.Filters,
-				hashing: h,
-				run:     timeOps(b),
-				rows: []int{pl.add(Row{
-					Series:   v,
-					Variant:  v,
-					Hashing:  hashingName(h),
-					Items:    n,
-					Capacity: n,
-					Filters:  p.Filters,
-					Queries:  p.Queries,
-					Target:   p.P,
-				})},
-			})
+			pl.groups = append(pl.groups, speedGroup(pl, v, v, n, p, timeOps(b)))
 		}
 	}
 	for _, v := range selected(variant, Variants) {
@@ -186,14 +170,7 @@ func timeBatches(build builder) runFunc {
 				}
 			}
 		}
-		queryTime := time.Since(start)
-		st := f.Stats()
-		out[0].Count = positives
-		out[0].Estimated = st.EstimatedFPR
-		out[0].Bits = st.Bits
-		out[0].Bytes = (st.Bits + 7) / 8
-		out[0].NsPerAdd = float64(addTime.Nanoseconds()) / float64(adds)
-		out[0].NsPerQuery = float64(queryTime.Nanoseconds()) / float64(r.Queries)
+		recordTimes(&out[0], f.Stats(), positives, addTime, adds, time.Since(start), r.Queries)
 		return nil
 	}
 }
@@ -271,15 +248,19 @@ func timeOps(build builder) runFunc {
 		if err != nil {
 			return err
 		}
-		queryTime := time.Since(start)
-		st := f.Stats()
-		out[0].Count = positives
-		out[0].Estimated = st.EstimatedFPR
-		out[0].Bits = st.Bits
-		out[0].Stages = len(st.Stages)
-		out[0].Bytes = (st.Bits + 7) / 8
-		out[0].NsPerAdd = float64(addTime.Nanoseconds()) / float64(adds)
-		out[0].NsPerQuery = float64(queryTime.Nanoseconds()) / float64(r.Queries)
+		recordTimes(&out[0], f.Stats(), positives, addTime, adds, time.Since(start), r.Queries)
 		return nil
 	}
+}
+
+// recordTimes fills a speed trial from the filter's stats, its false
+// positives and the times of adds adds and queries queries.
+func recordTimes(o *Trial, st variants.Stats, positives uint64, addTime time.Duration, adds uint64, queryTime time.Duration, queries uint64) {
+	o.Count = positives
+	o.Estimated = st.EstimatedFPR
+	o.Bits = st.Bits
+	o.Stages = len(st.Stages)
+	o.Bytes = (st.Bits + 7) / 8
+	o.NsPerAdd = float64(addTime.Nanoseconds()) / float64(adds)
+	o.NsPerQuery = float64(queryTime.Nanoseconds()) / float64(queries)
 }
