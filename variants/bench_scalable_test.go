@@ -1,0 +1,96 @@
+package variants
+
+import (
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// BenchmarkScalable measures a scalable filter at P = 0.01 (n0 = 1000, r
+// and s the defaults) grown to n = 1e4 (4 stages, in cache), 1e6 (10
+// stages) and 3e7 (15 stages, far beyond the last-level cache), beside a
+// standard filter of the same total memory holding the same keys (k
+// optimal for its bits per key), one key at a time (and batched where the filter has batched operations). Queries
+// run on the full filters. Adds run on a filter holding the first half of
+// the keys and insert the second half, so that every timed add meets all
+// the stages of size n; when the second half is used up the filter is
+// refilled with the timer stopped. Run a single size with -bench
+// 'Scalable/n=3e7'.
+func BenchmarkScalable(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000, 30_000_000} {
+		b.Run(sizeName(n), func(b *testing.B) { benchScalableAt(b, n) })
+	}
+}
+
+// sizeName names a benchmark size: n=1e4, n=1e6, n=3e7.
+func sizeName(n int) string {
+	return map[int]string{10_000: "n=1e4", 1_000_000: "n=1e6", 30_000_000: "n=3e7"}[n]
+}
+
+func benchScalableAt(b *testing.B, n int) {
+	const p = 0.01
+	present := benchKeys(1, n, 16)
+	absent := benchKeys(2, n, 16)
+	sc, err := NewScalable(ScalableParams{P: p})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range present {
+		sc.Add(k)
+	}
+	m := sc.Stats().Bits
+	st, err := NewStandard(Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, uint64(n))}, Hashing{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range present {
+		st.Add(k)
+	}
+	bpk := float64(m) / float64(n)
+	for _, v := range []struct {
+		name string
+		f    Filter
+	}{{"standard", st}, {"scalable", sc}} {
+		b.Run("variant="+v.name+"/op=contains-present", func(b *testing.B) { benchQueries(b, v.f, present, true, bpk) })
+		b.Run("variant="+v.name+"/op=contains-absent", func(b *testing.B) { benchQueries(b, v.f, absent, false, bpk) })
+		add := func(keys [][]byte) { v.f.Add(keys[0]) }
+		b.Run("variant="+v.name+"/op=add", func(b *testing.B) { benchHalfAdds(b, v.f, present, 1, add) })
+		if bf, ok := v.f.(Batcher); ok {
+			b.Run("variant="+v.name+"/op=addbatch", func(b *testing.B) { benchHalfAdds(b, v.f, present, batchKeys, bf.AddBatch) })
+			b.Run("variant="+v.name+"/op=containsbatch-present", func(b *testing.B) { benchContainsBatch(b, bf, present, true, bpk) })
+			b.Run("variant="+v.name+"/op=containsbatch-absent", func(b *testing.B) { benchContainsBatch(b, bf, absent, false, bpk) })
+		}
+	}
+}
+
+// benchHalfAdds times Add of the second half of keys into a filter that
+// holds the first half, step keys per call of add, refilling the filter
+// with the timer stopped whenever the second half is used up; it reports
+// ns/key. It leaves the filter holding all the keys.
+func benchHalfAdds(b *testing.B, f Filter, keys [][]byte, step int, add func([][]byte)) {
+	b.ReportAllocs()
+	half := len(keys) / 2
+	refill := func() {
+		f.Reset()
+		for _, k := range keys[:half] {
+			f.Add(k)
+		}
+	}
+	refill()
+	i, added := half, 0
+	for b.Loop() {
+		add(keys[i : i+step])
+		i += step
+		added += step
+		if i+step > len(keys) {
+			b.StopTimer()
+			refill()
+			i = half
+			b.StartTimer()
+		}
+	}
+	for _, k := range keys[i:] {
+		f.Add(k)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(added), "ns/key")
+}
