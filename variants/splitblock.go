@@ -156,8 +156,11 @@ func (f *SplitBlock) TestAndAdd(key []byte) bool { return f.TestAndAddHash64(f.h
 
 // hash64 returns the 64-bit hash of key, H1 of its digest.
 func (f *SplitBlock) hash64(key []byte) uint64 {
-	if f.hashing.Kind == XXH3 {
+	switch f.hashing.Kind {
+	case XXH3:
 		return xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	case XXH64:
+		return xxh64(key, f.hashing.Seed)
 	}
 	return f.hashing.Sum(key).H1
 }
