@@ -53,14 +53,7 @@ func goldenFiles(t *testing.T, exp, variant string, p experiments.Params) (csv, 
 			row.Trials[j].NsPerAdd, row.Trials[j].NsPerQuery = 0, 0
 		}
 	}
-	var c, j bytes.Buffer
-	if err := experiments.WriteCSV(&c, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := experiments.WriteJSON(&j, r); err != nil {
-		t.Fatal(err)
-	}
-	return c.Bytes(), j.Bytes()
+	return encode(t, r)
 }
 
 // TestGolden checks that every golden run writes the bytes of its golden
