@@ -3,11 +3,11 @@ package compare
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 
-	"github.com/bits-and-blooms/bloom/v3"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
-	boom "github.com/tylertreat/BoomFilters"
 	"github.com/zeebo/xxh3"
 )
 
@@ -25,53 +25,31 @@ func keys(set byte, n int) [][]byte {
 	return out
 }
 
-// filter is the common shape of the libraries' filters.
-type filter struct {
-	add      func([]byte)
-	contains func([]byte) bool
-	bits     uint64
+// build returns a new filter of spec s and the bits of its cells.
+func build(tb testing.TB, s experiments.Spec) (experiments.Filter, uint64) {
+	tb.Helper()
+	f, err := s.New(0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	switch g := f.(type) {
+	case experiments.Sizer:
+		return f, g.Bits()
+	case interface{ Stats() variants.Stats }:
+		return f, g.Stats().Bits
+	}
+	tb.Fatalf("%s reports no size", s.Name)
+	return nil, 0
 }
 
-var libraries = []struct {
-	name string
-	make func(n uint64, p float64) filter
-}{
-	{"bloomlab-standard", func(n uint64, p float64) filter {
-		f, err := variants.NewStandardFor(n, p, variants.Hashing{})
-		if err != nil {
-			panic(err)
-		}
-		return filter{f.Add, f.Contains, f.Stats().Bits}
-	}},
-	{"bloomlab-partitioned", func(n uint64, p float64) filter {
-		f, err := variants.NewPartitionedFor(n, p, variants.Hashing{})
-		if err != nil {
-			panic(err)
-		}
-		return filter{f.Add, f.Contains, f.Stats().Bits}
-	}},
-	{"bloomlab-blocked", func(n uint64, p float64) filter {
-		f, err := variants.NewBlockedFor(n, p, 0, variants.Hashing{})
-		if err != nil {
-			panic(err)
-		}
-		return filter{f.Add, f.Contains, f.Stats().Bits}
-	}},
-	{"bloomlab-split-block", func(n uint64, p float64) filter {
-		f, err := variants.NewSplitBlockFor(n, p, variants.Hashing{})
-		if err != nil {
-			panic(err)
-		}
-		return filter{f.Add, f.Contains, f.Stats().Bits}
-	}},
-	{"bits-and-blooms", func(n uint64, p float64) filter {
-		f := bloom.NewWithEstimates(uint(n), p)
-		return filter{func(k []byte) { f.Add(k) }, f.Test, uint64(f.Cap())}
-	}},
-	{"boomfilters", func(n uint64, p float64) filter {
-		f := boom.NewBloomFilter(uint(n), p)
-		return filter{func(k []byte) { f.Add(k) }, f.Test, uint64(f.Capacity())}
-	}},
+// fixedSpecs returns FixedSpecs for n keys at rate p, measured at n.
+func fixedSpecs(tb testing.TB, n uint64, p float64) []experiments.Spec {
+	tb.Helper()
+	specs, err := FixedSpecs(n, p, []uint64{n})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return specs
 }
 
 // BenchmarkLibraries times Add and Contains (present and absent keys) for
@@ -92,31 +70,32 @@ func BenchmarkLibraries(b *testing.B) {
 		}
 		_ = s
 	})
-	for _, lib := range libraries {
-		f := lib.make(n, 0.01)
-		b.Run(fmt.Sprintf("lib=%s/op=add", lib.name), func(b *testing.B) {
+	for _, spec := range fixedSpecs(b, n, 0.01) {
+		name := strings.ReplaceAll(spec.Name, " ", "-")
+		f, _ := build(b, spec)
+		b.Run(fmt.Sprintf("lib=%s/op=add", name), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				f.add(present[i])
+				f.Add(present[i])
 				if i++; i == n {
 					i = 0
 				}
 			}
 		})
-		f = lib.make(n, 0.01)
+		f, bits := build(b, spec)
 		for _, k := range present {
-			f.add(k)
+			f.Add(k)
 		}
 		for _, op := range []struct {
 			name string
 			keys [][]byte
 		}{{"contains-present", present}, {"contains-absent", absent}} {
-			b.Run(fmt.Sprintf("lib=%s/op=%s", lib.name, op.name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("lib=%s/op=%s", name, op.name), func(b *testing.B) {
 				b.ReportAllocs()
 				i, hits, q := 0, 0, 0
 				for b.Loop() {
-					if f.contains(op.keys[i]) {
+					if f.Contains(op.keys[i]) {
 						hits++
 					}
 					q++
@@ -127,7 +106,7 @@ func BenchmarkLibraries(b *testing.B) {
 				if op.name == "contains-absent" {
 					b.ReportMetric(float64(hits)/float64(q), "fpr")
 				}
-				b.ReportMetric(float64(f.bits)/n, "bits/key")
+				b.ReportMetric(float64(bits)/n, "bits/key")
 			})
 		}
 	}
@@ -139,24 +118,24 @@ func BenchmarkLibraries(b *testing.B) {
 func TestLibrariesAnswer(t *testing.T) {
 	const n, q = 20_000, 100_000
 	present, absent := keys(1, n), keys(2, q)
-	for _, lib := range libraries {
-		f := lib.make(n, 0.01)
+	for _, spec := range fixedSpecs(t, n, 0.01) {
+		f, _ := build(t, spec)
 		for _, k := range present {
-			f.add(k)
+			f.Add(k)
 		}
 		for _, k := range present {
-			if !f.contains(k) {
-				t.Fatalf("%s: a member tests absent", lib.name)
+			if !f.Contains(k) {
+				t.Fatalf("%s: a member tests absent", spec.Name)
 			}
 		}
 		hits := 0
 		for _, k := range absent {
-			if f.contains(k) {
+			if f.Contains(k) {
 				hits++
 			}
 		}
 		if r := float64(hits) / q; r > 0.02 {
-			t.Errorf("%s: rate %.4f at capacity, asked for 0.01", lib.name, r)
+			t.Errorf("%s: rate %.4f at capacity, asked for 0.01", spec.Name, r)
 		}
 	}
 }

@@ -117,23 +117,11 @@ func planBlockingPoint(pl *plan, v string, b builder, n uint64, filters int, tar
 	if err != nil {
 		return paramError("n", "%v", err)
 	}
-	classic, theory, model := rateTheory(v, st, n)
-	name := blockingSeries(v)
-	pl.point(fmt.Sprintf("blocking/%s/m=%d/k=%d/n=%d/p=%g", v, st.Bits, st.Hashes, n, target), filters, b, Row{
-		Series:   name,
-		Variant:  variantFamily(v),
-		Items:    n,
-		Capacity: capacityIf(target, n),
-		Bits:     st.Bits,
-		Hashes:   st.Hashes,
-		Filters:  filters,
-		Queries:  queriesFor(theory, p),
-		Classic:  classic,
-		Theory:   theory,
-		Model:    model,
-		Target:   target,
+	return pl.point(fmt.Sprintf("blocking/%s/m=%d/k=%d/n=%d/p=%g", v, st.Bits, st.Hashes, n, target), blockingSeries(v), v, b, st, n, filters, p, func(r *Row) {
+		r.Variant = variantFamily(v)
+		r.Capacity = capacityIf(target, n)
+		r.Target = target
 	})
-	return nil
 }
 
 func capacityIf(target float64, n uint64) uint64 {

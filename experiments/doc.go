@@ -1,29 +1,69 @@
-// Package experiments runs bloomlab's named experiments: it measures the
-// false-positive rate, memory and speed of the filters of package variants
-// and sets every measurement beside the theory of package analysis.
+// Package experiments measures the false-positive rate of Bloom filters
+// against the theory, by one seeded method with honest confidence
+// intervals: bloomlab's own variants in named experiments, and any other
+// filter, including one written outside bloomlab, through the same
+// harness.
 //
-// An experiment (fill, bits, hashes, small-m, hashing, counting, scalable,
-// memory, speed; see List) has a plain parameter struct, Params, whose zero
-// fields take the experiment's defaults. Run measures and returns Results:
-// metadata (experiment, parameters, seed, Go and module versions) and one
-// Row per point, holding the raw per-filter counts (Trials), the mean rate
-// and its confidence interval, the theory at the geometry actually built,
-// and whether the theory lies inside the interval.
+// # Measuring your own filter
+//
+// A filter needs two methods to be measured, Add(key []byte) and
+// Contains(key []byte) bool (the interface Filter; every variants.Filter
+// has them, and another library's filter is wrapped in a few lines). A
+// Spec names it, says how to build one from a seed, at which numbers of
+// keys to measure it, and, optionally, the rate the theory predicts:
+//
+//	spec := experiments.Spec{
+//		Name:   "mine",
+//		New:    func(seed uint64) (experiments.Filter, error) { return NewMine(1<<16, seed), nil },
+//		Items:  []uint64{2000, 4000, 8000}, // one growing filter, measured at each
+//		Theory: func(n uint64) float64 { return myTheory(1<<16, n) },
+//	}
+//	res, err := experiments.Measure(ctx, []experiments.Spec{spec}, experiments.Params{Filters: 20}, experiments.Options{Seed: 1})
+//
+// Measure returns Results exactly like the named experiments': one Row per
+// item count with the raw per-filter counts, the mean rate, its interval,
+// the theory and whether it lies inside, and notes that check the theory
+// once per group of correlated points. WriteCSV and WriteJSON store them,
+// Merge combines shards of a large run, and package plots draws them. A
+// filter that also reports its size (Sizer, or Stats() as the variants
+// have) gets its bits per element recorded. See the example of Measure,
+// and bloomlab's compare module, which measures other Go libraries this
+// way.
+//
+// # Named experiments
+//
+// The named experiments (see List) measure bloomlab's variants.
+// Each has a plain parameter struct, Params, whose zero fields take the
+// experiment's defaults; Run measures and returns Results. The experiments
+// that measure a rate against keys inserted are configurations of Spec,
+// measured by the same code as Measure: fill, for one, is a Spec of a
+// variant sized for N at P, its Items the fill checkpoints, its Theory the
+// variant's exact rate at the geometry built. The others (the counting
+// filter's counters, memory, speed) plan their own measurements on the
+// same runner.
 //
 // # Method
 //
-// Each point is measured on Params.Filters independently seeded filters:
-// filter f of a group of points gets a hash seed and a key stream derived
-// by SplitMix64 from (Options.Seed, group, f), each is filled with its own
-// keys and queried with Params.Queries keys from a disjoint key space (keys
-// are 16 bytes, the space in the top bits of a counter). The reported rate
-// is the mean of the filters' rates and its interval the Student t
-// interval over them (analysis.TInterval), which includes the differences
-// between filters; a pooled binomial interval would be too narrow. Where
-// the filters' rates are all equal (usually all zero), the interval is the
-// Clopper-Pearson interval of the pooled counts. Each filter's rate
-// conditional on its contents (Stats.EstimatedFPR) is kept too, to separate
-// insertion luck from query luck.
+// Each point is measured on Filters independently seeded filters: filter f
+// of a group of points (a Spec, or a point of its own) gets a hash seed
+// and a key stream derived by SplitMix64 from (Options.Seed, group, f),
+// each is filled with its own keys and queried with Queries keys from a
+// disjoint key space (keys are 16 bytes, the space in the top bits of a
+// counter). The reported rate is the mean of the filters' rates and its
+// interval the Student t interval over them (analysis.TInterval), which
+// includes the differences between filters; a pooled binomial interval
+// would be too narrow. Where the filters' rates are all equal (usually all
+// zero), the interval is the Clopper-Pearson interval of the pooled counts.
+// Each filter's rate conditional on its contents (Stats.EstimatedFPR) is
+// kept too, where the filter reports it, to separate insertion luck from
+// query luck.
+//
+// The checkpoints of one growing filter share its filters, so their marks
+// inside or outside the interval are correlated, not independent evidence.
+// The notes say how many independent groups a series' points come from,
+// and check the theory once per group: the ratio of each filter's false
+// positives over all the group's points to the number the theory expects,
+// with its interval over the independent filters.
 //
 // # Reproducibility and scale
 //
@@ -41,7 +81,8 @@
 // JSON back. The package never chooses file names, draws nothing (see
 // package plots) and has no command line (see cmd/experiment).
 //
-// It is not a benchmark framework for arbitrary code, and not a filter
-// implementation: the reference MD5 and FNV indexings of the hashing
-// experiment exist only to be compared with.
+// It measures rates of filters against keys; it is not a framework for
+// timing arbitrary code, and not a filter implementation: the reference
+// MD5 and FNV indexings of the hashing experiment exist only to be
+// compared with.
 package experiments

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -360,28 +359,7 @@ func Run(ctx context.Context, name, variant string, p Params, o Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	res := &Results{
-		Experiment:    name,
-		Variant:       variant,
-		Params:        p,
-		Seed:          o.Seed,
-		GoVersion:     runtime.Version(),
-		ModuleVersion: moduleVersion(),
-	}
-	if err := execute(ctx, pl, o, e.sequential); err != nil {
-		return nil, err
-	}
-	res.Rows = pl.rows
-	if o.Shard.sharded() {
-		sh := o.Shard
-		res.Shard = &sh
-		res.Notes = pl.notes
-		return res, nil
-	}
-	if err := res.finish(pl.notes, e.summarize); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return pl.results(ctx, name, variant, p, o, e.sequential, e.summarize)
 }
 
 // Check reports the error Run would report for its arguments before

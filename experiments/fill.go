@@ -35,9 +35,12 @@ var fillExperiment = Experiment{
 	plan: planFill,
 }
 
-// planFill plans the fill experiment: Filters filters of the variant sized
-// for N at P, each filled in Checkpoints equal steps to Span N and queried
-// with Queries never-inserted keys at every step.
+// planFill plans the fill experiment: a configuration of Measure's Spec.
+// Filters filters of the variant sized for N at P, each filled in
+// Checkpoints equal steps to Span N and queried with Queries
+// never-inserted keys at every step, beside the variant's exact theory at
+// the geometry built; the rows add the geometry, the classic rate and the
+// target.
 func planFill(variant string, p Params) (*plan, error) {
 	if variant == "scalable" {
 		return planScalable("fill", p, false, false)
@@ -51,37 +54,49 @@ func planFill(variant string, p Params) (*plan, error) {
 		return nil, paramError("n", "%v", err)
 	}
 	h := variants.Hashing{}
-	pl := &plan{}
-	g := group{key: "fill/" + variant, filters: p.Filters, hashing: h, run: growth(b, false)}
-	var last uint64
-	for j := 1; j <= p.Checkpoints; j++ {
-		items := uint64(math.Round(p.Span * float64(p.N) * float64(j) / float64(p.Checkpoints)))
-		if items == 0 || items == last {
-			continue
-		}
-		last = items
-		classic, theory, model := rateTheory(variant, st, items)
-		g.rows = append(g.rows, pl.add(Row{
-			Series:   variant,
-			Variant:  variant,
-			Hashing:  hashingName(h),
-			Items:    items,
-			Capacity: p.N,
-			Bits:     st.Bits,
-			Cells:    cellsColumn(st),
-			Hashes:   st.Hashes,
-			Filters:  p.Filters,
-			Queries:  p.Queries,
-			Classic:  classic,
-			Theory:   theory,
-			Model:    model,
-			Target:   p.P,
-		}))
+	theory, model := variantTheory(variant, st)
+	spec := Spec{
+		Name:    variant,
+		New:     b.seeded(h),
+		Items:   fillCheckpoints(p),
+		Filters: p.Filters,
+		Queries: p.Queries,
+		Theory:  theory,
+		Model:   model,
 	}
-	pl.groups = append(pl.groups, g)
+	pl := &plan{}
+	err = pl.measure("fill/"+variant, spec, false, func(r *Row) {
+		r.Variant = variant
+		r.Hashing = hashingName(h)
+		r.Capacity = p.N
+		r.Bits = st.Bits
+		r.Cells = cellsColumn(st)
+		r.Hashes = st.Hashes
+		r.Classic = classicOf(st, r.Items)
+		r.Target = p.P
+	})
+	if err != nil {
+		return nil, err
+	}
 	pl.notes = append(pl.notes, fmt.Sprintf("%s filter sized for n = %d items at p = %g: %s, k = %d hashes; theory is the %s rate at that geometry",
 		variant, p.N, p.P, geometryWords(st), st.Hashes, modelWords(variant)))
 	return pl, nil
+}
+
+// fillCheckpoints returns the item counts of the fill experiment:
+// Checkpoints equal steps to Span N, rounded, without zeros and repeats.
+func fillCheckpoints(p Params) []uint64 {
+	var items []uint64
+	var last uint64
+	for j := 1; j <= p.Checkpoints; j++ {
+		n := uint64(math.Round(p.Span * float64(p.N) * float64(j) / float64(p.Checkpoints)))
+		if n == 0 || n == last {
+			continue
+		}
+		last = n
+		items = append(items, n)
+	}
+	return items
 }
 
 // cellsColumn returns the Cells column of a row: the counters of a
@@ -140,7 +155,7 @@ func growthCheckpoints(n0 uint64, span float64, perDecade int) []uint64 {
 // planScalable plans the growth of scalable filters with every combination
 // of R and S, from N to Span N items, Checkpoints per decade; with
 // standard, beside a standard filter sized in advance for the final count;
-// with timed, recording times.
+// with timed, recording times. Each series is one Spec.
 func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 	pl := &plan{}
 	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
@@ -152,36 +167,37 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 			if err := spec.Validate(); err != nil {
 				return nil, paramError("p", "%v", err)
 			}
-			if _, err := scalableFPR(spec, final); err != nil {
-				return nil, paramError("span", "%v", err)
+			theory := make(map[uint64]float64, len(items))
+			for _, n := range items {
+				fpr, err := scalableFPR(spec, n)
+				if err != nil {
+					return nil, paramError("span", "%v", err)
+				}
+				theory[n] = fpr
 			}
 			b := scalableBuilder(scalableSpec{P: p.P, R: r, S: s, N0: p.N})
 			if _, err := probe(b); err != nil {
 				return nil, paramError("n", "%v", err)
 			}
 			name := fmt.Sprintf("scalable r=%g s=%g", r, s)
-			g := group{key: exp + "/" + name, filters: p.Filters, hashing: h, run: growth(b, timed)}
-			for _, n := range items {
-				theory, err := scalableFPR(spec, n)
-				if err != nil {
-					return nil, paramError("span", "%v", err)
-				}
-				g.rows = append(g.rows, pl.add(Row{
-					Series:   name,
-					Variant:  "scalable",
-					Hashing:  hashingName(h),
-					R:        r,
-					S:        s,
-					Items:    n,
-					Capacity: p.N,
-					Filters:  p.Filters,
-					Queries:  p.Queries,
-					Theory:   theory,
-					Model:    "scalable",
-					Target:   p.P,
-				}))
+			err := pl.measure(exp+"/"+name, Spec{
+				Name:    name,
+				New:     b.seeded(h),
+				Items:   items,
+				Filters: p.Filters,
+				Queries: p.Queries,
+				Theory:  func(n uint64) float64 { return theory[n] },
+				Model:   "scalable",
+			}, timed, func(row *Row) {
+				row.Variant = "scalable"
+				row.Hashing = hashingName(h)
+				row.R, row.S = r, s
+				row.Capacity = p.N
+				row.Target = p.P
+			})
+			if err != nil {
+				return nil, err
 			}
-			pl.groups = append(pl.groups, g)
 			stages, _ := spec.Stage(0)
 			pl.notes = append(pl.notes, fmt.Sprintf("%s: target P = %g, first stage n0 = %d items, k0 = %d, error P0 = %.3g; theory is the %s, which never exceeds P",
 				name, p.P, p.N, stages.Hashes, spec.P0(), modelWords("scalable")))
@@ -197,26 +213,27 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 			return nil, paramError("span", "%v", err)
 		}
 		name := fmt.Sprintf("standard sized for %d", final)
-		g := group{key: exp + "/" + name, filters: p.Filters, hashing: h, run: growth(b, timed)}
-		for _, n := range items {
-			classic, theory, model := rateTheory("standard", st, n)
-			g.rows = append(g.rows, pl.add(Row{
-				Series:   name,
-				Variant:  "standard",
-				Hashing:  hashingName(h),
-				Items:    n,
-				Capacity: final,
-				Bits:     st.Bits,
-				Hashes:   st.Hashes,
-				Filters:  p.Filters,
-				Queries:  p.Queries,
-				Classic:  classic,
-				Theory:   theory,
-				Model:    model,
-				Target:   p.P,
-			}))
+		theory, model := variantTheory("standard", st)
+		err = pl.measure(exp+"/"+name, Spec{
+			Name:    name,
+			New:     b.seeded(h),
+			Items:   items,
+			Filters: p.Filters,
+			Queries: p.Queries,
+			Theory:  theory,
+			Model:   model,
+		}, timed, func(row *Row) {
+			row.Variant = "standard"
+			row.Hashing = hashingName(h)
+			row.Capacity = final
+			row.Bits = st.Bits
+			row.Hashes = st.Hashes
+			row.Classic = classicOf(st, row.Items)
+			row.Target = p.P
+		})
+		if err != nil {
+			return nil, err
 		}
-		pl.groups = append(pl.groups, g)
 		pl.notes = append(pl.notes, fmt.Sprintf("%s: a standard filter sized in advance for the final count at p = %g: m = %d bits, k = %d", name, p.P, st.Bits, st.Hashes))
 	}
 	return pl, nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bloomlab/bloomlab/variants"
 )
@@ -82,21 +81,42 @@ func probe(b builder) (variants.Stats, error) {
 	return f.Stats(), nil
 }
 
-// rateTheory returns the classic rate and the rate of the variant's model
-// for a filter with the stats st (geometry) holding items keys.
-func rateTheory(variant string, st variants.Stats, items uint64) (classic, theory float64, model string) {
+// seeded returns a Spec's New function that builds b's filter with
+// hashing h, its seed replaced by New's.
+func (b builder) seeded(h variants.Hashing) func(seed uint64) (Filter, error) {
+	return func(seed uint64) (Filter, error) {
+		h := h
+		h.Seed = seed
+		f, err := b(h)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
+// variantTheory returns the rate of the variant's model for a filter with
+// the stats st (geometry) as a function of the items it holds, and the
+// model's name.
+func variantTheory(variant string, st variants.Stats) (theory func(items uint64) float64, model string) {
 	m, k := st.Cells, st.Hashes
-	classic = classicFPR(m, items, k)
 	switch {
 	case variant == "partitioned":
-		return classic, partitionedFPR(m, items, k), "partitioned"
+		return func(n uint64) float64 { return partitionedFPR(m, n, k) }, "partitioned"
 	case variant == "split-block":
-		return classic, splitBlockFPR(m, items), "split-block"
+		return func(n uint64) float64 { return splitBlockFPR(m, n) }, "split-block"
 	case st.Blocks.Bits > 0:
-		return classic, blockedFPR(m, items, k, uint64(st.Blocks.Bits)), blockedModel(uint64(st.Blocks.Bits))
+		b := uint64(st.Blocks.Bits)
+		return func(n uint64) float64 { return blockedFPR(m, n, k, b) }, blockedModel(b)
 	default:
-		return classic, exactFPR(m, items, k), "exact"
+		return func(n uint64) float64 { return exactFPR(m, n, k) }, "exact"
 	}
+}
+
+// classicOf returns the classic rate (1 - e^(-kn/m))^k of a filter with
+// the stats st holding items keys.
+func classicOf(st variants.Stats, items uint64) float64 {
+	return classicFPR(st.Cells, items, st.Hashes)
 }
 
 // blockSize reports the block size of a blocked variant's name: "blocked"
@@ -117,55 +137,10 @@ func blockSize(variant string) (int, bool) {
 // carries the block size to the plots.
 func blockedModel(blockBits uint64) string { return "blocked/" + strconv.FormatUint(blockBits, 10) }
 
-// growth returns the runFunc that fills a filter to each row's Items in
-// turn and queries it with the row's Queries never-inserted keys. With
-// timed set it records the time per Add and per Contains.
-func growth(build builder, timed bool) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := build(t.hashing)
-		if err != nil {
-			return err
-		}
-		var inserted uint64
-		for j, r := range rows {
-			start := time.Now()
-			added := r.Items - inserted
-			for ; inserted < r.Items; inserted++ {
-				if inserted%interruptEvery == 0 && ctx.Err() != nil {
-					return ctx.Err()
-				}
-				f.Add(t.member(inserted))
-			}
-			addTime := time.Since(start)
-			start = time.Now()
-			positives, err := t.countPositives(ctx, f, r.Queries)
-			if err != nil {
-				return err
-			}
-			queryTime := time.Since(start)
-			st := f.Stats()
-			o := &out[j]
-			o.Count = positives
-			o.Estimated = st.EstimatedFPR
-			o.Bits = st.Bits
-			o.Stages = len(st.Stages)
-			if timed {
-				if added > 0 {
-					o.NsPerAdd = float64(addTime.Nanoseconds()) / float64(added)
-				}
-				if r.Queries > 0 {
-					o.NsPerQuery = float64(queryTime.Nanoseconds()) / float64(r.Queries)
-				}
-			}
-		}
-		return nil
-	}
-}
-
 // countPositives queries f with the trial's first q never-inserted keys and
 // returns how many it reports present, or the context's error if the run is
 // interrupted.
-func (t *trial) countPositives(ctx context.Context, f filter, q uint64) (uint64, error) {
+func (t *trial) countPositives(ctx context.Context, f Filter, q uint64) (uint64, error) {
 	var positives uint64
 	for i := range q {
 		if i%interruptEvery == 0 && ctx.Err() != nil {

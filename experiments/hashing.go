@@ -152,28 +152,26 @@ func planHashing(variant string, p Params) (*plan, error) {
 				g := variants.Geometry{Bits: m, Hashes: k}
 				b = func(h variants.Hashing) (filter, error) { return wrap(variants.NewStandard(g, h)) }
 			}
-			theory := exactFPR(m, n, k)
 			q := p
 			q.N = n
-			pl.groups = append(pl.groups, group{
-				key:     fmt.Sprintf("hashing/%s/m=%d/k=%d/n=%d", o.name, m, k, n),
-				filters: p.Filters,
-				hashing: o.hashing,
-				run:     growth(b, true),
-				rows: []int{pl.add(Row{
-					Series:  o.name,
-					Variant: "standard",
-					Hashing: o.name,
-					Items:   n,
-					Bits:    m,
-					Hashes:  k,
-					Filters: p.Filters,
-					Queries: queriesFor(theory, q),
-					Classic: classicFPR(m, n, k),
-					Theory:  theory,
-					Model:   "exact",
-				})},
+			err := pl.measure(fmt.Sprintf("hashing/%s/m=%d/k=%d/n=%d", o.name, m, k, n), Spec{
+				Name:    o.name,
+				New:     b.seeded(o.hashing),
+				Items:   []uint64{n},
+				Filters: p.Filters,
+				Queries: queriesFor(exactFPR(m, n, k), q),
+				Theory:  func(n uint64) float64 { return exactFPR(m, n, k) },
+				Model:   "exact",
+			}, true, func(r *Row) {
+				r.Variant = "standard"
+				r.Hashing = o.name
+				r.Bits = m
+				r.Hashes = k
+				r.Classic = classicFPR(m, n, k)
 			})
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	pl.notes = append(pl.notes, fmt.Sprintf("standard filters of m bits holding m/%g keys with the best integer k; the times are per key, for adds and for queries of absent keys, measured on all workers at once", bpe))

@@ -22,10 +22,11 @@ import (
 // workers. Only the time columns (NsPerAdd, NsPerQuery) and the memory of
 // a Go map (Bytes of the "go map" series) differ from run to run.
 type Results struct {
-	// Experiment is the experiment's name, for example "fill".
+	// Experiment is the experiment's name, for example "fill", or
+	// Measured for the results of Measure.
 	Experiment string `json:"experiment"`
-	// Variant is the variant measured, or "all" when the rows cover
-	// several.
+	// Variant is the variant measured (the spec's name for Measure), or
+	// "all" when the rows cover several.
 	Variant string `json:"variant"`
 	// Params are the parameters of the run, defaults filled in.
 	Params Params `json:"params"`
@@ -40,8 +41,10 @@ type Results struct {
 	// (see Options.Shard and Merge), nil on complete results.
 	Shard *Shard `json:"shard,omitempty"`
 	// Notes are remarks on the results in plain words: points where the
-	// theory lies outside the measured interval, rates too small to
-	// measure, ratios the experiment derives.
+	// theory lies outside the measured interval, how many independent
+	// groups of filters the points come from and the theory checked once
+	// per group, rates too small to measure, ratios the experiment
+	// derives.
 	Notes []string `json:"notes,omitempty"`
 	// Rows are the measured points, grouped by series, in a fixed order.
 	Rows []Row `json:"rows"`
@@ -127,7 +130,8 @@ type Row struct {
 	Theory float64 `json:"theory,omitempty"`
 	// Model names the source of Theory: "exact" (the exact finite-m rate
 	// of a standard filter), "partitioned", "scalable" (the compound rate
-	// of the stages), "binomial" (counter distribution), or "" for none.
+	// of the stages), "binomial" (counter distribution), a Spec's Model,
+	// or "" for none.
 	Model string `json:"model,omitempty"`
 	// Target is the false-positive rate the filter was sized for.
 	Target float64 `json:"target,omitempty"`
@@ -236,15 +240,20 @@ func (r *Row) aggregate(conf float64) error {
 }
 
 // finish aggregates every row and rewrites the notes that depend on the
-// measurements. notes are the plan-time notes, kept first.
-func (res *Results) finish(notes []string, summarize func(*Results) []string) error {
+// measurements. notes are the plan-time notes, kept first; groups are the
+// plan's groups of rows measured on the same filters.
+func (res *Results) finish(notes []string, groups []group, summarize func(*Results) []string) error {
 	for i := range res.Rows {
 		if err := res.Rows[i].aggregate(res.Params.Conf); err != nil {
 			return err
 		}
 	}
 	res.Notes = append([]string(nil), notes...)
-	res.Notes = append(res.Notes, outsideNotes(res)...)
+	checks, err := outsideNotes(res, groups)
+	if err != nil {
+		return err
+	}
+	res.Notes = append(res.Notes, checks...)
 	if summarize != nil {
 		res.Notes = append(res.Notes, summarize(res)...)
 	}
@@ -252,17 +261,27 @@ func (res *Results) finish(notes []string, summarize func(*Results) []string) er
 }
 
 // outsideNotes lists, per series, the points where the theory lies outside
-// the measured interval.
-func outsideNotes(res *Results) []string {
+// the measured interval, how many independent groups of filters the points
+// come from, and, after it, the pooled check of each group of several
+// points (see pooledCheck).
+func outsideNotes(res *Results, groups []group) ([]string, error) {
+	groupOf := make([]int, len(res.Rows))
+	for g, gr := range groups {
+		for _, i := range gr.rows {
+			groupOf[i] = g
+		}
+	}
 	var notes []string
 	type tally struct {
 		model   string
 		checked int
 		out     []string
+		groups  []int // the groups of the checked rows, in order of first appearance
+		multi   bool  // some group holds several checked rows
 	}
 	var order []string
 	by := map[string]*tally{}
-	for _, r := range res.Rows {
+	for i, r := range res.Rows {
 		if r.Inside == "" {
 			continue
 		}
@@ -276,16 +295,116 @@ func outsideNotes(res *Results) []string {
 		if r.Inside == "no" {
 			tl.out = append(tl.out, pointLabel(res.Experiment, r))
 		}
+		if g := groupOf[i]; !slices.Contains(tl.groups, g) {
+			tl.groups = append(tl.groups, g)
+		} else {
+			tl.multi = true
+		}
 	}
 	for _, s := range order {
 		tl := by[s]
+		var note string
 		if len(tl.out) == 0 {
-			notes = append(notes, fmt.Sprintf("%s: the %s theory lies inside the measured %g%% interval at all %d points", s, tl.model, 100*res.Params.Conf, tl.checked))
-			continue
+			note = fmt.Sprintf("%s: the %s theory lies inside the measured %g%% interval at all %d points", s, tl.model, 100*res.Params.Conf, tl.checked)
+		} else {
+			note = fmt.Sprintf("%s: the %s theory lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, tl.model, 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; "))
 		}
-		notes = append(notes, fmt.Sprintf("%s: the %s theory lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, tl.model, 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; ")))
+		switch {
+		case tl.checked == 1:
+		case !tl.multi:
+			note += fmt.Sprintf("; each point is measured on its own filters, so the %d points are independent", tl.checked)
+		case len(tl.groups) == 1 && groups[tl.groups[0]].pooled:
+			note += fmt.Sprintf("; the %d points are checkpoints of the same %d growing filters, one independent group, so they are not %d independent pieces of evidence", tl.checked, groups[tl.groups[0]].filters, tl.checked)
+		case len(tl.groups) == 1:
+			note += fmt.Sprintf("; the %d points are all measured on the same %d filters, one independent group, so they are not %d independent pieces of evidence", tl.checked, groups[tl.groups[0]].filters, tl.checked)
+		default:
+			note += fmt.Sprintf("; the %d points come from %d independent groups of filters, and the points of one group, measured on the same filters, are not independent evidence", tl.checked, len(tl.groups))
+		}
+		notes = append(notes, note)
+		for _, g := range tl.groups {
+			if !groups[g].pooled {
+				continue
+			}
+			check, err := pooledCheck(res, groups[g], s)
+			if err != nil {
+				return nil, err
+			}
+			if check != "" {
+				notes = append(notes, check)
+			}
+		}
 	}
-	return notes
+	return notes, nil
+}
+
+// pooledCheck returns a note that checks the theory once over the checked
+// rows of group g in series, if they are several: for each filter f, the
+// ratio of its false positives over all the rows to the number the theory
+// expects, sum_r Count_rf / sum_r Queries_r Theory_r. The filters are
+// independent, so the mean of these ratios has an honest interval (the
+// Student t interval over the filters, or, where all are equal, the
+// Clopper-Pearson interval of the pooled counts scaled to a ratio), which
+// a consistent theory puts around 1, however correlated the rows are.
+func pooledCheck(res *Results, g group, series string) (string, error) {
+	var rows []*Row
+	for _, i := range g.rows {
+		if r := &res.Rows[i]; r.Series == series && r.Inside != "" {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) < 2 {
+		return "", nil
+	}
+	nf := len(rows[0].Trials)
+	var expected, queries float64
+	for _, r := range rows {
+		if len(r.Trials) != nf {
+			return "", fmt.Errorf("experiments: %s: the rows of one group have %d and %d trials", series, nf, len(r.Trials))
+		}
+		expected += float64(r.Queries) * r.Theory
+		queries += float64(r.Queries)
+	}
+	if expected == 0 {
+		return "", nil
+	}
+	ratios := make([]float64, nf)
+	var total uint64
+	for f := range nf {
+		var c uint64
+		for _, r := range rows {
+			c += r.Trials[f].Count
+		}
+		ratios[f] = float64(c) / expected
+		total += c
+	}
+	equal := !slices.ContainsFunc(ratios, func(x float64) bool { return x != ratios[0] })
+	conf := res.Params.Conf
+	var mean, lo, hi float64
+	var how string
+	if nf >= 2 && !equal {
+		var err error
+		mean, lo, hi, err = tInterval(ratios, conf)
+		if err != nil {
+			return "", fmt.Errorf("experiments: %s: pooled check: %w", series, err)
+		}
+		lo = max(lo, 0)
+		how = fmt.Sprintf("t interval over the %d filters", nf)
+	} else {
+		n := queries * float64(nf)
+		plo, phi, err := clopperPearson(total, uint64(n), conf)
+		if err != nil {
+			return "", fmt.Errorf("experiments: %s: pooled check: %w", series, err)
+		}
+		scale := n / (expected * float64(nf))
+		mean, lo, hi = float64(total)/(expected*float64(nf)), plo*scale, phi*scale
+		how = fmt.Sprintf("Clopper-Pearson interval of the pooled counts of %d filters", nf)
+	}
+	verdict := "consistent with the theory"
+	if lo > 1 || hi < 1 {
+		verdict = "NOT consistent with the theory"
+	}
+	return fmt.Sprintf("%s, pooled over its %d points from %d to %d items: the filters' false positives are %.4g times the number the %s theory expects (%g%% %s: %.4g to %.4g), %s",
+		series, len(rows), rows[0].Items, rows[len(rows)-1].Items, mean, rows[0].Model, 100*conf, how, lo, hi, verdict), nil
 }
 
 // pointLabel names a row's point in words for notes.
@@ -466,7 +585,8 @@ func (r Row) template() Row {
 
 // Merge combines the results of all N shards of one sharded run (each run
 // with the same experiment, variant, parameters and seed, and Options.Shard
-// i/N for i = 0..N-1, in any order) into the results of the unsharded run:
+// i/N for i = 0..N-1, in any order; or, for Measure, the same specs) into
+// the results of the unsharded run:
 // WriteCSV and WriteJSON of the merged results write exactly the bytes the
 // unsharded run writes (up to the time columns, which differ run to run).
 // It reports an error if the shards do not belong to one run or a shard is
@@ -511,9 +631,31 @@ func Merge(shards []*Results) (*Results, error) {
 			return nil, fmt.Errorf("experiments: merge: shard %v has %d rows, shard %v has %d", *s.Shard, len(s.Rows), *first.Shard, len(first.Rows))
 		}
 	}
-	e, ok := Lookup(first.Experiment)
-	if !ok {
-		return nil, fmt.Errorf("experiments: merge: unknown experiment %q", first.Experiment)
+	// The groups of rows measured on the same filters, which the notes
+	// need, are those of the run's plan: planned again from the
+	// parameters for a named experiment, one per series for Measure.
+	var groups []group
+	var summarize func(*Results) []string
+	if first.Experiment == Measured {
+		groups = measuredGroups(first)
+	} else {
+		e, ok := Lookup(first.Experiment)
+		if !ok {
+			return nil, fmt.Errorf("experiments: merge: unknown experiment %q", first.Experiment)
+		}
+		pl, err := e.plan(first.Variant, first.Params)
+		if err != nil {
+			return nil, fmt.Errorf("experiments: merge: planning the run again: %w", err)
+		}
+		if len(pl.rows) != len(first.Rows) {
+			return nil, fmt.Errorf("experiments: merge: the shards have %d rows, their parameters plan %d", len(first.Rows), len(pl.rows))
+		}
+		for i, r := range pl.rows {
+			if r.Series != first.Rows[i].Series || r.Items != first.Rows[i].Items {
+				return nil, fmt.Errorf("experiments: merge: row %d of the shards is %s at %d items, their parameters plan %s at %d", i, first.Rows[i].Series, first.Rows[i].Items, r.Series, r.Items)
+			}
+		}
+		groups, summarize = pl.groups, e.summarize
 	}
 	out := &Results{
 		Experiment:    first.Experiment,
@@ -547,7 +689,7 @@ func Merge(shards []*Results) (*Results, error) {
 		out.Rows[i] = row
 	}
 	// The plan-time notes are those of the shards; recompute the rest.
-	if err := out.finish(planNotes(first), e.summarize); err != nil {
+	if err := out.finish(planNotes(first), groups, summarize); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -31,6 +31,10 @@ type group struct {
 	filters int
 	hashing variants.Hashing // Seed is replaced per filter
 	run     runFunc
+	// pooled marks the group of a Spec: its rows are false-positive
+	// rates of the same growing filters, which the notes check once,
+	// pooled over the rows (see pooledCheck).
+	pooled bool
 }
 
 // runFunc measures one filter of a group: it fills out[j] for row rows[j].

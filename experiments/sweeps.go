@@ -32,11 +32,31 @@ func queriesFor(theory float64, p Params) uint64 {
 	return q
 }
 
-// point plans one row measured on its own filters: a group of one.
-func (pl *plan) point(key string, filters int, b builder, r Row) {
+// point plans one point measured on its own filters made by b, a Spec of
+// a single item count: filters of the variant with stats st holding n
+// items, beside the variant's theory, with queries raised where the rate
+// is small (queriesFor). decorate sets the row's other columns.
+func (pl *plan) point(key, name, variant string, b builder, st variants.Stats, n uint64, filters int, p Params, decorate func(*Row)) error {
 	h := variants.Hashing{}
-	r.Hashing = hashingName(h)
-	pl.groups = append(pl.groups, group{key: key, filters: filters, hashing: h, rows: []int{pl.add(r)}, run: growth(b, false)})
+	theory, model := variantTheory(variant, st)
+	return pl.measure(key, Spec{
+		Name:    name,
+		New:     b.seeded(h),
+		Items:   []uint64{n},
+		Filters: filters,
+		Queries: queriesFor(theory(n), p),
+		Theory:  theory,
+		Model:   model,
+	}, false, func(r *Row) {
+		r.Variant = variant
+		r.Hashing = hashingName(h)
+		r.Bits = st.Bits
+		r.Hashes = st.Hashes
+		r.Classic = classicOf(st, n)
+		if decorate != nil {
+			decorate(r)
+		}
+	})
 }
 
 func seq(lo, hi int) []int {
@@ -102,20 +122,7 @@ func planRatePoint(pl *plan, exp, variant string, m uint64, k int, p Params) err
 	if err != nil {
 		return paramError("n", "%v", err)
 	}
-	classic, theory, model := rateTheory(variant, st, p.N)
-	pl.point(fmt.Sprintf("%s/%s/m=%d/k=%d/n=%d", exp, variant, m, k, p.N), p.Filters, b, Row{
-		Series:  variant,
-		Variant: variant,
-		Items:   p.N,
-		Bits:    st.Bits,
-		Hashes:  st.Hashes,
-		Filters: p.Filters,
-		Queries: queriesFor(theory, p),
-		Classic: classic,
-		Theory:  theory,
-		Model:   model,
-	})
-	return nil
+	return pl.point(fmt.Sprintf("%s/%s/m=%d/k=%d/n=%d", exp, variant, m, k, p.N), variant, variant, b, st, p.N, p.Filters, p, nil)
 }
 
 var hashesExperiment = Experiment{

@@ -29,13 +29,7 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
 	names := SeriesNames(r)
 
-	var all []float64
-	for _, name := range names {
-		rows := Rows(r, name, sweep)
-		all = append(all, Rates(rows, bpe).ys()...)
-		all = append(all, xysY(Values(rows, bpe, theory))...)
-	}
-	lo, hi := logRange(all...)
+	lo, hi := logRange(rateValues(r, bpe, sweep)...)
 	var n uint64
 	for i := range r.Rows {
 		if row := &r.Rows[i]; sweep(row) {

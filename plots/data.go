@@ -179,6 +179,20 @@ func xysY(xys plotter.XYs) []float64 {
 	return v
 }
 
+// rateValues returns every measured rate of r's series, with the ends of
+// its interval, and every positive theory value, at x(row) for the rows
+// keep selects (all when keep is nil): what a logarithmic rate axis must
+// hold.
+func rateValues(r *experiments.Results, x func(*experiments.Row) float64, keep func(*experiments.Row) bool) []float64 {
+	var all []float64
+	for _, name := range SeriesNames(r) {
+		rows := Rows(r, name, keep)
+		all = append(all, Rates(rows, x).ys()...)
+		all = append(all, xysY(Values(rows, x, theory))...)
+	}
+	return all
+}
+
 // allRows returns pointers to every row of r.
 func allRows(r *experiments.Results) []*experiments.Row {
 	out := make([]*experiments.Row, len(r.Rows))

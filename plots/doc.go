@@ -4,7 +4,9 @@
 // and the classic formula as dashed ones, on logarithmic rate axes; the
 // stage boundaries and the target of a scalable filter; the counter
 // histogram of a counting filter beside its prediction; memory as bars and
-// speed as curves.
+// speed as curves. The results of experiments.Measure, a filter measured
+// from outside the named experiments, get a figure of their own: each
+// filter's rate against the items inserted, beside its theory.
 //
 // Data and drawing are separate: pure functions (Rates, Values, Ratio,
 // Excess, FillTheory, ScalableTheory) turn experiments.Results into

@@ -27,14 +27,23 @@ type Figure struct {
 // DPI is the resolution of PNG figures.
 const DPI = 144
 
-// New returns the figure of r. It reports an error if r's experiment has
-// no figure or r holds nothing to draw.
+// New returns the figure of r: that of its named experiment, or, for the
+// results of experiments.Measure, every spec's measured rate against the
+// items inserted beside its theory. It reports an error if r's experiment
+// has no figure or r holds nothing to draw.
 func New(r *experiments.Results) (*Figure, error) {
 	if r.Shard != nil {
 		return nil, fmt.Errorf("plots: results of shard %d/%d are partial; merge the shards first", r.Shard.Index, r.Shard.Count)
 	}
 	if len(r.Rows) == 0 {
 		return nil, fmt.Errorf("plots: results of %s hold no rows", r.Experiment)
+	}
+	if r.Experiment == experiments.Measured {
+		f, err := measureFigure(r)
+		if err != nil {
+			return nil, fmt.Errorf("plots: %s: %w", r.Experiment, err)
+		}
+		return f, nil
 	}
 	var f *Figure
 	var err error

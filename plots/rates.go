@@ -161,14 +161,7 @@ func stageBoundaries(s analysis.Scalable, limit uint64) []float64 {
 // target P, and, for a single series, the stage boundaries.
 func scalableFillFigure(r *experiments.Results) (*Figure, error) {
 	names := SeriesNames(r)
-	var all []float64
-	for _, name := range names {
-		rows := Rows(r, name, nil)
-		all = append(all, Rates(rows, items).ys()...)
-		all = append(all, xysY(Values(rows, items, theory))...)
-	}
-	all = append(all, r.Params.P)
-	lo, hi := logRange(all...)
+	lo, hi := logRange(append(rateValues(r, items, nil), r.Params.P)...)
 	hi = math.Max(hi*100, r.Params.P*100) // room for the legend above the target
 	first := Rows(r, names[0], nil)[0]
 	xmin, xmax := xRange(allRows(r), items)
@@ -226,13 +219,7 @@ func scalableFillFigure(r *experiments.Results) (*Figure, error) {
 func bitsFigure(r *experiments.Results) (*Figure, error) {
 	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
 	names := SeriesNames(r)
-	var all []float64
-	for _, name := range names {
-		rows := Rows(r, name, nil)
-		all = append(all, Rates(rows, bpe).ys()...)
-		all = append(all, xysY(Values(rows, bpe, theory))...)
-	}
-	lo, hi := logRange(all...)
+	lo, hi := logRange(rateValues(r, bpe, nil)...)
 	first := r.Rows[0]
 	p := newPlot(fmt.Sprintf("False-positive rate against memory, n = %d items, best integer k at each size", first.Items),
 		"bits per element (m/n)", rateLabel)

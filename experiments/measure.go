@@ -1,0 +1,344 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime"
+	"time"
+
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// Filter is what Measure needs of a filter: add a key, and test one. Every
+// variants.Filter is a Filter, and a filter from another library becomes
+// one with a wrapper of a few lines.
+//
+// A Filter may also report its memory, in one of two ways found by type
+// assertion: a Sizer reports the bits of its cells, which the results
+// record as Bits and bits per element; a filter with a method
+// Stats() variants.Stats, as every variants.Filter has, reports its bits,
+// its number of stages and the false-positive rate its fill implies
+// (Row.Estimated). Stats is used when a filter has both.
+type Filter interface {
+	// Add inserts key. Measure never reuses the slice after Add returns.
+	Add(key []byte)
+	// Contains reports whether key is possibly in the set.
+	Contains(key []byte) bool
+}
+
+// Sizer is a Filter that reports the memory of its cells in bits.
+type Sizer interface {
+	Filter
+	// Bits returns the memory of the filter's cells in bits.
+	Bits() uint64
+}
+
+// Spec describes one filter to measure and how: the filter, the numbers of
+// keys at which to measure it, how many filters and queries, and the
+// theory to set beside the measurement. Measure measures it by the method
+// of the named experiments (see the package documentation), which are
+// themselves built from Specs.
+type Spec struct {
+	// Name names the filter. It is the Series of the filter's rows in the
+	// results, so the specs measured together must have distinct names.
+	Name string
+	// New returns an empty filter whose hashing is seeded with seed.
+	// Measure calls it once for every filter measured, with a different
+	// seed for each, from several goroutines at once; and once more, with
+	// seed 0, before measuring, so that an error is reported before any
+	// work is done. A filter that cannot take a seed may ignore it: the
+	// keys of every filter differ anyway.
+	New func(seed uint64) (Filter, error)
+	// Items are the numbers of keys at which the filter is measured, each
+	// at least 1 and larger than the one before. Each filter grows through
+	// them, as in the fill experiment, and is queried at each; a single
+	// entry measures one size. The points of one filter are correlated,
+	// which the results' notes take into account.
+	Items []uint64
+	// Filters is the number of independently seeded filters measured,
+	// and Queries the number of never-inserted keys each filter is queried
+	// with at every item count; zero takes the value of the Params given
+	// to Measure.
+	Filters int
+	Queries uint64
+	// Theory, if not nil, returns the false-positive rate predicted for
+	// the filter holding items keys. Each row then carries it as Theory,
+	// says whether it lies inside the measured interval (Row.Inside), and
+	// the notes check it once over all the spec's points.
+	Theory func(items uint64) float64
+	// Model names the theory in the results and their notes ("theory" if
+	// empty). It is ignored without a Theory.
+	Model string
+}
+
+// Measured is the Experiment of the Results that Measure returns.
+const Measured = "measure"
+
+// Defaults of Measure for the fields of Params left zero.
+const (
+	measureFilters = 20
+	measureQueries = 100_000
+	measureConf    = 0.95
+)
+
+// Measure measures the filters that specs describe and returns their
+// results: for each spec, one Row per item count, in the order of specs,
+// with the raw per-filter counts, the mean rate and its interval, and the
+// theory beside them. The method is the one every named experiment uses
+// (see the package documentation): Filters independently seeded filters,
+// each with its own keys, queried with keys from a disjoint space; the mean
+// of their rates with the Student t interval over them, or the
+// Clopper-Pearson interval of the pooled counts where all are equal. The
+// Results are those of any experiment (Experiment is Measured, Variant the
+// spec's name, or "all" for several specs), so WriteCSV, WriteJSON, Merge
+// and the figures of package plots take them unchanged.
+//
+// Measure reads only Filters, Queries and Conf of p: the number of filters
+// and of queries of a spec that leaves its own zero (20 and 100000 if p's
+// are zero too), and the confidence level of the intervals (0.95 if zero).
+// Options work as for Run: the results depend on o.Seed, never on
+// o.Workers; with o.Shard set Measure returns one shard's partial results
+// for Merge; a cancelled ctx stops the run and returns ctx's error.
+//
+// Invalid specs or parameters (no specs, a nil New, an empty, zero or
+// decreasing item count, a theory that is not a rate, another field of p
+// set) give an error wrapping ErrInvalidParams before anything is
+// measured, as does an error or a nil filter from New.
+func Measure(ctx context.Context, specs []Spec, p Params, o Options) (*Results, error) {
+	p, pl, err := planMeasure(specs, p, o)
+	if err != nil {
+		return nil, err
+	}
+	variant := "all"
+	if len(specs) == 1 {
+		variant = specs[0].Name
+	}
+	return pl.results(ctx, Measured, variant, p, o, false, nil)
+}
+
+// planMeasure validates Measure's arguments and plans the measurement.
+func planMeasure(specs []Spec, p Params, o Options) (Params, *plan, error) {
+	if len(specs) == 0 {
+		return Params{}, nil, paramError("specs", "no spec to measure")
+	}
+	used := Params{Filters: p.Filters, Queries: p.Queries, Conf: p.Conf}
+	if !reflect.DeepEqual(p, used) {
+		return Params{}, nil, paramError("params", "Measure reads only Filters, Queries and Conf; the other fields of Params must be zero")
+	}
+	p = used.merge(Params{Filters: measureFilters, Queries: measureQueries, Conf: measureConf})
+	if p.Filters < 1 || p.Filters > maxFilters {
+		return Params{}, nil, paramError("filters", "%d, want 1 <= filters <= %d", p.Filters, maxFilters)
+	}
+	if p.Queries > maxQueries {
+		return Params{}, nil, paramError("queries", "%d, want 1 <= queries <= %d", p.Queries, uint64(maxQueries))
+	}
+	if math.IsNaN(p.Conf) || p.Conf <= 0 || p.Conf >= 1 {
+		return Params{}, nil, paramError("conf", "%v, want 0 < conf < 1", p.Conf)
+	}
+	if err := o.Shard.validate(); err != nil {
+		return Params{}, nil, err
+	}
+	if o.Workers < 0 {
+		return Params{}, nil, paramError("workers", "%d, want workers >= 0", o.Workers)
+	}
+	pl := &plan{}
+	names := map[string]bool{}
+	for i, s := range specs {
+		if s.Name == "" {
+			return Params{}, nil, paramError("name", "spec %d has no name", i)
+		}
+		if names[s.Name] {
+			return Params{}, nil, paramError("name", "two specs are named %q", s.Name)
+		}
+		names[s.Name] = true
+		if s.New == nil {
+			return Params{}, nil, paramError("new", "spec %q has no New function", s.Name)
+		}
+		// One filter before any work: an error here is the user's to fix.
+		f, err := s.New(0)
+		if err != nil {
+			return Params{}, nil, fmt.Errorf("experiments: %w: new: spec %q: New(0): %w", ErrInvalidParams, s.Name, err)
+		}
+		if isNil(f) {
+			return Params{}, nil, paramError("new", "spec %q: New(0) returned a nil filter and no error", s.Name)
+		}
+		if s.Filters == 0 {
+			s.Filters = p.Filters
+		}
+		if s.Queries == 0 {
+			s.Queries = p.Queries
+		}
+		if err := pl.measure(Measured+"/"+s.Name, s, false, nil); err != nil {
+			return Params{}, nil, err
+		}
+	}
+	return p, pl, nil
+}
+
+// measure adds to the plan the group of rows that measures spec s: one row
+// per item count, with Series s.Name, the spec's filters and queries and
+// its theory. decorate, if not nil, then sets the columns a named
+// experiment adds (the geometry, the classic rate, the target). The group
+// is seeded by key; with timed set its filters record times per operation.
+// This is the only place where the rate of a filter against its keys is
+// planned: Measure and the named experiments all come here.
+func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) error {
+	if s.New == nil {
+		return paramError("new", "spec %q has no New function", s.Name)
+	}
+	if s.Filters < 1 || s.Filters > maxFilters {
+		return paramError("filters", "spec %q: %d filters, want 1 <= filters <= %d", s.Name, s.Filters, maxFilters)
+	}
+	if s.Queries < 1 || s.Queries > maxQueries {
+		return paramError("queries", "spec %q: %d queries, want 1 <= queries <= %d", s.Name, s.Queries, uint64(maxQueries))
+	}
+	if len(s.Items) == 0 {
+		return paramError("items", "spec %q has no item counts, want at least one", s.Name)
+	}
+	model := ""
+	if s.Theory != nil {
+		model = s.Model
+		if model == "" {
+			model = "theory"
+		}
+	}
+	g := group{key: key, filters: s.Filters, run: measureRun(s.New, timed), pooled: true}
+	var last uint64
+	for i, n := range s.Items {
+		switch {
+		case n < 1 || n > maxItems:
+			return paramError("items", "spec %q: %d items, want 1 <= items <= %d", s.Name, n, uint64(maxItems))
+		case i > 0 && n <= last:
+			return paramError("items", "spec %q: %d items after %d, want increasing item counts", s.Name, n, last)
+		}
+		last = n
+		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Model: model}
+		if s.Theory != nil {
+			r.Theory = s.Theory(n)
+			if math.IsNaN(r.Theory) || r.Theory < 0 || r.Theory > 1 {
+				return paramError("theory", "spec %q: the theory at %d items is %v, want a rate between 0 and 1", s.Name, n, r.Theory)
+			}
+		}
+		if decorate != nil {
+			decorate(&r)
+		}
+		g.rows = append(g.rows, pl.add(r))
+	}
+	pl.groups = append(pl.groups, g)
+	return nil
+}
+
+// isNil reports whether f is nil or holds a nil pointer, map, slice,
+// channel or function, on which a method call would panic.
+func isNil(f Filter) bool {
+	if f == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(f); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Chan, reflect.Func, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+// statser is a filter that reports variants.Stats.
+type statser interface {
+	Stats() variants.Stats
+}
+
+// measureRun returns the runFunc of a spec: it builds the trial's filter,
+// fills it to each row's Items in turn and queries it with the row's
+// Queries never-inserted keys. With timed set it records the time per Add
+// and per Contains.
+func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := newFilter(t.hashing.Seed)
+		if err != nil {
+			return fmt.Errorf("experiments: %s: filter %d: %w", rows[0].Series, t.filter, err)
+		}
+		if isNil(f) {
+			return fmt.Errorf("experiments: %s: filter %d: New returned a nil filter and no error", rows[0].Series, t.filter)
+		}
+		var inserted uint64
+		for j, r := range rows {
+			start := time.Now()
+			added := r.Items - inserted
+			for ; inserted < r.Items; inserted++ {
+				if inserted%interruptEvery == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				f.Add(t.member(inserted))
+			}
+			addTime := time.Since(start)
+			start = time.Now()
+			positives, err := t.countPositives(ctx, f, r.Queries)
+			if err != nil {
+				return err
+			}
+			queryTime := time.Since(start)
+			o := &out[j]
+			o.Count = positives
+			switch s := f.(type) {
+			case statser:
+				st := s.Stats()
+				o.Estimated = st.EstimatedFPR
+				o.Bits = st.Bits
+				o.Stages = len(st.Stages)
+			case Sizer:
+				o.Bits = s.Bits()
+			}
+			if timed {
+				if added > 0 {
+					o.NsPerAdd = float64(addTime.Nanoseconds()) / float64(added)
+				}
+				if r.Queries > 0 {
+					o.NsPerQuery = float64(queryTime.Nanoseconds()) / float64(r.Queries)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// results executes the plan and returns its results: partial ones for a
+// shard, aggregated ones with their notes otherwise.
+func (pl *plan) results(ctx context.Context, exp, variant string, p Params, o Options, sequential bool, summarize func(*Results) []string) (*Results, error) {
+	res := &Results{
+		Experiment:    exp,
+		Variant:       variant,
+		Params:        p,
+		Seed:          o.Seed,
+		GoVersion:     runtime.Version(),
+		ModuleVersion: moduleVersion(),
+	}
+	if err := execute(ctx, pl, o, sequential); err != nil {
+		return nil, err
+	}
+	res.Rows = pl.rows
+	if o.Shard.sharded() {
+		sh := o.Shard
+		res.Shard = &sh
+		res.Notes = pl.notes
+		return res, nil
+	}
+	if err := res.finish(pl.notes, pl.groups, summarize); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// measuredGroups returns the groups of results from Measure: each spec is
+// one group, the consecutive rows of one series.
+func measuredGroups(r *Results) []group {
+	var gs []group
+	for i, row := range r.Rows {
+		if i == 0 || row.Series != r.Rows[i-1].Series {
+			gs = append(gs, group{key: Measured + "/" + row.Series, filters: row.Filters, pooled: true})
+		}
+		g := &gs[len(gs)-1]
+		g.rows = append(g.rows, i)
+	}
+	return gs
+}
