@@ -16,20 +16,31 @@ import (
 // bits, the fewest for which a slice holding n_i items has expected fill
 // ratio 1 - (1 - 1/b_i)^(n_i) of at most 1/2. A full stage therefore has
 // rate at most 2^(-k_i) <= P_i.
+//
+// With BlockBits = B > 0 the stages are blocked filters instead (see
+// BlockedFPR): stage i has the capacity and design error above, and the
+// fewest bits m_i, a multiple of B, and the hashes k_i that BlockedSize
+// gives for n_i items at rate P_i, so a full stage again has rate at most
+// P_i and the compound rate stays below P. A blocked stage answers a query
+// from one block, one memory access, where a partitioned stage reads up
+// to k_i slices; it costs the block penalty in bits (see BlockedSize).
 type Scalable struct {
 	P  float64 // overall target false-positive rate, 0 < P < 1
 	R  float64 // tightening ratio, 0 < R < 1
 	S  float64 // growth factor of stage capacity, S >= 1
 	N0 uint64  // capacity of the first stage, N0 >= 1
+	// BlockBits is the block size B of blocked stages, a power of two
+	// from 64 to MaxBlockBits, or 0 for Almeida's partitioned stages.
+	BlockBits uint64
 }
 
 // Stage is the geometry of one stage of a scalable filter.
 type Stage struct {
 	Index     int     // stage number, from 0
 	Capacity  uint64  // items the stage holds before the next one starts (n_i)
-	Hashes    int     // slices, one hash each (k_i)
-	SliceBits uint64  // bits per slice (b_i)
-	Bits      uint64  // Hashes * SliceBits
+	Hashes    int     // slices, one hash each (k_i); bits per item in a blocked stage
+	SliceBits uint64  // bits per slice (b_i); 0 for a blocked stage
+	Bits      uint64  // Hashes * SliceBits; m_i for a blocked stage
 	Error     float64 // design error P_i = P0 r^i
 }
 
@@ -55,6 +66,9 @@ func (s Scalable) Validate() error {
 	}
 	if s.N0 > MaxBits {
 		return invalid("initial capacity n0 = %d, want at most %d", s.N0, uint64(MaxBits))
+	}
+	if b := s.BlockBits; b != 0 && (b < 64 || b > MaxBlockBits || b&(b-1) != 0) {
+		return invalid("block bits B = %d, want 0 (partitioned stages) or a power of two from 64 to %d", b, MaxBlockBits)
 	}
 	return nil
 }
@@ -87,6 +101,14 @@ func (s Scalable) Stage(i int) (Stage, error) {
 	if k > MaxHashes {
 		return Stage{}, invalid("stage %d needs %d hashes, more than %d", i, k, MaxHashes)
 	}
+	e := s.P0() * math.Pow(s.R, float64(i))
+	if s.BlockBits != 0 {
+		m, k, err := BlockedSize(n, e, s.BlockBits)
+		if err != nil {
+			return Stage{}, err
+		}
+		return Stage{Index: i, Capacity: n, Hashes: k, Bits: m, Error: e}, nil
+	}
 	b := uint64(math.Ceil(-1 / math.Expm1(-math.Ln2/float64(n))))
 	// Rounding may leave b one too large; keep the fewest bits that still
 	// give fill at most 1/2, i.e. n ln(1 - 1/b) >= -ln 2.
@@ -103,7 +125,7 @@ func (s Scalable) Stage(i int) (Stage, error) {
 		Hashes:    k,
 		SliceBits: b,
 		Bits:      b * uint64(k),
-		Error:     s.P0() * math.Pow(s.R, float64(i)),
+		Error:     e,
 	}, nil
 }
 
@@ -134,9 +156,9 @@ func (s Scalable) Stages(items uint64) ([]Stage, error) {
 }
 
 // FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
-// filter holding items distinct items, where f_i = PartitionedFPR(Bits_i,
-// n_i, Hashes_i) and n_i is the number of items in stage i when the stages
-// are filled in order (every stage but the last full). A query is a false
+// filter holding items distinct items, where f_i = StageFPR(stage i, n_i)
+// and n_i is the number of items in stage i when the stages are filled in
+// order (every stage but the last full). A query is a false
 // positive if any stage answers yes; stages use independent hash indexes, so
 // their answers are independent. The result never exceeds Bound. It
 // reports the errors of Stages.
@@ -150,9 +172,19 @@ func (s Scalable) FPR(items uint64) (float64, error) {
 	for _, st := range stages {
 		ni := min(left, st.Capacity)
 		left -= ni
-		logPass += math.Log1p(-PartitionedFPR(st.Bits, ni, st.Hashes))
+		logPass += math.Log1p(-s.StageFPR(st, ni))
 	}
 	return -math.Expm1(logPass), nil
+}
+
+// StageFPR returns the false-positive rate of stage st holding n items:
+// PartitionedFPR(st.Bits, n, st.Hashes) for a partitioned stage,
+// BlockedFPR(st.Bits, n, st.Hashes, BlockBits) for a blocked one.
+func (s Scalable) StageFPR(st Stage, n uint64) float64 {
+	if s.BlockBits != 0 {
+		return BlockedFPR(st.Bits, n, st.Hashes, s.BlockBits)
+	}
+	return PartitionedFPR(st.Bits, n, st.Hashes)
 }
 
 // Bound returns P0/(1 - r), the sum of the stages' design errors, which

@@ -148,3 +148,46 @@ func TestScalableBitsPerElement(t *testing.T) {
 		t.Errorf("BitsPerElement(0) error = %v", err)
 	}
 }
+
+// TestScalableBlockedStages: with BlockBits set, every stage is the
+// blocked filter BlockedSize gives for its capacity and design error, so a
+// full stage's rate is at most P_i, the compound rate stays below P at
+// every size, and a blocked stage costs at most twice the bits of the
+// partitioned one it replaces. (It can cost fewer with large blocks:
+// BlockedSize chooses k and m for the design error exactly, where a
+// partitioned stage rounds k up and sizes for fill 1/2.)
+func TestScalableBlockedStages(t *testing.T) {
+	for _, b := range []uint64{64, 512, 4096} {
+		s := Scalable{P: 0.01, R: 0.9, S: 2, N0: 1000, BlockBits: b}
+		part := s
+		part.BlockBits = 0
+		for i := range 12 {
+			st, err := s.Stage(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, k, err := BlockedSize(st.Capacity, st.Error, b)
+			if err != nil || st.Bits != m || st.Hashes != k || st.SliceBits != 0 {
+				t.Fatalf("B = %d, stage %d: %+v, want m = %d, k = %d from BlockedSize (%v)", b, i, st, m, k, err)
+			}
+			if r := s.StageFPR(st, st.Capacity); r > st.Error {
+				t.Errorf("B = %d, stage %d: full rate %g above its design error %g", b, i, r, st.Error)
+			}
+			ps, _ := part.Stage(i)
+			if st.Bits > 2*ps.Bits {
+				t.Errorf("B = %d, stage %d: %d bits against %d partitioned", b, i, st.Bits, ps.Bits)
+			}
+		}
+		for _, n := range []uint64{1, 999, 1000, 5000, 1 << 20} {
+			r, err := s.FPR(n)
+			if err != nil || r > s.Bound() || r <= 0 {
+				t.Errorf("B = %d, n = %d: compound rate %g (%v), want in (0, %g]", b, n, r, err, s.Bound())
+			}
+		}
+	}
+	for _, b := range []uint64{1, 32, 100, 1 << 20} {
+		if err := (Scalable{P: 0.01, R: 0.9, S: 2, N0: 1000, BlockBits: b}).Validate(); err == nil {
+			t.Errorf("block bits %d accepted", b)
+		}
+	}
+}

@@ -8,14 +8,15 @@ import (
 
 // BenchmarkScalable measures a scalable filter at P = 0.01 (n0 = 1000, r
 // and s the defaults) grown to n = 1e4 (4 stages, in cache), 1e6 (10
-// stages) and 3e7 (15 stages, far beyond the last-level cache), beside a
-// standard filter of the same total memory holding the same keys (k
-// optimal for its bits per key), one key at a time (and batched where the filter has batched operations). Queries
-// run on the full filters. Adds run on a filter holding the first half of
-// the keys and insert the second half, so that every timed add meets all
-// the stages of size n; when the second half is used up the filter is
-// refilled with the timer stopped. Run a single size with -bench
-// 'Scalable/n=3e7'.
+// stages) and 3e7 (15 stages, far beyond the last-level cache), the same
+// with blocked stages (B = 512, variant=scalable-blocked), and a standard
+// filter of the partitioned scalable filter's total memory holding the
+// same keys (k optimal for its bits per key), one key at a time (and
+// batched where a filter has batched operations). Queries run on the full
+// filters. Adds run on a filter holding the first half of the keys and
+// insert the second half, so that every timed add meets all the stages of
+// size n; when the second half is used up the filter is refilled with the
+// timer stopped. Run a single size with -bench 'Scalable/n=3e7'.
 func BenchmarkScalable(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000, 30_000_000} {
 		b.Run(sizeName(n), func(b *testing.B) { benchScalableAt(b, n) })
@@ -38,6 +39,13 @@ func benchScalableAt(b *testing.B, n int) {
 	for _, k := range present {
 		sc.Add(k)
 	}
+	sb, err := NewScalable(ScalableParams{P: p, BlockBits: DefaultBlockBits})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range present {
+		sb.Add(k)
+	}
 	m := sc.Stats().Bits
 	st, err := NewStandard(Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, uint64(n))}, Hashing{})
 	if err != nil {
@@ -46,11 +54,11 @@ func benchScalableAt(b *testing.B, n int) {
 	for _, k := range present {
 		st.Add(k)
 	}
-	bpk := float64(m) / float64(n)
 	for _, v := range []struct {
 		name string
 		f    Filter
-	}{{"standard", st}, {"scalable", sc}} {
+	}{{"standard", st}, {"scalable", sc}, {"scalable-blocked", sb}} {
+		bpk := float64(v.f.Stats().Bits) / float64(n)
 		b.Run("variant="+v.name+"/op=contains-present", func(b *testing.B) { benchQueries(b, v.f, present, true, bpk) })
 		b.Run("variant="+v.name+"/op=contains-absent", func(b *testing.B) { benchQueries(b, v.f, absent, false, bpk) })
 		add := func(keys [][]byte) { v.f.Add(keys[0]) }

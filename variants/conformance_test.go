@@ -58,7 +58,7 @@ var allHashings = []Hashing{
 
 // ownIndexing lists the name prefixes of the variants that derive their
 // bit positions themselves and so take only the default derivation.
-var ownIndexing = []string{"blocked", "split-block"}
+var ownIndexing = []string{"blocked", "split-block", "scalable-blocked"}
 
 // supports reports whether the variant (a key of conformanceVariants or
 // persistentTypes) takes hashing h.

@@ -380,6 +380,23 @@ func (f *Blocked) ReadFrom(r io.Reader) (int64, error) {
 
 // blocked decodes the rest of a blocked filter after its header.
 func (d *decoder) blocked(h header) (*Blocked, error) {
+	f, err := d.blockedBody(h.hashing)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	if f.words, err = aligned(f.words); err != nil {
+		return nil, d.bad(err)
+	}
+	return f, nil
+}
+
+// blockedBody decodes the parameters and blocks of a blocked filter, as a
+// blocked filter and each blocked stage of a scalable one hold them. Its
+// words are aligned to 64 bytes after the checksum, by aligned.
+func (d *decoder) blockedBody(h Hashing) (*Blocked, error) {
 	p, err := d.bitParams(1)
 	if err != nil {
 		return nil, err
@@ -395,13 +412,10 @@ func (d *decoder) blocked(h header) (*Blocked, error) {
 		return nil, d.bad(corruptParams(err))
 	}
 	words := d.words(m / 64)
-	if err := d.checksum(); err != nil {
-		return nil, err
+	if d.err != nil {
+		return nil, d.err
 	}
-	if words, err = aligned(words); err != nil {
-		return nil, d.bad(err)
-	}
-	return newBlocked(p.core(words, h.hashing), m, b), nil
+	return newBlocked(p.core(words, h), m, b), nil
 }
 
 // ---- SplitBlock ----

@@ -11,29 +11,52 @@ import (
 // ---- Scalable ----
 
 // scalableParamsSize is the parameter block of Scalable, before its
-// stages; each stage adds bitParamsSize bytes and its slices.
+// stages (4 more bytes, the block bits, with blocked stages); each stage
+// adds its parameter block and its words.
 const scalableParamsSize = 44
+
+// params returns the parameter block of a stage.
+func (st *scalableStage) params() bitParams {
+	var p bitParams
+	if st.b != nil {
+		p = st.b.params(st.b.m, uint32(st.b.blockBits))
+	} else {
+		p = st.f.params(st.f.sliceBits)
+	}
+	p.capacity = st.capacity
+	return p
+}
 
 func (f *Scalable) encodedSize() uint64 {
 	n := uint64(headerSize + scalableParamsSize + trailerSize)
-	for _, st := range f.stages[:f.live] {
-		n += bitTableSize(st.f.params(st.f.sliceBits), len(st.f.words)) - headerSize - trailerSize
+	if f.geom.BlockBits != 0 {
+		n += 4
+	}
+	for i := range f.stages[:f.live] {
+		st := &f.stages[i]
+		n += bitTableSize(st.params(), len(st.core().words)) - headerSize - trailerSize
 	}
 	return n
 }
 
 func (f *Scalable) encode(e *encoder) {
-	e.header(codeScalable, f.hashing)
+	code := codeScalable
+	if f.geom.BlockBits != 0 {
+		code = codeScalableBlocked
+	}
+	e.header(code, f.hashing)
 	e.u64(math.Float64bits(f.geom.P))
 	e.u64(math.Float64bits(f.geom.R))
 	e.u64(math.Float64bits(f.geom.S))
 	e.u64(f.geom.N0)
+	if f.geom.BlockBits != 0 {
+		e.u32(uint32(f.geom.BlockBits))
+	}
 	e.u64(f.items)
 	e.u32(uint32(f.live))
-	for _, st := range f.stages[:f.live] {
-		p := st.f.params(st.f.sliceBits)
-		p.capacity = st.capacity
-		e.bitBody(p, st.f.words, false)
+	for i := range f.stages[:f.live] {
+		st := &f.stages[i]
+		e.bitBody(st.params(), st.core().words, false)
 	}
 }
 
@@ -89,11 +112,15 @@ func (f *Scalable) ReadFrom(r io.Reader) (int64, error) {
 	return d.n, err
 }
 
-// readScalable decodes a scalable filter, header included.
+// readScalable decodes a scalable filter, header included, with either
+// kind of stage.
 func (d *decoder) readScalable() (*Scalable, error) {
-	h, err := d.expect(codeScalable)
+	h, err := d.header()
 	if err != nil {
 		return nil, err
+	}
+	if h.variant != codeScalable && h.variant != codeScalableBlocked {
+		return nil, d.bad(incompatible("the data holds a %v filter, not a %v one", h.variant, codeScalable))
 	}
 	return d.scalable(h)
 }
@@ -105,6 +132,14 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 		R:  math.Float64frombits(d.u64()),
 		S:  math.Float64frombits(d.u64()),
 		N0: d.u64(),
+	}
+	if h.variant == codeScalableBlocked {
+		geom.BlockBits = uint64(d.u32())
+		if d.err == nil {
+			if err := checkBlockBits(int(geom.BlockBits)); err != nil {
+				return nil, d.bad(corruptParams(err))
+			}
+		}
 	}
 	items := d.u64()
 	live := d.u32()
@@ -119,17 +154,34 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 	}
 	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live)}
 	for i := range int(live) {
-		p, err := d.partitionedBody(h.hashing)
+		st := scalableStage{error: geom.P0() * math.Pow(geom.R, float64(i))}
+		var err error
+		if geom.BlockBits != 0 {
+			st.b, err = d.blockedBody(h.hashing)
+			if err == nil && st.b.blockBits != geom.BlockBits {
+				err = d.bad(corrupt("stage %d has blocks of %d bits, the filter %d", i, st.b.blockBits, geom.BlockBits))
+			}
+		} else {
+			st.f, err = d.partitionedBody(h.hashing)
+		}
 		if err != nil {
 			return nil, err
 		}
-		f.stages = append(f.stages, scalableStage{f: p, capacity: p.capacity, error: geom.P0() * math.Pow(geom.R, float64(i))})
+		st.capacity = st.core().capacity
+		f.stages = append(f.stages, st)
 	}
 	if err := d.checksum(); err != nil {
 		return nil, err
 	}
-	for _, st := range f.stages {
-		if err := d.partitionedPadding(st.f); err != nil {
+	for i := range f.stages {
+		st := &f.stages[i]
+		if st.b != nil {
+			words, err := aligned(st.b.words)
+			if err != nil {
+				return nil, d.bad(err)
+			}
+			st.b.words = words
+		} else if err := d.partitionedPadding(st.f); err != nil {
 			return nil, err
 		}
 	}

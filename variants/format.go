@@ -26,7 +26,7 @@ import (
 //	0       4     magic "BLMF"
 //	4       2     format version (uint16), 1
 //	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
-//	              5 blocked, 6 split-block
+//	              5 blocked, 6 split-block, 7 scalable with blocked stages
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
@@ -78,6 +78,16 @@ import (
 //	       as above; the stage's hashing is the filter's, and stage i
 //	       queries with Digest.Remix(i)
 //
+// Scalable with blocked stages (48 bytes of parameters; derivation 0):
+//
+//	17  32 P, r, s and n0 as for a scalable filter
+//	49  4  block bits B (uint32), a power of two from 64 to 4096
+//	53  8  items (uint64), keys inserted
+//	61  4  stages L (uint32), 1 <= L <= 256
+//	65     L stages, each a blocked parameter block (bits m_i, hashes
+//	       k_i, block bits B, capacity n_i, items) and its m_i/64 words as
+//	       below; stage i queries with Digest.Remix(i)
+//
 // Blocked (32 bytes of parameters, then w = m/64 words; derivation 0):
 //
 //	17  8  bits m (uint64), a multiple of B, B <= m <= MaxBits
@@ -102,7 +112,8 @@ import (
 //
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
-// the blocked one, and 65 + 28 L for a scalable filter of L stages. The encoding is canonical: a decoded filter
+// the blocked one, 65 + 28 L for a scalable filter of L stages, and
+// 69 + 32 L for one of L blocked stages. The encoding is canonical: a decoded filter
 // encodes to the same bytes.
 //
 // # Decoding
@@ -146,6 +157,8 @@ const (
 	codeScalable    variantCode = 4
 	codeBlocked     variantCode = 5
 	codeSplitBlock  variantCode = 6
+	// codeScalableBlocked is a scalable filter with blocked stages.
+	codeScalableBlocked variantCode = 7
 )
 
 func (c variantCode) String() string {
@@ -162,6 +175,8 @@ func (c variantCode) String() string {
 		return "blocked"
 	case codeSplitBlock:
 		return "split-block"
+	case codeScalableBlocked:
+		return "scalable (blocked stages)"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -466,7 +481,7 @@ func (d *decoder) header() (header, error) {
 	switch c {
 	case codeStandard, codePartitioned, codeCounting, codeScalable:
 		err = h.validate()
-	case codeBlocked:
+	case codeBlocked, codeScalableBlocked:
 		err = checkOwnIndexing("blocked", h)
 	case codeSplitBlock:
 		err = checkSplitHashing(h)
@@ -623,7 +638,7 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.counting(h); err == nil {
 			return f, nil
 		}
-	case codeScalable:
+	case codeScalable, codeScalableBlocked:
 		if f, err := d.scalable(h); err == nil {
 			return f, nil
 		}

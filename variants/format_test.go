@@ -319,12 +319,17 @@ func goldenFilters(t testing.TB) map[string]persistent {
 		t.Fatal(err)
 	}
 	sb.capacity = 5
-	for _, f := range []Filter{s, p, c, sc, bl, sb} {
+	// Blocked stages of 64 bits: again three stages of two keys.
+	sk, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, BlockBits: 64, Hashing: Hashing{Kind: Metro, Seed: 11}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{s, p, c, sc, bl, sb, sk} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb}
+	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk}
 }
 
 // readHex reads a golden file: hexadecimal digits, any white space.

@@ -49,6 +49,15 @@ type ScalableParams struct {
 	N0 uint64
 	// Hashing holds the hash options shared by all stages.
 	Hashing Hashing
+	// BlockBits, when not zero, builds every stage as a blocked filter
+	// with blocks of BlockBits bits (a power of two from 64 to 4096; see
+	// Blocked) instead of a partitioned one, sized by analysis.BlockedSize
+	// for the stage's capacity and design error (see analysis.Scalable).
+	// A query then reads one block per stage, and the blocks of all the
+	// stages are read together, so that their cache misses overlap; the
+	// stages cost the block penalty in bits. Blocked stages take only the
+	// default derivation. Zero keeps Almeida's partitioned stages.
+	BlockBits int
 }
 
 // withDefaults returns p with zero fields replaced by the defaults.
@@ -116,11 +125,40 @@ type Scalable struct {
 	err    error // why the filter could not grow, or nil
 }
 
-// scalableStage is one stage and its design figures.
+// scalableStage is one stage and its design figures. Exactly one of f
+// (partitioned stages) and b (blocked stages) is set.
 type scalableStage struct {
 	f        *Partitioned
+	b        *Blocked
 	capacity uint64
 	error    float64
+}
+
+// core returns the stage's word table and counts.
+func (st *scalableStage) core() *bitCore {
+	if st.b != nil {
+		return &st.b.bitCore
+	}
+	return &st.f.bitCore
+}
+
+// bits returns the stage's bits: k b for a partitioned stage, m for a
+// blocked one.
+func (st *scalableStage) bits() uint64 {
+	if st.b != nil {
+		return st.b.m
+	}
+	return st.f.sliceBits * uint64(st.f.k)
+}
+
+// fill returns the stage's fraction of set bits and its rate at that
+// fill (see Stats.EstimatedFPR).
+func (st *scalableStage) fill() (fill, est float64) {
+	if st.b != nil {
+		s := st.b.Stats()
+		return s.FillRatio, s.EstimatedFPR
+	}
+	return st.f.fill()
 }
 
 var _ Filter = (*Scalable)(nil)
@@ -133,8 +171,16 @@ func NewScalable(p ScalableParams) (*Scalable, error) {
 	if err := p.Hashing.validate(); err != nil {
 		return nil, err
 	}
+	if p.BlockBits != 0 {
+		if err := checkBlockBits(p.BlockBits); err != nil {
+			return nil, err
+		}
+		if err := checkOwnIndexing("blocked", p.Hashing); err != nil {
+			return nil, err
+		}
+	}
 	f := &Scalable{
-		geom:    analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0},
+		geom:    analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)},
 		hashing: p.Hashing,
 	}
 	if err := f.geom.Validate(); err != nil {
@@ -151,13 +197,23 @@ func NewScalable(p ScalableParams) (*Scalable, error) {
 func (f *Scalable) grow() error {
 	i := f.live
 	if i < len(f.stages) {
-		f.stages[i].f.Reset()
+		f.stages[i].core().reset()
 		f.live++
 		return nil
 	}
 	st, err := f.geom.Stage(i)
 	if err != nil {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
+	}
+	if f.geom.BlockBits != 0 {
+		b, err := NewBlocked(Geometry{Bits: st.Bits, Hashes: st.Hashes}, int(f.geom.BlockBits), f.hashing)
+		if err != nil {
+			return invalid("scalable filter cannot add stage %d: %v", i, err)
+		}
+		b.capacity = st.Capacity
+		f.stages = append(f.stages, scalableStage{b: b, capacity: st.Capacity, error: st.Error})
+		f.live++
+		return nil
 	}
 	p, err := NewPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes}, f.hashing)
 	if err != nil {
@@ -171,7 +227,7 @@ func (f *Scalable) grow() error {
 
 // Params returns the filter's parameters, with defaults filled in.
 func (f *Scalable) Params() ScalableParams {
-	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing}
+	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing, BlockBits: int(f.geom.BlockBits)}
 }
 
 // Err returns the error that kept the filter from adding a stage, or nil.
@@ -200,7 +256,15 @@ func (f *Scalable) AddHash(d Digest) { f.TestAndAddHash(d) }
 // largest share of the keys (about half when full, for s = 2), so a
 // present key is most often found there and the search stops early. An
 // absent key must be tested against every stage in any order.
+//
+// With blocked stages, a query first locates the block of every stage and
+// reads one word of each in a tight loop (see Batcher), so that the
+// stages' cache misses are in flight together, and then tests the blocks,
+// the newest first.
 func (f *Scalable) ContainsHash(d Digest) bool {
+	if f.geom.BlockBits != 0 {
+		return f.containsBlocked(d)
+	}
 	st := f.stages[:f.live]
 	for i := len(st) - 1; i >= 0; i-- {
 		if st[i].f.ContainsHash(d.Remix(i)) {
@@ -217,14 +281,18 @@ func (f *Scalable) TestAndAddHash(d Digest) bool {
 		return true
 	}
 	i := f.live - 1
-	if f.stages[i].f.items >= f.stages[i].capacity && f.err == nil {
+	if f.stages[i].core().items >= f.stages[i].capacity && f.err == nil {
 		if err := f.grow(); err != nil {
 			f.err = err
 		} else {
 			i++
 		}
 	}
-	f.stages[i].f.AddHash(d.Remix(i))
+	if st := &f.stages[i]; st.b != nil {
+		st.b.AddHash(d.Remix(i))
+	} else {
+		st.f.AddHash(d.Remix(i))
+	}
 	f.items++
 	return false
 }
@@ -250,13 +318,14 @@ func (f *Scalable) Stats() Stats {
 	}
 	var set float64
 	var logPass float64 // log of the chance that an absent key passes every stage
-	for i, st := range f.stages[:f.live] {
-		fill, est := st.f.fill()
-		bits := st.f.sliceBits * uint64(st.f.k)
+	for i := range f.stages[:f.live] {
+		st := &f.stages[i]
+		fill, est := st.fill()
+		bits, c := st.bits(), st.core()
 		s.Stages[i] = StageStats{
 			Capacity:     st.capacity,
-			Items:        st.f.items,
-			Hashes:       st.f.k,
+			Items:        c.items,
+			Hashes:       c.k,
 			Bits:         bits,
 			FillRatio:    fill,
 			Error:        st.error,
@@ -264,7 +333,7 @@ func (f *Scalable) Stats() Stats {
 		}
 		s.Cells += bits
 		s.Capacity += st.capacity
-		s.Hashes = st.f.k
+		s.Hashes = c.k
 		set += fill * float64(bits)
 		logPass += math.Log1p(-est)
 	}
@@ -278,8 +347,29 @@ func (f *Scalable) Stats() Stats {
 // Err. The memory of later stages is kept and reused as the filter grows
 // again.
 func (f *Scalable) Reset() {
-	f.stages[0].f.Reset()
+	f.stages[0].core().reset()
 	f.live = 1
 	f.items = 0
 	f.err = nil
+}
+
+// containsBlocked is ContainsHash for blocked stages: the blocks of up to
+// batchGroup stages located and read together, then tested newest first.
+func (f *Scalable) containsBlocked(d Digest) bool {
+	st := f.stages[:f.live]
+	var g group
+	for hi := len(st); hi > 0; hi -= batchGroup {
+		lo := max(hi-batchGroup, 0)
+		for i := lo; i < hi; i++ {
+			r := d.Remix(i)
+			g.at[i-lo], g.rest[i-lo] = st[i].b.block(r.H1), r.H2
+		}
+		touch(g.at[:hi-lo])
+		for i := hi - 1; i >= lo; i-- {
+			if st[i].b.test(g.at[i-lo], g.rest[i-lo]) {
+				return true
+			}
+		}
+	}
+	return false
 }

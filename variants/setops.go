@@ -232,7 +232,7 @@ func (f *Scalable) Equal(g *Scalable) bool {
 	}
 	for i := range f.live {
 		a, b := f.stages[i], g.stages[i]
-		if a.capacity != b.capacity || !a.f.Equal(b.f) {
+		if a.capacity != b.capacity || (a.f != nil && !a.f.Equal(b.f)) || (a.b != nil && !a.b.Equal(b.b)) {
 			return false
 		}
 	}

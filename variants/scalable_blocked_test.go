@@ -1,0 +1,142 @@
+package variants
+
+import (
+	"math"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+func init() {
+	// As for "scalable": the suite's keys fill five stages.
+	conformanceVariants["scalable-blocked"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
+		f, err := NewScalable(ScalableParams{P: p, N0: max(n/16, 1), BlockBits: 512, Hashing: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+}
+
+// TestScalableBlockedRate measures scalable filters with blocked stages
+// (B = 64 and 512) over 30 seeded filters each at four sizes and checks
+// the mean rate against the compound theory of analysis.Scalable with
+// BlockBits, at the stage loads actually reached, within 4 standard
+// errors of the mean; the rate also stays below P.
+func TestScalableBlockedRate(t *testing.T) {
+	const (
+		P  = 0.01
+		n0 = 100
+		F  = 30
+		q  = 20_000
+	)
+	checkpoints := []uint64{100, 1000, 5000, 20_000}
+	for _, b := range []int{64, 512} {
+		g := analysis.Scalable{P: P, R: DefaultTighteningRatio, S: DefaultGrowth, N0: n0, BlockBits: uint64(b)}
+		rates := make([][]float64, len(checkpoints))
+		theory := make([]float64, len(checkpoints))
+		memo := map[uint64]float64{} // the theory at an item count
+		for fi := range F {
+			seed := uint64(500 + fi)
+			f, err := NewScalable(ScalableParams{P: P, N0: n0, BlockBits: b, Hashing: Hashing{Seed: seed}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf [16]byte
+			var offered uint64
+			for ci, c := range checkpoints {
+				for ; offered < c; offered++ {
+					f.Add(streamKey(&buf, seed, 1, offered))
+				}
+				fp := 0
+				for i := range uint64(q) {
+					if f.Contains(streamKey(&buf, seed, byte(2+ci), i)) {
+						fp++
+					}
+				}
+				rates[ci] = append(rates[ci], float64(fp)/q)
+				items := f.Stats().Items
+				th, ok := memo[items]
+				if !ok {
+					if th, err = g.FPR(items); err != nil {
+						t.Fatal(err)
+					}
+					memo[items] = th
+				}
+				theory[ci] += th / F
+			}
+		}
+		for ci, c := range checkpoints {
+			mean, sd := meanSD(rates[ci])
+			se := sd / math.Sqrt(F)
+			t.Logf("B = %d, %6d keys: mean rate %.4e ± %.1e, theory %.4e (%.2f SE)", b, c, mean, se, theory[ci], (mean-theory[ci])/se)
+			if math.Abs(mean-theory[ci]) > 4*se {
+				t.Errorf("B = %d at %d keys: mean rate %.4e is %.1f standard errors from the theory %.4e", b, c, mean, (mean-theory[ci])/se, theory[ci])
+			}
+			if mean >= P {
+				t.Errorf("B = %d at %d keys: mean rate %.4e, target %g", b, c, mean, P)
+			}
+		}
+	}
+}
+
+// TestScalableBlockedParams: bad block sizes and derivations are errors
+// that name the problem, and Params round-trips the block size.
+func TestScalableBlockedParams(t *testing.T) {
+	for _, p := range []ScalableParams{
+		{P: 0.01, BlockBits: 100},
+		{P: 0.01, BlockBits: 32},
+		{P: 0.01, BlockBits: 8192},
+		{P: 0.01, BlockBits: 512, Hashing: Hashing{Derivation: Double}},
+	} {
+		if _, err := NewScalable(p); err == nil {
+			t.Errorf("%+v: no error", p)
+		}
+	}
+	f, err := NewScalable(ScalableParams{P: 0.01, BlockBits: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Params().BlockBits; got != 256 {
+		t.Errorf("Params().BlockBits = %d, want 256", got)
+	}
+}
+
+// TestScalableBlockedRoundTrip: a scalable filter with blocked stages
+// encodes, decodes to an equal filter that answers alike and grows alike,
+// and is refused by a partitioned-stage decoder of another variant type.
+func TestScalableBlockedRoundTrip(t *testing.T) {
+	f, err := NewScalable(ScalableParams{P: 0.01, N0: 50, BlockBits: 128, Hashing: Hashing{Seed: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testKeys(41, 1, 1000)
+	for _, k := range keys[:600] {
+		f.Add(k)
+	}
+	data, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g Scalable
+	if err := g.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if !f.Equal(&g) {
+		t.Fatal("decoded filter differs")
+	}
+	for _, k := range keys[600:] {
+		f.Add(k)
+		g.Add(k)
+	}
+	if !f.Equal(&g) || f.Stages() < 4 {
+		t.Fatalf("the decoded filter grew differently (%d stages)", f.Stages())
+	}
+	if _, err := Unmarshal(data); err != nil {
+		t.Errorf("Unmarshal: %v", err)
+	}
+	var b Blocked
+	if err := b.UnmarshalBinary(data); err == nil {
+		t.Error("a blocked filter decoded a scalable one")
+	}
+}
