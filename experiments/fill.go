@@ -121,6 +121,8 @@ func modelWords(variant string) string {
 		return "exact partitioned"
 	case "scalable":
 		return "compound (1 - prod(1 - f_i) over the stages)"
+	case "scalable-blocked":
+		return "compound (1 - prod(1 - f_i) over the stages, f_i the exact blocked rate of stage i)"
 	case "split-block":
 		return "exact split-block (binomial block load, (1 - (31/32)^j)^8 per block)"
 	}
@@ -152,6 +154,56 @@ func growthCheckpoints(n0 uint64, span float64, perDecade int) []uint64 {
 	return out
 }
 
+// planScalableSeries plans one growing scalable filter of spec, measured
+// at items against its compound theory.
+func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bool, sp scalableSpec) error {
+	h := variants.Hashing{}
+	spec := analysis.Scalable{P: sp.P, R: sp.R, S: sp.S, N0: sp.N0, BlockBits: uint64(sp.BlockBits)}
+	if err := spec.Validate(); err != nil {
+		return paramError("p", "%v", err)
+	}
+	theory := make(map[uint64]float64, len(items))
+	for _, n := range items {
+		fpr, err := scalableFPR(spec, n)
+		if err != nil {
+			return paramError("span", "%v", err)
+		}
+		theory[n] = fpr
+	}
+	b := scalableBuilder(sp)
+	if _, err := probe(b); err != nil {
+		return paramError("n", "%v", err)
+	}
+	name := fmt.Sprintf("scalable r=%g s=%g", sp.R, sp.S)
+	model := "scalable"
+	if sp.BlockBits != 0 {
+		name += fmt.Sprintf(" blocked B=%d", sp.BlockBits)
+		model = "scalable-blocked"
+	}
+	err := pl.measure(exp+"/"+name, Spec{
+		Name:    name,
+		New:     b.seeded(h),
+		Items:   items,
+		Filters: p.Filters,
+		Queries: p.Queries,
+		Theory:  func(n uint64) float64 { return theory[n] },
+		Model:   model,
+	}, timed, func(row *Row) {
+		row.Variant = "scalable"
+		row.Hashing = hashingName(h)
+		row.R, row.S = sp.R, sp.S
+		row.Capacity = p.N
+		row.Target = p.P
+	})
+	if err != nil {
+		return err
+	}
+	first, _ := spec.Stage(0)
+	pl.notes = append(pl.notes, fmt.Sprintf("%s: target P = %g, first stage n0 = %d items, k0 = %d, error P0 = %.3g; theory is the %s, which never exceeds P",
+		name, p.P, p.N, first.Hashes, spec.P0(), modelWords(model)))
+	return nil
+}
+
 // planScalable plans the growth of scalable filters with every combination
 // of R and S, from N to Span N items, Checkpoints per decade; with
 // standard, beside a standard filter sized in advance for the final count;
@@ -163,44 +215,16 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 	h := variants.Hashing{}
 	for _, r := range p.R {
 		for _, s := range p.S {
-			spec := analysis.Scalable{P: p.P, R: r, S: s, N0: p.N}
-			if err := spec.Validate(); err != nil {
-				return nil, paramError("p", "%v", err)
-			}
-			theory := make(map[uint64]float64, len(items))
-			for _, n := range items {
-				fpr, err := scalableFPR(spec, n)
-				if err != nil {
-					return nil, paramError("span", "%v", err)
-				}
-				theory[n] = fpr
-			}
-			b := scalableBuilder(scalableSpec{P: p.P, R: r, S: s, N0: p.N})
-			if _, err := probe(b); err != nil {
-				return nil, paramError("n", "%v", err)
-			}
-			name := fmt.Sprintf("scalable r=%g s=%g", r, s)
-			err := pl.measure(exp+"/"+name, Spec{
-				Name:    name,
-				New:     b.seeded(h),
-				Items:   items,
-				Filters: p.Filters,
-				Queries: p.Queries,
-				Theory:  func(n uint64) float64 { return theory[n] },
-				Model:   "scalable",
-			}, timed, func(row *Row) {
-				row.Variant = "scalable"
-				row.Hashing = hashingName(h)
-				row.R, row.S = r, s
-				row.Capacity = p.N
-				row.Target = p.P
-			})
-			if err != nil {
+			if err := planScalableSeries(pl, exp, p, items, timed, scalableSpec{P: p.P, R: r, S: s, N0: p.N}); err != nil {
 				return nil, err
 			}
-			stages, _ := spec.Stage(0)
-			pl.notes = append(pl.notes, fmt.Sprintf("%s: target P = %g, first stage n0 = %d items, k0 = %d, error P0 = %.3g; theory is the %s, which never exceeds P",
-				name, p.P, p.N, stages.Hashes, spec.P0(), modelWords("scalable")))
+		}
+	}
+	if standard {
+		// Beside the sweep, the default r and s with blocked stages.
+		spec := scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: p.N, BlockBits: variants.DefaultBlockBits}
+		if err := planScalableSeries(pl, exp, p, items, timed, spec); err != nil {
+			return nil, err
 		}
 	}
 	if standard {
