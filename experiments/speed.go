@@ -73,6 +73,12 @@ func planSpeed(variant string, p Params) (*plan, error) {
 			pl.groups = append(pl.groups, speedGroup(pl, v+" batched", v, n, p, timeBatches(b)))
 		}
 	}
+	if variant == "scalable" || variant == "all" {
+		for _, n := range p.Keys {
+			b := scalableBuilder(scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: min(p.N, n), BlockBits: variants.DefaultBlockBits})
+			pl.groups = append(pl.groups, speedGroup(pl, ScalableBlocked, "scalable", n, p, timeOps(b)))
+		}
+	}
 	if variant == "all" {
 		for _, n := range p.Keys {
 			m, err := analysis.OptimalBits(n, p.P)
@@ -85,8 +91,15 @@ func planSpeed(variant string, p Params) (*plan, error) {
 	}
 	pl.notes = append(pl.notes, "times per operation on one goroutine, keys of 16 bytes generated on the fly (about 1 ns of each operation); adds are repeated on a reset filter until at least as many as the queries were timed",
 		fmt.Sprintf("batched: AddBatch and ContainsBatch with %d keys per call; %s: the time per load of a random 64-byte line of a table of the standard filter's size for n, loads independent of each other (the memory system's limit for one access per key)", speedBatch, RandomLines))
+	if variant == "scalable" || variant == "all" {
+		pl.notes = append(pl.notes, ScalableBlocked+": a scalable filter with the same parameters and blocked stages of 512 bits (ScalableParams.BlockBits), whose queries read every stage's block in one pass")
+	}
 	return pl, nil
 }
+
+// ScalableBlocked is the series name of the speed experiment's scalable
+// filter with blocked stages (ScalableParams.BlockBits = 512).
+const ScalableBlocked = "scalable blocked stages"
 
 // RandomLines is the series name of the memory baseline of the speed
 // experiment.
