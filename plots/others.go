@@ -266,16 +266,26 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 	}
 	a.Legend.Add("vertical lines: 32 KiB, 1 MiB, 32 MiB (typical L1, L2, L3 cache sizes)")
 	a.Legend.Add("dashed: batched, 256 keys per call")
+	if slices.Contains(names, experiments.ScalableBlocked) {
+		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
+	}
 	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
 }
 
 // speedStyle returns the colour, glyph and dashes of series i of the speed
 // figure: a batched series takes its variant's colour, dashed; the
-// random-line baseline is black and dotted.
+// scalable filter with blocked stages takes the scalable one's colour,
+// dash-dotted; the random-line baseline is black and dotted.
 func speedStyle(names []string, i int) (color.Color, int, []vg.Length) {
 	name := names[i]
 	if name == experiments.RandomLines {
 		return black, i, dotted
+	}
+	if name == experiments.ScalableBlocked {
+		if j := slices.Index(names, "scalable"); j >= 0 {
+			return seriesColor(j), i, dashDot
+		}
+		return seriesColor(i), i, dashDot
 	}
 	if base, ok := strings.CutSuffix(name, " batched"); ok {
 		if j := slices.Index(names, base); j >= 0 {

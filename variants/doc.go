@@ -40,6 +40,15 @@
 // against one-at-a-time calls and against a baseline of raw loads of random
 // cache lines at the same size.
 //
+// A scalable filter's query visits every stage. With its default
+// partitioned stages it refutes an absent key in each large stage with
+// about two reads of different lines, so far beyond cache it costs several
+// times a standard filter's query (BenchmarkScalable measures both, and a
+// standard filter of the same memory). With ScalableParams.BlockBits its
+// stages are blocked filters: a query reads every stage's block in one
+// pass, so the stages' cache misses overlap; at 3e7 keys that halved the
+// time of an add, for about 14% more memory.
+//
 // # Concurrency
 //
 // Filters hold no hash state and no scratch space, so Contains is safe for
