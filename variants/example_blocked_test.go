@@ -60,3 +60,26 @@ func ExampleNewSplitBlockFromBitset() {
 	// true
 	// true false
 }
+
+// A scalable filter with blocked stages: each stage reads one 512-bit
+// block per query, and a query reads the blocks of all its stages in one
+// pass. The compound rate stays below P as it grows. Keys that test
+// present as they arrive (false positives) are not inserted, so Items is
+// a little below the keys offered.
+func ExampleNewScalable_blockedStages() {
+	f, err := variants.NewScalable(variants.ScalableParams{P: 0.01, N0: 1000, BlockBits: 512})
+	if err != nil {
+		panic(err)
+	}
+	for i := range 10_000 {
+		f.Add(fmt.Appendf(nil, "key-%d", i))
+	}
+	st := f.Stats()
+	fmt.Println("stages:", f.Stages(), "items:", st.Items)
+	fmt.Println("holds key-42:", f.Contains([]byte("key-42")))
+	fmt.Println("estimated rate below P:", st.EstimatedFPR < 0.01)
+	// Output:
+	// stages: 4 items: 9987
+	// holds key-42: true
+	// estimated rate below P: true
+}
