@@ -239,8 +239,9 @@ func (f *Scalable) Stages() int { return f.live }
 // cells, bits and capacities, the hashes of the newest stage, the fraction
 // of set bits over all stages, and the compound estimate
 // 1 - prod(1 - f_i) where f_i, the product of stage i's slice fill ratios,
-// is that stage's false-positive rate at its current fill. Stages holds
-// each stage's figures, with its design error P_i.
+// is that stage's false-positive rate at its current fill, and
+// EstimatedItems the sum of the stages' estimates. Stages holds each
+// stage's figures, with its design error P_i.
 func (f *Scalable) Stats() Stats {
 	s := Stats{
 		Variant:  "scalable",
@@ -261,7 +262,10 @@ func (f *Scalable) Stats() Stats {
 			FillRatio:    fill,
 			Error:        st.error,
 			EstimatedFPR: est,
+
+			EstimatedItems: st.f.estimatedItems(),
 		}
+		s.EstimatedItems += s.Stages[i].EstimatedItems
 		s.Cells += bits
 		s.Capacity += st.capacity
 		s.Hashes = st.f.k
