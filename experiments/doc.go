@@ -1,9 +1,11 @@
 // Package experiments runs bloomlab's named experiments: it measures the
-// false-positive rate, memory and speed of the filters of package variants
-// and sets every measurement beside the theory of package analysis.
+// false-positive rate, memory and speed of the filters of package variants,
+// and the error of the item counts they estimate from their fill, and sets
+// every measurement beside the theory of package analysis.
 //
 // An experiment (fill, bits, hashes, small-m, hashing, counting, scalable,
-// memory, speed; see List) has a plain parameter struct, Params, whose zero
+// memory, speed, blocking, cardinality; see List) has a plain parameter
+// struct, Params, whose zero
 // fields take the experiment's defaults. Run measures and returns Results:
 // metadata (experiment, parameters, seed, Go and module versions) and one
 // Row per point, holding the raw per-filter counts (Trials), the mean rate
