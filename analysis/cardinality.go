@@ -233,6 +233,18 @@ func (f FillEstimator) Error(n uint64) (EstimateError, error) {
 	return f.errorsAt([]uint64{n})[0], nil
 }
 
+// DeltaError returns the delta-method approximation of Error for a filter
+// holding n items, whatever the budget: the formulas at Error, with Exact
+// false. It is there to be set beside Error where both can be had, to see
+// where the approximation holds. It reports an error if the estimator is
+// invalid.
+func (f FillEstimator) DeltaError(n uint64) (EstimateError, error) {
+	if err := f.Validate(); err != nil {
+		return EstimateError{}, err
+	}
+	return f.model().delta(float64(n)), nil
+}
+
 // Limit returns the largest number of items for which at least minEmpty
 // cells are expected to be empty: the n with E[Z] = m q^n = minEmpty,
 // n = ln(minEmpty/m) / ln q, rounded down; the fill there is

@@ -173,7 +173,10 @@ func TestCardinalityDeltaAgreement(t *testing.T) {
 				if err != nil || !exact.Exact {
 					t.Fatalf("m=%d k=%d n=%d: %+v %v", m, k, n, exact, err)
 				}
-				delta := fm.delta(float64(n))
+				delta, err := f.DeltaError(n)
+				if err != nil || delta.Exact || delta != fm.delta(float64(n)) {
+					t.Fatalf("DeltaError(%d) = %+v, %v", n, delta, err)
+				}
 				low := 1 - delta.StdDev/exact.StdDev
 				biasLow := 1 - delta.Bias/exact.Bias
 				t.Logf("m=%d k=%d n=%d: mu %.1f, StdDev exact %.4g, delta %.4g (%.2f%% low); Bias exact %.4g, delta %.4g; Saturated %.3g",
@@ -472,6 +475,9 @@ func TestCardinalityErrors(t *testing.T) {
 		}
 		if _, err := f.SetError(5, 5, 1); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("%+v.SetError: %v", f, err)
+		}
+		if _, err := f.DeltaError(5); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%+v.DeltaError: %v", f, err)
 		}
 		if _, err := f.Limit(10); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("%+v.Limit: %v", f, err)

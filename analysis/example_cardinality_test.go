@@ -45,6 +45,21 @@ func ExampleFillEstimator_Error() {
 	// meaningful up to about 276 items
 }
 
+// Where the delta method breaks down: a filter of 256 bits and 3 hashes
+// with 30, 10 and 1 bits expected to stay clear.
+func ExampleFillEstimator_DeltaError() {
+	f := analysis.FillEstimator{Bits: 256, Hashes: 3}
+	for _, n := range []uint64{183, 276, 472} {
+		exact, _ := f.Error(n)
+		delta, _ := f.DeltaError(n)
+		fmt.Printf("n=%d: standard deviation exact %.1f, delta %.1f; bias exact %.1f, delta %.1f\n", n, exact.StdDev, delta.StdDev, exact.Bias, delta.Bias)
+	}
+	// Output:
+	// n=183: standard deviation exact 12.7, delta 12.4; bias exact 0.9, delta 0.9
+	// n=276: standard deviation exact 26.7, delta 24.6; bias exact 3.9, delta 3.5
+	// n=472: standard deviation exact 37.3, delta 83.9; bias exact -29.3, delta 41.4
+}
+
 // Two sets of 5,000 items sharing 2,000, in filters of 95,851 bits: the
 // union, intersection and Jaccard similarity from the set bits of the two
 // filters and of their OR (here the expected counts), and the predicted

@@ -29,8 +29,10 @@ type CardinalityRow struct {
 	Scale float64 `json:"scale,omitempty"`
 	// Bias and StdError are the predicted mean and standard deviation of
 	// an estimate's error, divided by Scale; Model names their source.
-	Bias     float64 `json:"bias,omitempty"`
-	StdError float64 `json:"std_error,omitempty"`
+	// PSaturated is the predicted probability that an estimate is +Inf.
+	Bias       float64 `json:"bias,omitempty"`
+	StdError   float64 `json:"std_error,omitempty"`
+	PSaturated float64 `json:"p_saturated,omitempty"`
 	// Error is the mean over the filters of the error divided by Scale,
 	// ErrorLo and ErrorHi its Student t interval at level Params.Conf.
 	Error   float64 `json:"error,omitempty"`
@@ -133,7 +135,20 @@ const (
 	// CardinalityNonZero is the series of a counting filter's estimate
 	// from its non-zero counters.
 	CardinalityNonZero = "counting (non-zero counters)"
+	// CardinalitySaturation is the series of small standard filters filled
+	// until few bits are left clear, where the estimate's bias shows and
+	// the delta method breaks down.
+	CardinalitySaturation = "standard, 256 bits, near saturation"
 )
+
+// The filters of the CardinalitySaturation series, and the numbers of
+// bits expected to stay clear at its points.
+const (
+	saturationBits   = 256
+	saturationHashes = 3
+)
+
+var saturationEmpty = []float64{100, 60, 30, 20, 10, 6, 4, 3, 2, 1.5, 1}
 
 // CardinalitySetSeries returns the series name of the union or
 // intersection estimates of a variant's filters: "standard union".
@@ -180,6 +195,11 @@ var cardinalityExperiment = Experiment{
 // filters sized for N hold N keys each, sharing Overlap N of them; the
 // trial errors of variants.EstimateSets' union and intersection are over
 // N, beside analysis.FillEstimator.SetError.
+//
+// Saturation (with the standard variant): Filters standard filters of 256
+// bits and 3 hashes are filled until 100 down to 1 bits are expected to
+// stay clear, beside the exact prediction and the share of filters
+// saturated.
 func planCardinality(variant string, p Params) (*plan, error) {
 	vs := []string{"standard", "partitioned", "counting", "scalable"}
 	if variant != "all" {
@@ -208,6 +228,11 @@ func planCardinality(variant string, p Params) (*plan, error) {
 			if err := planSets(pl, v, p); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if variant == "all" || variant == "standard" {
+		if err := planSaturation(pl, p); err != nil {
+			return nil, err
 		}
 	}
 	pl.notes = append(pl.notes,
@@ -308,6 +333,7 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 				row.Bits, row.Hashes = 0, 0 // they grow; the trials record them
 			}
 			setPrediction(&row, EstimateItems, 0, float64(n), e)
+			row.PSaturated = e.Saturated
 			idx[i] = append(idx[i], pl.add(row))
 		}
 	}
@@ -321,6 +347,44 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 	}
 	g.run = countErrors(b, ests)
 	pl.groups = append(pl.groups, g)
+	return nil
+}
+
+// planSaturation plans the CardinalitySaturation rows.
+func planSaturation(pl *plan, p Params) error {
+	b, err := geometry("standard", saturationBits, saturationHashes)
+	if err != nil {
+		return err
+	}
+	est := analysis.FillEstimator{Bits: saturationBits, Hashes: saturationHashes}
+	perItem := saturationHashes * math.Log1p(-1.0/saturationBits) // ln q
+	g := group{key: "cardinality/saturation", filters: p.Filters, hashing: variants.Hashing{}}
+	var last uint64
+	for _, mu := range saturationEmpty {
+		n := uint64(math.Round(math.Log(mu/saturationBits) / perItem))
+		if n <= last {
+			continue
+		}
+		last = n
+		e, err := est.Error(n)
+		if err != nil {
+			return err
+		}
+		row := Row{Series: CardinalitySaturation, Variant: "standard", Hashing: hashingName(variants.Hashing{}), Items: n,
+			Bits: saturationBits, Hashes: saturationHashes, Filters: p.Filters, Model: modelOf(e)}
+		setPrediction(&row, EstimateItems, 0, float64(n), e)
+		row.PSaturated = e.Saturated
+		g.rows = append(g.rows, pl.add(row))
+	}
+	ests := make([]estimator, len(g.rows))
+	for i := range ests {
+		ests[i] = statsEstimate
+	}
+	g.run = countErrors(b, ests)
+	pl.groups = append(pl.groups, g)
+	lim, _ := est.Limit(analysis.MinEmptyCells)
+	pl.notes = append(pl.notes, fmt.Sprintf("%s: m = %d bits, k = %d, filled until %g down to %g bits are expected to stay clear (fill 1 - mu/m); bloomlab calls the estimate meaningless below %d clear bits expected, here beyond %d items (analysis.FillEstimator.Limit)",
+		CardinalitySaturation, saturationBits, saturationHashes, saturationEmpty[0], saturationEmpty[len(saturationEmpty)-1], analysis.MinEmptyCells, lim))
 	return nil
 }
 
@@ -484,7 +548,8 @@ func summarizeCardinality(res *Results) []string {
 		points  int
 		sat     int
 		trials  int
-		inexact int // trials with a nonzero error
+		inexact int     // trials with a nonzero error
+		psat    float64 // predicted saturated estimates
 	}
 	by := map[string]*span{}
 	for _, r := range res.Rows {
@@ -496,6 +561,7 @@ func summarizeCardinality(res *Results) []string {
 		}
 		s.points++
 		s.sat += r.Saturated
+		s.psat += r.PSaturated * float64(r.Filters)
 		for _, t := range r.Trials {
 			s.trials++
 			if t.Error != 0 {
@@ -518,8 +584,8 @@ func summarizeCardinality(res *Results) []string {
 			fmt.Fprintf(&b, "%s: measured spread / predicted standard error from %.3f to %.3f over %d points; the largest mean error is %.3g of the scale",
 				name, s.lo, s.hi, s.points, s.maxBias)
 		}
-		if s.sat > 0 {
-			fmt.Fprintf(&b, "; %d saturated estimates (+Inf) left out", s.sat)
+		if s.sat > 0 || s.psat > 0 {
+			fmt.Fprintf(&b, "; %d saturated estimates (+Inf) left out, %.3g predicted", s.sat, s.psat)
 		}
 		notes = append(notes, b.String())
 	}

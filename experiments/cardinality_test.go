@@ -12,14 +12,15 @@ import (
 // TestCardinalityAgainstTheory runs the cardinality experiment at a small
 // size and checks every row against its prediction with the raw trials:
 // mean error within 4.5 standard errors of the predicted bias, variance
-// within 4.5 standard errors of the predicted one. With 131 rows, 4.5
+// within 4.5 standard errors of the predicted one, saturated estimates
+// within 4 standard errors of their predicted number. With 142 rows, 4.5
 // rather than 4 standard errors keeps the chance of a false alarm in the
 // whole run below 0.1%. A wrong truth (the overlap of the two sets, the
 // keys a scalable filter skips) or scale would move the means by many
 // standard errors.
 func TestCardinalityAgainstTheory(t *testing.T) {
 	r := mustRun(t, "cardinality", "all", Params{N: 1000, Filters: 300}, Options{Seed: 14})
-	if len(r.Rows) != 5*13+6*11 {
+	if len(r.Rows) != 5*13+6*11+11 {
 		t.Fatalf("%d rows", len(r.Rows))
 	}
 	for _, row := range r.Rows {
@@ -34,6 +35,9 @@ func TestCardinalityAgainstTheory(t *testing.T) {
 			t.Fatal(err)
 		}
 		what := row.Series + " items " + strconv.FormatUint(row.Items, 10)
+		if want := row.PSaturated * float64(row.Filters); math.Abs(float64(row.Saturated)-want) > 4*math.Sqrt(want)+1 {
+			t.Errorf("%s: %d saturated estimates, predicted %.3g", what, row.Saturated, want)
+		}
 		if row.Model == "counter sum" {
 			if row.Items <= 1000 && (mo.Mean != 0 || mo.Variance != 0) {
 				t.Errorf("%s: exact count off: %+v", what, mo)

@@ -398,6 +398,7 @@ var columns = []column{
 	{"spread_lo", func(r *Row) string { return errorCell(r, r.SpreadLo) }},
 	{"spread_hi", func(r *Row) string { return errorCell(r, r.SpreadHi) }},
 	{"std_error", func(r *Row) string { return errorCell(r, r.StdError) }},
+	{"p_saturated", func(r *Row) string { return errorCell(r, r.PSaturated) }},
 	{"rmse", func(r *Row) string { return errorCell(r, r.RMSE) }},
 	{"saturated", func(r *Row) string { return fmtInt(r.Saturated) }},
 }

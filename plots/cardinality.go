@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 )
 
@@ -91,7 +92,7 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	var counts, sets []string
 	for _, name := range SeriesNames(r) {
 		rows := Rows(r, name, nil)
-		if len(rows) == 0 || rows[0].Scale == 0 {
+		if len(rows) == 0 || rows[0].Scale == 0 || name == experiments.CardinalitySaturation {
 			continue
 		}
 		if rows[0].Estimate == experiments.EstimateItems {
@@ -160,5 +161,69 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	}
 	headroom(c, 0.9)
 	d.Y.Min = 0
-	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 16 * vg.Inch, Height: 12 * vg.Inch}, nil
+	panels := [][]*plot.Plot{{a, b}, {c, d}}
+	if rows := Rows(r, experiments.CardinalitySaturation, nil); len(rows) > 0 {
+		e, f, err := saturationPanels(rows)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, []*plot.Plot{e, f})
+	}
+	return &Figure{Panels: panels, Width: 16 * vg.Inch, Height: 6 * vg.Length(len(panels)) * vg.Inch}, nil
+}
+
+// saturationPanels draws the rows of small filters filled close to
+// saturation against the number of bits expected to stay clear, falling
+// to the right: the measured mean and spread of the relative error beside
+// the exact prediction (solid) and the delta method's (dashed).
+func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err error) {
+	first := rows[0]
+	m, k := first.Bits, first.Hashes
+	est := analysis.FillEstimator{Bits: m, Hashes: k}
+	clear := func(row *experiments.Row) float64 {
+		return float64(m) * (1 - analysis.ExpectedFill(m, row.Items, k))
+	}
+	delta := func(col func(analysis.EstimateError) float64) func(*experiments.Row) float64 {
+		return func(row *experiments.Row) float64 {
+			e, err := est.DeltaError(row.Items)
+			if err != nil {
+				return math.NaN()
+			}
+			return col(e) / float64(row.Items)
+		}
+	}
+	title := fmt.Sprintf("standard filters of m = %d bits, k = %d, near saturation", m, k)
+	mean = newPlot("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
+	spread = newPlot("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
+	var sat []string
+	for _, p := range []*plot.Plot{mean, spread} {
+		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
+		p.X.Tick.Marker = decades{}
+		placeLegend(p, true, true)
+	}
+	for _, row := range rows {
+		if row.Saturated > 0 || row.PSaturated >= 0.5/float64(row.Filters) {
+			sat = append(sat, fmt.Sprintf("%.3g: %d (%.3g)", clear(row), row.Saturated, row.PSaturated*float64(row.Filters)))
+		}
+	}
+	if err := errorSeries(mean, spread, rows, clear, clear, seriesColor(0), 0, nil, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
+		return nil, nil, err
+	}
+	if err := addLine(mean, Predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.Bias }), 100), black, dashed, lineW, "delta method"); err != nil {
+		return nil, nil, err
+	}
+	if err := addLine(spread, Predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.StdDev }), 100), black, dashed, lineW, "delta method"); err != nil {
+		return nil, nil, err
+	}
+	mean.Legend.Add("solid line: exact prediction (of the finite estimates)")
+	spread.Legend.Add("solid line: exact prediction (of the finite estimates)")
+	if len(sat) > 0 {
+		mean.Legend.Add("saturated filters (+Inf, left out), measured (predicted) at")
+		mean.Legend.Add("  " + strings.Join(sat, ", ") + " clear bits")
+	}
+	spread.Y.Min = 0
+	for _, p := range []*plot.Plot{mean, spread} {
+		p.X.Min, p.X.Max = 0.8, 130
+	}
+	return mean, spread, nil
 }
