@@ -306,9 +306,6 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 		exact := func(uint64) (analysis.EstimateError, string, error) {
 			return analysis.EstimateError{Exact: true}, "counter sum", nil
 		}
-		top := loads[len(loads)-1]
-		pl.notes = append(pl.notes, fmt.Sprintf("%s: exact (error 0) while no counter saturates; at %d items a %d-bit counter of the filter saturates with probability %.2g, and the estimate then falls back to the non-zero counters",
-			CardinalityCounterSum, top, st.CellBits, analysis.SaturationProbability(st.Cells, top, st.Hashes, st.CellBits)))
 		ss = []series{
 			{CardinalityCounterSum, statsEstimate, exact},
 			{CardinalityNonZero, nonZeroEstimate, fill(analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes})},
@@ -316,6 +313,11 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 	}
 	if v != "scalable" {
 		pl.notes = append(pl.notes, fmt.Sprintf("%s filter sized for n = %d at p = %g: %s, k = %d", v, p.N, p.P, geometryWords(st), st.Hashes))
+	}
+	if v == "counting" {
+		top := loads[len(loads)-1]
+		pl.notes = append(pl.notes, fmt.Sprintf("%s: exact (error 0) while no counter saturates; at %d items a %d-bit counter of the filter saturates with probability %.2g, and the estimate then falls back to the non-zero counters",
+			CardinalityCounterSum, top, st.CellBits, analysis.SaturationProbability(st.Cells, top, st.Hashes, st.CellBits)))
 	}
 
 	// Rows of each series together in the results; the group measures
