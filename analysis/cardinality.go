@@ -225,7 +225,10 @@ func CounterSumItems(sum uint64, k int) float64 {
 // of cells are still empty at three times the capacity, and the two agree
 // to 1e-4 or better.
 //
-// It reports an error if the estimator is invalid (see Validate).
+// When the filter is saturated for certainty (not one cell expected to
+// stay clear, to float64 precision), there is no finite estimate to
+// describe: Bias and StdDev are NaN and Saturated is 1. It reports an
+// error if the estimator is invalid (see Validate).
 func (f FillEstimator) Error(n uint64) (EstimateError, error) {
 	if err := f.Validate(); err != nil {
 		return EstimateError{}, err
@@ -417,7 +420,11 @@ func (s Scalable) EstimateError(items uint64) (EstimateError, error) {
 // of multinomial counts for many blocks. That term is tiny (bias(J) is of
 // order one item per block), and it is the only approximation, so Exact
 // is false. Saturated is the probability that some block is full,
-// 1 - (1 - E_J[P(X_b = B | J)])^b. It reports the errors of CheckBlocked.
+// 1 - (1 - E_J[P(X_b = B | J)])^b. The mixture describes the finite
+// estimates while a full block is the exception: once Saturated exceeds
+// 1/2 (in particular when every block is full for certain, fewer than
+// 1e-30 bits of a block expected clear at half the mean load), Bias and
+// StdDev are NaN. It reports the errors of CheckBlocked.
 func BlockedEstimateError(m, n uint64, k int, blockBits uint64) (EstimateError, error) {
 	if err := CheckBlocked(m, blockBits, k); err != nil {
 		return EstimateError{}, err
@@ -445,23 +452,46 @@ func blockMixture(blocks, n uint64, block FillEstimator) (EstimateError, error) 
 	if n == 0 {
 		return EstimateError{}, nil
 	}
+	// With half the mean load, a block would keep fewer than 1e-30 clear
+	// bits: every block is full for certain (and the table of loads would
+	// be needlessly long).
+	if half := float64(n) / float64(blocks) / 2; block.model().mean(half) < 1e-30 {
+		return certainlySaturated(), nil
+	}
 	ld := loadTable(n, blocks)
 	js := make([]uint64, len(ld.w))
 	for i := range js {
 		js[i] = ld.start + uint64(i)
 	}
 	per := block.errorsAt(js)
-	var w, eR, eJ, eV, eP float64
+	// Loads at which a block is full for certain count towards
+	// saturation only; the moments are over the others.
+	finite := func(e EstimateError) bool { return !math.IsNaN(e.StdDev) && !math.IsInf(e.Bias, 0) }
+	var all, w, eR, eJ, eV, eP float64
 	for i, p := range ld.w {
+		all += p
+		eP += p * per[i].Saturated
+		if !finite(per[i]) {
+			continue
+		}
 		w += p
 		eR += p * per[i].Bias
 		eJ += p * float64(js[i])
 		eV += p * per[i].StdDev * per[i].StdDev
-		eP += p * per[i].Saturated
 	}
-	eR, eJ, eV, eP = eR/w, eJ/w, eV/w, eP/w
+	b := float64(blocks)
+	saturated := 0 - math.Expm1(b*math.Log1p(-eP/all))
+	if saturated > 0.5 || w == 0 {
+		e := certainlySaturated()
+		e.Saturated = saturated
+		return e, nil
+	}
+	eR, eJ, eV = eR/w, eJ/w, eV/w
 	var vR, vJ, cRJ float64
 	for i, p := range ld.w {
+		if !finite(per[i]) {
+			continue
+		}
 		dr, dj := per[i].Bias-eR, float64(js[i])-eJ
 		vR += p * dr * dr
 		vJ += p * dj * dj
@@ -472,12 +502,17 @@ func blockMixture(blocks, n uint64, block FillEstimator) (EstimateError, error) 
 	if vJ > 0 {
 		between -= cRJ * cRJ / vJ
 	}
-	b := float64(blocks)
 	return EstimateError{
 		Bias:      b * eR,
 		StdDev:    math.Sqrt(b * (eV + math.Max(between, 0))),
-		Saturated: 0 - math.Expm1(b*math.Log1p(-eP)),
+		Saturated: saturated,
 	}, nil
+}
+
+// certainlySaturated is the error of an estimate that is +Inf for
+// certainty: no finite estimate to describe.
+func certainlySaturated() EstimateError {
+	return EstimateError{Bias: math.NaN(), StdDev: math.NaN(), Saturated: 1}
 }
 
 // cardinalityBudget bounds the cell updates that one call spends on exact
@@ -762,6 +797,9 @@ func (fm fillModel) delta(n float64) EstimateError {
 		return EstimateError{}
 	}
 	mu := fm.mean(n)
+	if mu < 1e-300 {
+		return certainlySaturated()
+	}
 	v := fm.cov(n, n, n)
 	return EstimateError{
 		Bias:      fm.scale * v / (2 * mu * mu),

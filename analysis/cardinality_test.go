@@ -520,6 +520,26 @@ func TestCardinalityErrors(t *testing.T) {
 			t.Errorf("%+v n=%d: %+v, %v", tc.f, tc.n, e, err)
 		}
 	}
+	// Filters certain to be saturated, or likely to be, have no finite
+	// estimate to describe: NaN moments, Saturated near 1, at once.
+	for _, e := range []EstimateError{
+		must(FillEstimator{Bits: MaxBits, Hashes: MaxHashes}.Error(math.MaxUint64)),
+		must(BlockedEstimateError(1<<20, 1<<62, 7, 512)),
+		must(BlockedEstimateError(1<<20, 1<<27, 1, 64)),
+		must(SplitBlockEstimateError(256, math.MaxUint64)),
+		must(SplitBlockEstimateError(256, 300)),
+	} {
+		if !math.IsNaN(e.Bias) || !math.IsNaN(e.StdDev) || e.Saturated < 0.5 {
+			t.Errorf("saturated filter: %+v, want NaN moments", e)
+		}
+	}
+}
+
+func must(e EstimateError, err error) EstimateError {
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 // TestCardinalityEmptyAndSaturated checks the ends: no items give an exact
