@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // A Bloom filter does not store its items, but the number of its cells that
@@ -236,6 +238,34 @@ func (f FillEstimator) Error(n uint64) (EstimateError, error) {
 	return f.errorsAt([]uint64{n})[0], nil
 }
 
+// Errors returns Error for each of the item counts ns, in one pass of the
+// recurrence over the cell choices: a filter filled through several loads
+// costs what the largest alone costs. The budget of the exact computation
+// covers the whole pass, so the pass may turn to the delta method at a
+// smaller count than separate calls of Error would; where both are exact
+// they agree to rounding. The counts may come in any order. It reports an
+// error if the estimator is invalid.
+func (f FillEstimator) Errors(ns []uint64) ([]EstimateError, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	order := make([]int, len(ns))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ns[a], ns[b]) })
+	sorted := make([]uint64, len(ns))
+	for i, j := range order {
+		sorted[i] = ns[j]
+	}
+	errs := f.errorsAt(sorted)
+	out := make([]EstimateError, len(ns))
+	for i, j := range order {
+		out[j] = errs[i]
+	}
+	return out, nil
+}
+
 // DeltaError returns the delta-method approximation of Error for a filter
 // holding n items, whatever the budget: the formulas at Error, with Exact
 // false. It is there to be set beside Error where both can be had, to see
@@ -330,18 +360,44 @@ const MinEmptyCells = 10
 // union's). It reports an error if the estimator is invalid, shared >
 // min(a, b), or a + b overflows.
 func (f FillEstimator) SetError(a, b, shared uint64) (SetError, error) {
-	if err := f.Validate(); err != nil {
+	out, err := f.SetErrors(a, b, []uint64{shared})
+	if err != nil {
 		return SetError{}, err
 	}
-	if shared > min(a, b) {
-		return SetError{}, invalid("shared items %d exceed the smaller set (%d and %d items)", shared, a, b)
+	return out[0], nil
+}
+
+// SetErrors returns SetError for sets of a and b items at each of the
+// overlaps shared, computing the union's errors in one pass as Errors
+// does (and so with its budget).
+func (f FillEstimator) SetErrors(a, b uint64, shared []uint64) ([]SetError, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
 	}
 	if a > math.MaxUint64-b {
-		return SetError{}, invalid("set sizes %d + %d overflow", a, b)
+		return nil, invalid("set sizes %d + %d overflow", a, b)
 	}
-	u := a + b - shared
-	union := f.errorsAt([]uint64{u})[0]
+	us := make([]uint64, len(shared))
+	for i, s := range shared {
+		if s > min(a, b) {
+			return nil, invalid("shared items %d exceed the smaller set (%d and %d items)", s, a, b)
+		}
+		us[i] = a + b - s
+	}
+	unions, err := f.Errors(us)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SetError, len(shared))
+	for i, s := range shared {
+		out[i] = f.setError(a, b, s, unions[i])
+	}
+	return out, nil
+}
 
+// setError returns the errors of the set estimates given the union's.
+func (f FillEstimator) setError(a, b, shared uint64, union EstimateError) SetError {
+	u := a + b - shared
 	fm := f.model()
 	af, bf, sf, uf := float64(a), float64(b), float64(shared), float64(u)
 	muA, muB, muU := fm.mean(af), fm.mean(bf), fm.mean(uf)
@@ -360,7 +416,7 @@ func (f FillEstimator) SetError(a, b, shared uint64) (SetError, error) {
 	if u == 0 {
 		nan := math.NaN()
 		out.Jaccard = EstimateError{Bias: nan, StdDev: nan, Saturated: union.Saturated}
-		return out, nil
+		return out
 	}
 	j := sf / uf
 	cIU := cAU + cBU - vU // Cov(I, U) with I = A + B - U
@@ -368,7 +424,7 @@ func (f FillEstimator) SetError(a, b, shared uint64) (SetError, error) {
 	meanJ := ex/ey - cIU/(ey*ey) + ex*vU/(ey*ey*ey)
 	vJ := (vI - 2*j*cIU + j*j*vU) / (uf * uf)
 	out.Jaccard = EstimateError{Bias: meanJ - j, StdDev: math.Sqrt(math.Max(vJ, 0)), Saturated: union.Saturated}
-	return out, nil
+	return out
 }
 
 // EstimateError returns the predicted error of the estimate of a scalable
@@ -382,27 +438,60 @@ func (f FillEstimator) SetError(a, b, shared uint64) (SetError, error) {
 // difference is below the target P times the items. It reports the errors
 // of Stages.
 func (s Scalable) EstimateError(items uint64) (EstimateError, error) {
-	stages, err := s.Stages(items)
+	out, err := s.EstimateErrors([]uint64{items})
 	if err != nil {
 		return EstimateError{}, err
 	}
-	left := items
-	out := EstimateError{Exact: true}
-	var variance, logClear float64
-	for _, st := range stages {
-		ni := min(left, st.Capacity)
-		left -= ni
-		e, err := FillEstimator{Bits: st.Bits, Hashes: st.Hashes, Partitioned: true}.Error(ni)
-		if err != nil {
-			return EstimateError{}, err
-		}
-		out.Bias += e.Bias
-		variance += e.StdDev * e.StdDev
-		logClear += math.Log1p(-e.Saturated)
-		out.Exact = out.Exact && e.Exact
+	return out[0], nil
+}
+
+// EstimateErrors returns EstimateError for each of the item counts items,
+// computing each stage's errors in one pass as FillEstimator.Errors does
+// (and so with its budget per stage).
+func (s Scalable) EstimateErrors(items []uint64) ([]EstimateError, error) {
+	var most uint64
+	for _, n := range items {
+		most = max(most, n)
 	}
-	out.StdDev = math.Sqrt(variance)
-	out.Saturated = 0 - math.Expm1(logClear)
+	stages, err := s.Stages(most)
+	if err != nil {
+		return nil, err
+	}
+	// The items of stage i at each count: the stages fill in order.
+	per := make([][]uint64, len(stages))
+	left := slices.Clone(items)
+	for i, st := range stages {
+		per[i] = make([]uint64, len(items))
+		for j := range items {
+			per[i][j] = min(left[j], st.Capacity)
+			left[j] -= per[i][j]
+		}
+	}
+	out := make([]EstimateError, len(items))
+	variance := make([]float64, len(items))
+	logClear := make([]float64, len(items))
+	for j := range out {
+		out[j].Exact = true
+	}
+	for i, st := range stages {
+		errs, err := FillEstimator{Bits: st.Bits, Hashes: st.Hashes, Partitioned: true}.Errors(per[i])
+		if err != nil {
+			return nil, err
+		}
+		for j, e := range errs {
+			if per[i][j] == 0 {
+				continue // a stage not yet opened at this count
+			}
+			out[j].Bias += e.Bias
+			variance[j] += e.StdDev * e.StdDev
+			logClear[j] += math.Log1p(-e.Saturated)
+			out[j].Exact = out[j].Exact && e.Exact
+		}
+	}
+	for j := range out {
+		out[j].StdDev = math.Sqrt(variance[j])
+		out[j].Saturated = 0 - math.Expm1(logClear[j])
+	}
 	return out, nil
 }
 
@@ -647,7 +736,7 @@ func (d cellDist) moments(h func(z float64) float64) (mean, sd, p0 float64) {
 		s += p * h(float64(z))
 	}
 	if w == 0 {
-		return math.Inf(1), math.NaN(), 1
+		return math.NaN(), math.NaN(), 1 // saturated for certain
 	}
 	mean = s / w
 	var v float64

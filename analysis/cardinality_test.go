@@ -557,8 +557,50 @@ func TestCardinalityEmptyAndSaturated(t *testing.T) {
 		t.Errorf("blocked at 0 items: %+v, %v; split-block %+v, %v", b, errB, s, errS)
 	}
 	e, _ := FillEstimator{Bits: 1, Hashes: 1}.Error(1)
-	if e.Saturated != 1 || !math.IsInf(e.Bias, 1) {
+	if e.Saturated != 1 || !math.IsNaN(e.Bias) || !math.IsNaN(e.StdDev) {
 		t.Errorf("one cell, one item: %+v, want saturated for sure", e)
+	}
+}
+
+// TestErrors checks the one-pass form against separate calls, in any
+// order of the counts, exact and delta alike.
+func TestErrors(t *testing.T) {
+	for _, f := range []FillEstimator{{Bits: 1024, Hashes: 5}, {Bits: 1025, Hashes: 5, Partitioned: true}, {Bits: 95851, Hashes: 7}} {
+		ns := []uint64{300, 0, 50, 1000, 300, 7, 30000}
+		got, err := f.Errors(ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, n := range ns {
+			want, _ := f.Error(n)
+			if got[i].Exact != want.Exact && n < 30000 {
+				t.Errorf("%+v n=%d: exact %v, separately %v", f, n, got[i].Exact, want.Exact)
+			}
+			same := func(a, b float64) bool {
+				return math.IsNaN(a) && math.IsNaN(b) || scalar.EqualWithinAbsOrRel(a, b, 1e-9, 1e-6)
+			}
+			if !same(got[i].Bias, want.Bias) || !same(got[i].StdDev, want.StdDev) || !same(got[i].Saturated, want.Saturated) {
+				t.Errorf("%+v n=%d: %+v, separately %+v", f, n, got[i], want)
+			}
+		}
+	}
+	if _, err := (FillEstimator{}).Errors([]uint64{1}); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("invalid estimator: %v", err)
+	}
+	f := FillEstimator{Bits: 2048, Hashes: 4, Partitioned: true}
+	shares := []uint64{0, 100, 50, 200}
+	all, err := f.SetErrors(200, 300, shares)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range shares {
+		one, _ := f.SetError(200, 300, s)
+		if all[i] != one {
+			t.Errorf("shared %d: %+v, alone %+v", s, all[i], one)
+		}
+	}
+	if _, err := f.SetErrors(200, 300, []uint64{10, 201}); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("shared > a: %v", err)
 	}
 }
 
@@ -599,5 +641,16 @@ func TestScalableEstimateError(t *testing.T) {
 	one, _ := FillEstimator{Bits: st0.Bits, Hashes: st0.Hashes, Partitioned: true}.Error(60)
 	if got, _ := s.EstimateError(60); got != one {
 		t.Errorf("within the first stage: %+v, want %+v", got, one)
+	}
+	counts := []uint64{1000, 60, 0, 250}
+	all, err := s.EstimateErrors(counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range counts {
+		alone, _ := s.EstimateError(n)
+		if !scalar.EqualWithinAbsOrRel(all[i].Bias, alone.Bias, 1e-12, 1e-9) || !scalar.EqualWithinAbsOrRel(all[i].StdDev, alone.StdDev, 1e-12, 1e-9) || all[i].Exact != alone.Exact {
+			t.Errorf("n=%d: %+v, alone %+v", n, all[i], alone)
+		}
 	}
 }

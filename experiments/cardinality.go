@@ -256,20 +256,18 @@ func nonZeroEstimate(st variants.Stats) float64 {
 
 // planCounts plans the count rows of one variant.
 func planCounts(pl *plan, v string, loads []uint64, p Params) error {
+	// A series' prediction at every load at once: one pass of the exact
+	// computation serves a filter filled through all of them. Its model
+	// is "exact" or "delta" unless model says otherwise.
 	type series struct {
 		name    string
 		est     estimator
-		predict func(n uint64) (analysis.EstimateError, string, error)
+		predict func(ns []uint64) ([]analysis.EstimateError, error)
+		model   string
 	}
 	var b builder
 	var ss []series
 	var capacity uint64 = p.N
-	fill := func(f analysis.FillEstimator) func(n uint64) (analysis.EstimateError, string, error) {
-		return func(n uint64) (analysis.EstimateError, string, error) {
-			e, err := f.Error(n)
-			return e, modelOf(e), err
-		}
-	}
 	if v == "scalable" {
 		spec := scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: max(1, p.N/10)}
 		geom := analysis.Scalable{P: spec.P, R: spec.R, S: spec.S, N0: spec.N0}
@@ -281,10 +279,7 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 		if err != nil {
 			return paramError("n", "%v", err)
 		}
-		ss = []series{{v, statsEstimate, func(n uint64) (analysis.EstimateError, string, error) {
-			e, err := geom.EstimateError(n)
-			return e, modelOf(e), err
-		}}}
+		ss = []series{{name: v, est: statsEstimate, predict: geom.EstimateErrors}}
 		pl.notes = append(pl.notes, fmt.Sprintf("scalable: first stage n0 = n/10 = %d items, P = %g, r = %g, s = %g; %d stages at the last load; errors are over the keys it inserted (it skips keys that test present)",
 			spec.N0, spec.P, spec.R, spec.S, len(stages)))
 	} else {
@@ -297,18 +292,23 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 	if err != nil {
 		return paramError("n", "%v", err)
 	}
+	standard := analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes}
 	switch v {
 	case "standard":
-		ss = []series{{v, statsEstimate, fill(analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes})}}
+		ss = []series{{name: v, est: statsEstimate, predict: standard.Errors}}
 	case "partitioned":
-		ss = []series{{v, statsEstimate, fill(analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes, Partitioned: true})}}
+		ss = []series{{name: v, est: statsEstimate, predict: analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes, Partitioned: true}.Errors}}
 	case "counting":
-		exact := func(uint64) (analysis.EstimateError, string, error) {
-			return analysis.EstimateError{Exact: true}, "counter sum", nil
+		exact := func(ns []uint64) ([]analysis.EstimateError, error) {
+			out := make([]analysis.EstimateError, len(ns))
+			for i := range out {
+				out[i].Exact = true
+			}
+			return out, nil
 		}
 		ss = []series{
-			{CardinalityCounterSum, statsEstimate, exact},
-			{CardinalityNonZero, nonZeroEstimate, fill(analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes})},
+			{name: CardinalityCounterSum, est: statsEstimate, predict: exact, model: "counter sum"},
+			{name: CardinalityNonZero, est: nonZeroEstimate, predict: standard.Errors},
 		}
 	}
 	if v != "scalable" {
@@ -324,10 +324,14 @@ func planCounts(pl *plan, v string, loads []uint64, p Params) error {
 	// them in order of load, one filter growing through all of them.
 	idx := make([][]int, len(ss))
 	for i, s := range ss {
-		for _, n := range loads {
-			e, model, err := s.predict(n)
-			if err != nil {
-				return paramError("n", "%v", err)
+		errs, err := s.predict(loads)
+		if err != nil {
+			return paramError("n", "%v", err)
+		}
+		for j, n := range loads {
+			e, model := errs[j], s.model
+			if model == "" {
+				model = modelOf(e)
 			}
 			row := Row{Series: s.name, Variant: v, Hashing: hashingName(variants.Hashing{}), Items: n, Capacity: capacity,
 				Bits: st.Bits, Cells: cellsColumn(st), Hashes: st.Hashes, Filters: p.Filters, Model: model}
@@ -470,12 +474,16 @@ func planSets(pl *plan, v string, p Params) error {
 	model := analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes, Partitioned: v == "partitioned"}
 	n := float64(p.N)
 	var union, inter []int
-	for _, o := range cardinalityOverlaps {
-		shared := uint64(math.Round(o * n))
-		e, err := model.SetError(p.N, p.N, shared)
-		if err != nil {
-			return paramError("n", "%v", err)
-		}
+	shares := make([]uint64, len(cardinalityOverlaps))
+	for i, o := range cardinalityOverlaps {
+		shares[i] = uint64(math.Round(o * n))
+	}
+	errs, err := model.SetErrors(p.N, p.N, shares)
+	if err != nil {
+		return paramError("n", "%v", err)
+	}
+	for i, o := range cardinalityOverlaps {
+		shared, e := shares[i], errs[i]
 		base := Row{Variant: v, Hashing: hashingName(variants.Hashing{}), Capacity: p.N, Bits: st.Bits, Cells: cellsColumn(st),
 			Hashes: st.Hashes, Filters: p.Filters}
 		u := base
