@@ -125,3 +125,39 @@ func ExampleCounterSumItems() {
 	fmt.Println(analysis.CounterSumItems(70_000, 7))
 	// Output: 10000
 }
+
+// One pass gives the errors of a filter filled through several loads, and
+// of the set estimates at several overlaps.
+func ExampleFillEstimator_Errors() {
+	f := analysis.FillEstimator{Bits: 9586, Hashes: 7} // 1000 items at 1%
+	errs, _ := f.Errors([]uint64{100, 1000, 3000})
+	for _, e := range errs {
+		fmt.Printf("standard deviation %.2f, bias %.3f\n", e.StdDev, e.Bias)
+	}
+	sets, _ := f.SetErrors(1000, 1000, []uint64{0, 500, 1000})
+	for _, s := range sets {
+		fmt.Printf("union %.2f, intersection %.2f\n", s.Union.StdDev, s.Intersection.StdDev)
+	}
+	// Output:
+	// standard deviation 0.73, bias 0.000
+	// standard deviation 8.22, bias 0.025
+	// standard deviation 33.56, bias 0.411
+	// union 19.02, intersection 15.04
+	// union 13.23, intersection 8.34
+	// union 8.22, intersection 8.22
+}
+
+// The errors of a scalable filter's estimate as it grows through its
+// stages.
+func ExampleScalable_EstimateErrors() {
+	s := analysis.Scalable{P: 0.01, R: 0.9, S: 2, N0: 100}
+	errs, _ := s.EstimateErrors([]uint64{100, 300, 700, 1500})
+	for _, e := range errs {
+		fmt.Printf("standard deviation %.2f\n", e.StdDev)
+	}
+	// Output:
+	// standard deviation 2.10
+	// standard deviation 3.52
+	// standard deviation 5.33
+	// standard deviation 7.79
+}
