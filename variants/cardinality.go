@@ -54,10 +54,13 @@ func (f *Standard) estimatedItems(set uint64) float64 {
 	return fillEstimate(set, f.m, standardScale(f.m, f.k))
 }
 
-// estimatedItems returns the estimate of the partitioned filter, from the
-// set bits of all its slices together.
-func (f *Partitioned) estimatedItems() float64 {
-	return fillEstimate(f.setBits(), f.sliceBits*uint64(f.k), sliceScale(f.sliceBits))
+// estimatedItems returns the estimate of the partitioned filter from the
+// fraction fill of the bits of all its slices together that are set, as
+// fill returns it: fill times the bits, below 2^53, rounds back to the
+// exact count, so the words need not be counted again.
+func (f *Partitioned) estimatedItems(fill float64) float64 {
+	m := f.sliceBits * uint64(f.k)
+	return fillEstimate(uint64(math.Round(fill*float64(m))), m, sliceScale(f.sliceBits))
 }
 
 // estimatedItems returns the estimate of a counting filter with nonzero

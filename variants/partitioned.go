@@ -290,7 +290,7 @@ func (f *Partitioned) Stats() Stats {
 		FillRatio:    fill,
 		EstimatedFPR: est,
 
-		EstimatedItems: f.estimatedItems(),
+		EstimatedItems: f.estimatedItems(fill),
 	}
 }
 

@@ -263,7 +263,7 @@ func (f *Scalable) Stats() Stats {
 			Error:        st.error,
 			EstimatedFPR: est,
 
-			EstimatedItems: st.f.estimatedItems(),
+			EstimatedItems: st.f.estimatedItems(fill),
 		}
 		s.EstimatedItems += s.Stages[i].EstimatedItems
 		s.Cells += bits
