@@ -97,7 +97,9 @@ type SetEstimate struct {
 // SetEstimate. The Jaccard error is that of the ratio, so its Bias and
 // StdDev are in units of similarity, not of items.
 type SetError struct {
-	Union, Intersection, Jaccard EstimateError
+	Union        EstimateError // of SetEstimate.Union, in items
+	Intersection EstimateError // of SetEstimate.Intersection, in items
+	Jaccard      EstimateError // of SetEstimate.Jaccard, in units of similarity
 }
 
 // FillEstimator estimates the number of items in a standard or a
