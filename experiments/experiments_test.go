@@ -38,6 +38,8 @@ func tiny(name string) Params {
 		return Params{Keys: []uint64{1000, 5000}, Queries: 5000}
 	case "blocking":
 		return Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
+	case "cardinality":
+		return Params{N: 400, Filters: 4}
 	}
 	return Params{}
 }
@@ -145,6 +147,7 @@ func TestShardMerge(t *testing.T) {
 		{"fill", "scalable", 2},
 		{"small-m", "all", 4},
 		{"counting", "all", 2},
+		{"cardinality", "all", 3},
 	} {
 		t.Run(c.exp+"/"+c.variant, func(t *testing.T) {
 			p := tiny(c.exp)

@@ -12,5 +12,6 @@ func init() {
 		memoryExperiment,
 		speedExperiment,
 		blockingExperiment,
+		cardinalityExperiment,
 	}
 }

@@ -147,6 +147,9 @@ type Row struct {
 	Bytes float64 `json:"bytes,omitempty"`
 	// Removed is the mean number of successful removals (counting).
 	Removed float64 `json:"removed,omitempty"`
+
+	// The cardinality experiment's columns (see CardinalityRow).
+	CardinalityRow
 }
 
 // Trial is the raw measurement of one filter at one point.
@@ -168,6 +171,11 @@ type Trial struct {
 	Bytes uint64 `json:"bytes,omitempty"`
 	// Removed is the number of successful removals (counting).
 	Removed uint64 `json:"removed,omitempty"`
+	// Error is the filter's count estimate less the true count, divided
+	// by the row's Scale (cardinality); Saturated reports that the
+	// estimate was +Inf, every cell set, and Error is then 0.
+	Error     float64 `json:"error,omitempty"`
+	Saturated bool    `json:"saturated,omitempty"`
 }
 
 // aggregate computes the row's aggregates from its trials at confidence
@@ -202,6 +210,9 @@ func (r *Row) aggregate(conf float64) error {
 		r.BitsPerElement = bits / nf / float64(r.Items)
 	}
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
+	if r.Scale > 0 {
+		return r.aggregateErrors(conf)
+	}
 	if r.Queries == 0 {
 		return nil
 	}
@@ -495,6 +506,20 @@ var columns = []column{
 	{"ns_per_add", func(r *Row) string { return fmtFloat(r.NsPerAdd) }},
 	{"ns_per_query", func(r *Row) string { return fmtFloat(r.NsPerQuery) }},
 	{"bytes", func(r *Row) string { return fmtFloat(r.Bytes) }},
+	{"estimate", func(r *Row) string { return r.Estimate }},
+	{"overlap", func(r *Row) string { return overlapCell(r) }},
+	{"scale", func(r *Row) string { return errorCell(r, r.Scale) }},
+	{"error", func(r *Row) string { return errorCell(r, r.Error) }},
+	{"error_lo", func(r *Row) string { return errorCell(r, r.ErrorLo) }},
+	{"error_hi", func(r *Row) string { return errorCell(r, r.ErrorHi) }},
+	{"bias", func(r *Row) string { return errorCell(r, r.Bias) }},
+	{"spread", func(r *Row) string { return errorCell(r, r.Spread) }},
+	{"spread_lo", func(r *Row) string { return errorCell(r, r.SpreadLo) }},
+	{"spread_hi", func(r *Row) string { return errorCell(r, r.SpreadHi) }},
+	{"std_error", func(r *Row) string { return errorCell(r, r.StdError) }},
+	{"p_saturated", func(r *Row) string { return errorCell(r, r.PSaturated) }},
+	{"rmse", func(r *Row) string { return errorCell(r, r.RMSE) }},
+	{"saturated", func(r *Row) string { return fmtInt(r.Saturated) }},
 }
 
 // rateCell formats a rate column: "0" for a measured zero, "" for a row
@@ -580,6 +605,7 @@ func (r Row) template() Row {
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
 	r.BitsPerElement = 0
+	r.CardinalityRow = r.CardinalityRow.template()
 	return r
 }
 

@@ -4,12 +4,15 @@
 // and the classic formula as dashed ones, on logarithmic rate axes; the
 // stage boundaries and the target of a scalable filter; the counter
 // histogram of a counting filter beside its prediction; memory as bars and
-// speed as curves. The results of experiments.Measure, a filter measured
-// from outside the named experiments, get a figure of their own: each
-// filter's rate against the items inserted, beside its theory.
+// speed as curves; the mean and spread of count estimates' errors beside
+// their predicted bias and standard error, on linear axes. The results of
+// experiments.Measure, a filter measured from outside the named
+// experiments, get a figure of their own: each filter's rate against the
+// items inserted, beside its theory.
 //
 // Data and drawing are separate: pure functions (Rates, Values, Ratio,
-// Excess, FillTheory, ScalableTheory) turn experiments.Results into
+// Excess, FillTheory, ScalableTheory, ErrorPoints, SpreadPoints, Predicted)
+// turn experiments.Results into
 // plotter data, and New assembles a Figure of one or more panels that
 // Render writes as PNG or SVG. Rates of zero cannot be drawn on a
 // logarithmic axis; they are left out and the legend says how many.

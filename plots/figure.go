@@ -72,6 +72,8 @@ func New(r *experiments.Results) (*Figure, error) {
 		f, err = speedFigure(r)
 	case "blocking":
 		f, err = blockingFigure(r)
+	case "cardinality":
+		f, err = cardinalityFigure(r)
 	default:
 		return nil, fmt.Errorf("plots: no figure for experiment %q", r.Experiment)
 	}

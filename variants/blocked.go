@@ -267,7 +267,9 @@ func (f *Blocked) BlockBits() int { return int(f.blockBits) }
 // rate conditional on the bits: the mean over blocks of (X_b/B)^k, where
 // X_b is the number of set bits of block b, since a query picks a block
 // uniformly and then k positions in it with replacement. Blocks describes
-// the spread of the blocks' fill.
+// the spread of the blocks' fill. EstimatedItems is the sum over blocks of
+// each block's estimate as a standard filter of B bits, +Inf if a block is
+// full (analysis.BlockedEstimateError predicts its error).
 func (f *Blocked) Stats() Stats {
 	wordsPer := int(f.blockBits / 64)
 	bs, est := blockSpread(f.words, wordsPer, func(block []uint64) float64 {
@@ -284,6 +286,8 @@ func (f *Blocked) Stats() Stats {
 		FillRatio:    bs.FillMean,
 		EstimatedFPR: est,
 		Blocks:       bs,
+
+		EstimatedItems: blockEstimate(f.words, wordsPer, standardScale(f.blockBits, f.k)),
 	}
 }
 

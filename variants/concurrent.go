@@ -238,6 +238,8 @@ func (f *ConcurrentStandard) Stats() Stats {
 		Items:        f.itemCount(),
 		FillRatio:    fill,
 		EstimatedFPR: math.Pow(fill, float64(f.k)),
+
+		EstimatedItems: fillEstimate(uint64(set), f.m, standardScale(f.m, f.k)),
 	}
 }
 

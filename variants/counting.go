@@ -335,7 +335,9 @@ func (f *Counting) Histogram() []uint64 {
 // Stats reports the filter's geometry and load: Cells is the number of
 // counters m, CellBits the width, FillRatio the fraction of non-zero
 // counters, EstimatedFPR FillRatio^k, Saturated the number of counters at
-// their maximum, and Items the adds minus the successful removes.
+// their maximum, Items the adds minus the successful removes, and
+// EstimatedItems the counter sum over k (exact while Saturated is 0) or,
+// once a counter has saturated, the estimate from the non-zero counters.
 func (f *Counting) Stats() Stats {
 	nz, sat := f.counts()
 	fill := float64(nz) / float64(f.m)
@@ -350,6 +352,8 @@ func (f *Counting) Stats() Stats {
 		FillRatio:    fill,
 		EstimatedFPR: math.Pow(fill, float64(f.k)),
 		Saturated:    sat,
+
+		EstimatedItems: f.estimatedItems(nz, sat),
 	}
 }
 

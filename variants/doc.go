@@ -62,7 +62,11 @@
 // io.WriterTo and io.ReaderFrom, in the format described at FormatVersion;
 // Unmarshal and ReadFilter load a filter of any variant. Standard,
 // Partitioned, Blocked and SplitBlock filters have Union and Intersect,
-// Counting has Union, and all have Equal. The four bit-array variants share
+// Counting has Union, and all have Equal. Every filter's Stats estimates
+// the number of distinct keys it holds from its fill (EstimatedItems), and
+// EstimateSets estimates the union and intersection of two filters' sets
+// without building a third filter; package analysis predicts the errors
+// of both. The four bit-array variants share
 // one unexported core (the word table, fill, reset, set operations and the
 // parameter block of the format); each adds only its indexing.
 //

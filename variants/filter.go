@@ -92,6 +92,21 @@ type Stats struct {
 	// Blocks describes the blocks of a blocked or split-block filter; it
 	// is zero for the other variants.
 	Blocks BlockStats
+	// EstimatedItems is the number of distinct keys the cells imply, the
+	// estimate of Swamidass and Baldi (2007) with the exact inverse of
+	// the expected fill (see analysis.FillEstimator): ln(1 - X/m) / ln q
+	// with X of the m bits set and q the probability that one key leaves
+	// a given bit clear, (1 - 1/m)^k for a standard filter and 1 - k/m
+	// for a partitioned one (its slices pooled); the sum over stages for
+	// a scalable filter, and over blocks for a blocked filter (each block
+	// standard) or a split-block one (each block eight 32-bit slices). A
+	// counting filter reports the exact count, its counter sum over k
+	// (each add counts, as in Items), while no counter is saturated, and
+	// the estimate from its non-zero counters otherwise. It is +Inf for a
+	// saturated filter (every bit set, or a block or stage full), which
+	// may hold any number of keys beyond what its fill can tell. Package
+	// analysis predicts its bias and standard error.
+	EstimatedItems float64
 }
 
 // BlockStats describes the blocks of a blocked or split-block filter: how
@@ -115,6 +130,10 @@ type StageStats struct {
 	FillRatio    float64 // fraction of set bits
 	Error        float64 // design error P_i
 	EstimatedFPR float64 // product of the slices' fill ratios
+
+	// EstimatedItems is the stage's estimate of its items from its fill
+	// (see Stats.EstimatedItems).
+	EstimatedItems float64
 }
 
 // Errors wrapped by the errors this package returns.

@@ -289,6 +289,8 @@ func (f *Partitioned) Stats() Stats {
 		Items:        f.items,
 		FillRatio:    fill,
 		EstimatedFPR: est,
+
+		EstimatedItems: f.estimatedItems(fill),
 	}
 }
 

@@ -151,14 +151,16 @@ func (st *scalableStage) bits() uint64 {
 	return st.f.sliceBits * uint64(st.f.k)
 }
 
-// fill returns the stage's fraction of set bits and its rate at that
-// fill (see Stats.EstimatedFPR).
-func (st *scalableStage) fill() (fill, est float64) {
+// fill returns the stage's fraction of set bits, its rate at that fill
+// (see Stats.EstimatedFPR) and the items it implies (see
+// Stats.EstimatedItems).
+func (st *scalableStage) fill() (fill, est, items float64) {
 	if st.b != nil {
 		s := st.b.Stats()
-		return s.FillRatio, s.EstimatedFPR
+		return s.FillRatio, s.EstimatedFPR, s.EstimatedItems
 	}
-	return st.f.fill()
+	fill, est = st.f.fill()
+	return fill, est, st.f.estimatedItems(fill)
 }
 
 var _ Filter = (*Scalable)(nil)
@@ -307,8 +309,9 @@ func (f *Scalable) Stages() int { return f.live }
 // cells, bits and capacities, the hashes of the newest stage, the fraction
 // of set bits over all stages, and the compound estimate
 // 1 - prod(1 - f_i) where f_i, the product of stage i's slice fill ratios,
-// is that stage's false-positive rate at its current fill. Stages holds
-// each stage's figures, with its design error P_i.
+// is that stage's false-positive rate at its current fill, and
+// EstimatedItems the sum of the stages' estimates. Stages holds each
+// stage's figures, with its design error P_i.
 func (f *Scalable) Stats() Stats {
 	s := Stats{
 		Variant:  "scalable",
@@ -320,7 +323,7 @@ func (f *Scalable) Stats() Stats {
 	var logPass float64 // log of the chance that an absent key passes every stage
 	for i := range f.stages[:f.live] {
 		st := &f.stages[i]
-		fill, est := st.fill()
+		fill, est, items := st.fill()
 		bits, c := st.bits(), st.core()
 		s.Stages[i] = StageStats{
 			Capacity:     st.capacity,
@@ -330,7 +333,10 @@ func (f *Scalable) Stats() Stats {
 			FillRatio:    fill,
 			Error:        st.error,
 			EstimatedFPR: est,
+
+			EstimatedItems: items,
 		}
+		s.EstimatedItems += s.Stages[i].EstimatedItems
 		s.Cells += bits
 		s.Capacity += st.capacity
 		s.Hashes = c.k

@@ -22,7 +22,9 @@ func init() {
 // (B = 64 and 512) over 30 seeded filters each at four sizes and checks
 // the mean rate against the compound theory of analysis.Scalable with
 // BlockBits, at the stage loads actually reached, within 4 standard
-// errors of the mean; the rate also stays below P.
+// errors of the mean; the rate also stays below P. The item estimates
+// (Stats.EstimatedItems) are checked the same way against the bias and
+// spread analysis.Scalable.EstimateError predicts for blocked stages.
 func TestScalableBlockedRate(t *testing.T) {
 	const (
 		P  = 0.01
@@ -35,7 +37,11 @@ func TestScalableBlockedRate(t *testing.T) {
 		g := analysis.Scalable{P: P, R: DefaultTighteningRatio, S: DefaultGrowth, N0: n0, BlockBits: uint64(b)}
 		rates := make([][]float64, len(checkpoints))
 		theory := make([]float64, len(checkpoints))
-		memo := map[uint64]float64{} // the theory at an item count
+		memo := map[uint64]float64{}                   // the theory at an item count
+		estErr := make([][]float64, len(checkpoints))  // estimate minus items, per filter
+		predBias := make([]float64, len(checkpoints))  // mean predicted bias
+		predVar := make([]float64, len(checkpoints))   // mean predicted variance
+		memoEst := map[uint64]analysis.EstimateError{} // the predicted error at an item count
 		for fi := range F {
 			seed := uint64(500 + fi)
 			f, err := NewScalable(ScalableParams{P: P, N0: n0, BlockBits: b, Hashing: Hashing{Seed: seed}})
@@ -55,7 +61,18 @@ func TestScalableBlockedRate(t *testing.T) {
 					}
 				}
 				rates[ci] = append(rates[ci], float64(fp)/q)
-				items := f.Stats().Items
+				stats := f.Stats()
+				items := stats.Items
+				pe, ok := memoEst[items]
+				if !ok {
+					if pe, err = g.EstimateError(items); err != nil {
+						t.Fatal(err)
+					}
+					memoEst[items] = pe
+				}
+				estErr[ci] = append(estErr[ci], stats.EstimatedItems-float64(items))
+				predBias[ci] += pe.Bias / F
+				predVar[ci] += pe.StdDev * pe.StdDev / F
 				th, ok := memo[items]
 				if !ok {
 					if th, err = g.FPR(items); err != nil {
@@ -75,6 +92,12 @@ func TestScalableBlockedRate(t *testing.T) {
 			}
 			if mean >= P {
 				t.Errorf("B = %d at %d keys: mean rate %.4e, target %g", b, c, mean, P)
+			}
+			em, esd := meanSD(estErr[ci])
+			ese := math.Sqrt(predVar[ci] / F)
+			t.Logf("B = %d, %6d keys: estimate error %.2f (sd %.2f), predicted bias %.2f (sd %.2f)", b, c, em, esd, predBias[ci], math.Sqrt(predVar[ci]))
+			if math.Abs(em-predBias[ci]) > 4*ese {
+				t.Errorf("B = %d at %d keys: mean estimate error %.2f is %.1f predicted standard errors from the predicted bias %.2f", b, c, em, (em-predBias[ci])/ese, predBias[ci])
 			}
 		}
 	}

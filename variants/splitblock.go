@@ -246,7 +246,9 @@ func (f *SplitBlock) Geometry() Geometry {
 // Stats reports the filter's geometry and load. Its EstimatedFPR is the
 // rate conditional on the bits: the mean over blocks of the product over
 // the block's eight words of their fill ratios, since a query sets one
-// uniform bit per word.
+// uniform bit per word. EstimatedItems is the sum over blocks of each
+// block's estimate as a partitioned filter of eight 32-bit slices, +Inf if
+// a block is full (analysis.SplitBlockEstimateError predicts its error).
 func (f *SplitBlock) Stats() Stats {
 	bs, est := blockSpread(f.words, SplitBlockBits/64, func(block []uint64) float64 {
 		p := 1.0
@@ -268,6 +270,8 @@ func (f *SplitBlock) Stats() Stats {
 		FillRatio:    bs.FillMean,
 		EstimatedFPR: est,
 		Blocks:       bs,
+
+		EstimatedItems: blockEstimate(f.words, SplitBlockBits/64, sliceScale(32)),
 	}
 }
 

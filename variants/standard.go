@@ -302,7 +302,8 @@ func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k}
 
 // Stats reports the filter's geometry and load.
 func (f *Standard) Stats() Stats {
-	fill := float64(f.setBits()) / float64(f.m)
+	set := f.setBits()
+	fill := float64(set) / float64(f.m)
 	return Stats{
 		Variant:      "standard",
 		Cells:        f.m,
@@ -313,6 +314,8 @@ func (f *Standard) Stats() Stats {
 		Items:        f.items,
 		FillRatio:    fill,
 		EstimatedFPR: math.Pow(fill, float64(f.k)),
+
+		EstimatedItems: f.estimatedItems(set),
 	}
 }
 

@@ -92,6 +92,8 @@ func tableColumns(res *experiments.Results) []col {
 			colAdd, colQuery, col{"measured rate", func(r *experiments.Row) string { return g4(r.Rate) }}}
 	case "counting":
 		return countingColumns()
+	case "cardinality":
+		return cardinalityColumns()
 	}
 	return []col{colSeries, colItems, colMeasured, colTheory, colInside}
 }
@@ -158,4 +160,27 @@ func countingColumns() []col {
 			}
 			return strconv.FormatFloat(r.Removed, 'f', 1, 64)
 		}}}
+}
+
+// cardinalityColumns are the columns of the cardinality experiment: the
+// errors are fractions of the row's scale, printed in percent.
+func cardinalityColumns() []col {
+	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'f', 3, 64) }
+	return []col{colSeries, colItems,
+		col{"overlap", func(r *experiments.Row) string {
+			if r.Estimate == experiments.EstimateItems {
+				return ""
+			}
+			return strconv.FormatFloat(r.Overlap, 'g', -1, 64)
+		}},
+		col{"mean error % [interval]", func(r *experiments.Row) string {
+			return fmt.Sprintf("%s [%s, %s]", pct(r.Error), pct(r.ErrorLo), pct(r.ErrorHi))
+		}},
+		col{"bias %", func(r *experiments.Row) string { return pct(r.Bias) }},
+		col{"spread % [interval]", func(r *experiments.Row) string {
+			return fmt.Sprintf("%s [%s, %s]", pct(r.Spread), pct(r.SpreadLo), pct(r.SpreadHi))
+		}},
+		col{"std error %", func(r *experiments.Row) string { return pct(r.StdError) }},
+		col{"model", func(r *experiments.Row) string { return r.Model }},
+		colInside}
 }

@@ -1,0 +1,229 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// ErrorPoints returns the mean estimate errors of the cardinality
+// experiment's rows at x(row), with their t intervals, times scale (100
+// for percent). Rows without error columns are skipped.
+func ErrorPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64) Points {
+	return cardinalityPoints(rows, x, scale, func(r *experiments.Row) (y, lo, hi float64) { return r.Error, r.ErrorLo, r.ErrorHi })
+}
+
+// SpreadPoints returns the standard deviations of the estimate errors of
+// the cardinality experiment's rows at x(row), with their intervals,
+// times scale.
+func SpreadPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64) Points {
+	return cardinalityPoints(rows, x, scale, func(r *experiments.Row) (y, lo, hi float64) { return r.Spread, r.SpreadLo, r.SpreadHi })
+}
+
+func cardinalityPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64, col func(*experiments.Row) (y, lo, hi float64)) Points {
+	var p Points
+	for _, row := range rows {
+		if row.Scale == 0 || row.Saturated == row.Filters {
+			continue
+		}
+		y, lo, hi := col(row)
+		p.XYs = append(p.XYs, plotter.XY{X: x(row), Y: scale * y})
+		p.Errors = append(p.Errors, struct{ Low, High float64 }{scale * (y - lo), scale * (hi - y)})
+	}
+	return p
+}
+
+// Predicted returns (x(row), scale y(row)) for the rows whose model gave a
+// prediction, zero and negative values included (for linear axes).
+func Predicted(rows []*experiments.Row, x, y func(*experiments.Row) float64, scale float64) plotter.XYs {
+	var xys plotter.XYs
+	for _, row := range rows {
+		if v := y(row); row.Model != "" && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			xys = append(xys, plotter.XY{X: x(row), Y: scale * v})
+		}
+	}
+	return xys
+}
+
+// errorSeries draws one series of the cardinality experiment: on mean, its
+// mean errors at xPoint with their intervals and the predicted bias at
+// xLine; on spread, its spreads and the predicted standard error; all in
+// percent of the rows' scale.
+func errorSeries(mean, spread *plot.Plot, rows []*experiments.Row, xLine, xPoint func(*experiments.Row) float64,
+	c color.Color, shape int, dashes []vg.Length, name string) error {
+	if err := addLine(mean, Predicted(rows, xLine, bias, 100), c, dashes, thinW, ""); err != nil {
+		return err
+	}
+	if err := addMeasured(mean, ErrorPoints(rows, xPoint, 100), c, shape, name); err != nil {
+		return err
+	}
+	if err := addLine(spread, Predicted(rows, xLine, stdError, 100), c, dashes, lineW, ""); err != nil {
+		return err
+	}
+	return addMeasured(spread, SpreadPoints(rows, xPoint, 100), c, shape, name)
+}
+
+// headroom raises the top of p's y axis so that the legend, in a top
+// corner, stays clear of the data: the data keep the lower part of
+// the height, share of it.
+func headroom(p *plot.Plot, share float64) {
+	p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)*(1+share)
+}
+
+func bias(r *experiments.Row) float64     { return r.Bias }
+func stdError(r *experiments.Row) float64 { return r.StdError }
+
+// cardinalityFigure draws the cardinality experiment: the mean and the
+// spread of the relative error of each variant's count estimate against
+// the load, and of the union and intersection estimates against the
+// overlap, each beside its prediction.
+func cardinalityFigure(r *experiments.Results) (*Figure, error) {
+	n := float64(r.Params.N)
+	load := func(row *experiments.Row) float64 { return 100 * float64(row.Items) / n }
+	overlap := func(row *experiments.Row) float64 { return 100 * row.Overlap }
+	var counts, sets []string
+	for _, name := range SeriesNames(r) {
+		rows := Rows(r, name, nil)
+		if len(rows) == 0 || rows[0].Scale == 0 || name == experiments.CardinalitySaturation {
+			continue
+		}
+		if rows[0].Estimate == experiments.EstimateItems {
+			counts = append(counts, name)
+		} else {
+			sets = append(sets, name)
+		}
+	}
+	if len(counts)+len(sets) == 0 {
+		return nil, fmt.Errorf("no cardinality rows in the results")
+	}
+	filters := r.Params.Filters
+
+	a := newPlot(fmt.Sprintf("(a) count estimate: mean error over %d filters", filters), "items inserted, % of the capacity n", "mean relative error (%)")
+	b := newPlot("(b) count estimate: spread over the filters", "items inserted, % of the capacity n", "standard deviation of the relative error (%)")
+	for _, p := range []*plot.Plot{a, b} {
+		logX(p)
+	}
+	placeLegend(a, true, true)
+	placeLegend(b, true, false)
+	// Shift each series a little sideways so that their bars do not
+	// overlap.
+	shift := func(x func(*experiments.Row) float64, i, of int, log bool) func(*experiments.Row) float64 {
+		d := float64(i) - float64(of-1)/2
+		if log {
+			return func(row *experiments.Row) float64 { return x(row) * math.Pow(1.04, d) }
+		}
+		return func(row *experiments.Row) float64 { return x(row) + 0.6*d }
+	}
+	for i, name := range counts {
+		rows := Rows(r, name, nil)
+		if err := errorSeries(a, b, rows, load, shift(load, i, len(counts), true), seriesColor(i), i, nil, name); err != nil {
+			return nil, err
+		}
+	}
+	a.Legend.Add("lines: predicted bias")
+	b.Legend.Add("lines: predicted standard error")
+	headroom(a, 0.9)
+	b.Y.Min = 0
+
+	c := newPlot(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
+	d := newPlot("(d) union and intersection: spread over the filter pairs", "overlap, % of n", "standard deviation of the error, % of n")
+	placeLegend(c, true, true)
+	placeLegend(d, true, false)
+	variantsSeen := map[string]int{}
+	for i, name := range sets {
+		rows := Rows(r, name, nil)
+		v := rows[0].Variant
+		col, ok := variantsSeen[v]
+		if !ok {
+			col = len(variantsSeen)
+			variantsSeen[v] = col
+		}
+		var dashes []vg.Length
+		if strings.HasSuffix(name, experiments.EstimateIntersection) {
+			dashes = dashed
+		}
+		if err := errorSeries(c, d, rows, overlap, shift(overlap, i, len(sets), false), seriesColor(col), i, dashes, name); err != nil {
+			return nil, err
+		}
+	}
+	c.Legend.Add("lines: predicted bias (dashed: intersection)")
+	d.Legend.Add("lines: predicted standard error (dashed: intersection)")
+	for _, p := range []*plot.Plot{c, d} {
+		p.X.Min, p.X.Max = -4, 104
+	}
+	headroom(c, 0.9)
+	d.Y.Min = 0
+	panels := [][]*plot.Plot{{a, b}, {c, d}}
+	if rows := Rows(r, experiments.CardinalitySaturation, nil); len(rows) > 0 {
+		e, f, err := saturationPanels(rows)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, []*plot.Plot{e, f})
+	}
+	return &Figure{Panels: panels, Width: 16 * vg.Inch, Height: 6 * vg.Length(len(panels)) * vg.Inch}, nil
+}
+
+// saturationPanels draws the rows of small filters filled close to
+// saturation against the number of bits expected to stay clear, falling
+// to the right: the measured mean and spread of the relative error beside
+// the exact prediction (solid) and the delta method's (dashed).
+func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err error) {
+	first := rows[0]
+	m, k := first.Bits, first.Hashes
+	est := analysis.FillEstimator{Bits: m, Hashes: k}
+	clear := func(row *experiments.Row) float64 {
+		return float64(m) * (1 - analysis.ExpectedFill(m, row.Items, k))
+	}
+	delta := func(col func(analysis.EstimateError) float64) func(*experiments.Row) float64 {
+		return func(row *experiments.Row) float64 {
+			e, err := est.DeltaError(row.Items)
+			if err != nil {
+				return math.NaN()
+			}
+			return col(e) / float64(row.Items)
+		}
+	}
+	title := fmt.Sprintf("standard filters of m = %d bits, k = %d, near saturation", m, k)
+	mean = newPlot("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
+	spread = newPlot("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
+	var sat []string
+	for _, p := range []*plot.Plot{mean, spread} {
+		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
+		p.X.Tick.Marker = decades{}
+		placeLegend(p, true, true)
+	}
+	for _, row := range rows {
+		if row.Saturated > 0 || row.PSaturated >= 0.5/float64(row.Filters) {
+			sat = append(sat, fmt.Sprintf("%.3g: %d (%.3g)", clear(row), row.Saturated, row.PSaturated*float64(row.Filters)))
+		}
+	}
+	if err := errorSeries(mean, spread, rows, clear, clear, seriesColor(0), 0, nil, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
+		return nil, nil, err
+	}
+	if err := addLine(mean, Predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.Bias }), 100), black, dashed, lineW, "delta method"); err != nil {
+		return nil, nil, err
+	}
+	if err := addLine(spread, Predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.StdDev }), 100), black, dashed, lineW, "delta method"); err != nil {
+		return nil, nil, err
+	}
+	mean.Legend.Add("solid line: exact prediction (of the finite estimates)")
+	spread.Legend.Add("solid line: exact prediction (of the finite estimates)")
+	if len(sat) > 0 {
+		mean.Legend.Add("saturated filters (+Inf, left out), measured (predicted) at")
+		mean.Legend.Add("  " + strings.Join(sat, ", ") + " clear bits")
+	}
+	spread.Y.Min = 0
+	for _, p := range []*plot.Plot{mean, spread} {
+		p.X.Min, p.X.Max = 0.8, 130
+	}
+	return mean, spread, nil
+}

@@ -1,0 +1,322 @@
+package variants
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"reflect"
+	"sync/atomic"
+)
+
+// The number of items a filter holds is estimated from its fill, as
+// package analysis describes at FillEstimator: with X of a group's c cells
+// set, where one item leaves a given cell empty with probability q, the
+// group holds about ln(1 - X/c) / ln q items (Swamidass and Baldi 2007,
+// with the exact q in place of their large-table limit). A standard filter
+// is one group of m cells with q = (1 - 1/m)^k; a partitioned filter pools
+// its k slices into one group of m cells with q = 1 - k/m; a blocked or
+// split-block filter sums the estimates of its blocks; a scalable filter
+// those of its stages. The formula is written here rather than called from
+// analysis, which this package uses for sizing only; the tests check that
+// the two agree.
+
+// ErrSaturated reports a filter whose every cell is set (or, for a blocked
+// filter, one of whose blocks is full), from which no count can be
+// estimated: the estimate is +Inf.
+var ErrSaturated = errors.New("filter saturated")
+
+// fillEstimate returns the estimate of the items in a group of cells with
+// set of them set, scale being -1/ln q: 0 when empty, +Inf when full.
+func fillEstimate(set, cells uint64, scale float64) float64 {
+	switch set {
+	case 0:
+		return 0
+	case cells:
+		return math.Inf(1)
+	}
+	return scale * -math.Log1p(-float64(set)/float64(cells))
+}
+
+// standardScale returns -1/ln q with q = (1 - 1/m)^k, for a table of m
+// cells in which an item sets k uniform cells.
+func standardScale(m uint64, k int) float64 {
+	return -1 / (float64(k) * math.Log1p(-1/float64(m)))
+}
+
+// sliceScale returns -1/ln q with q = 1 - 1/b, for slices of b cells in
+// which an item sets one cell each.
+func sliceScale(b uint64) float64 { return -1 / math.Log1p(-1/float64(b)) }
+
+// estimatedItems returns the estimate of a standard filter with set bits
+// set.
+func (f *Standard) estimatedItems(set uint64) float64 {
+	return fillEstimate(set, f.m, standardScale(f.m, f.k))
+}
+
+// estimatedItems returns the estimate of the partitioned filter from the
+// fraction fill of the bits of all its slices together that are set, as
+// fill returns it: fill times the bits, below 2^53, rounds back to the
+// exact count, so the words need not be counted again.
+func (f *Partitioned) estimatedItems(fill float64) float64 {
+	m := f.sliceBits * uint64(f.k)
+	return fillEstimate(uint64(math.Round(fill*float64(m))), m, sliceScale(f.sliceBits))
+}
+
+// estimatedItems returns the estimate of a counting filter with nonzero
+// non-zero and saturated saturated counters: the exact count (the sum of
+// the counters over k) while no counter is saturated, and otherwise the
+// estimate of the standard filter whose set bits are the non-zero
+// counters, which saturation does not disturb.
+func (f *Counting) estimatedItems(nonzero, saturated uint64) float64 {
+	if saturated == 0 {
+		return float64(f.counterSum()) / float64(f.k)
+	}
+	return fillEstimate(nonzero, f.m, standardScale(f.m, f.k))
+}
+
+// counterSum returns the sum of all counters.
+func (f *Counting) counterSum() uint64 {
+	var sum uint64
+	for _, x := range f.words {
+		// Add neighbouring fields pairwise until one field spans the
+		// word; the sum of 64/w counters of w bits fits at every step.
+		for w := uint(f.width); w < 64; w *= 2 {
+			m := fieldMasks[bits.TrailingZeros(w)]
+			x = x&m + x>>w&m
+		}
+		sum += x
+	}
+	return sum
+}
+
+// fieldMasks[i] selects the low 2^i bits of every 2^(i+1)-bit field.
+var fieldMasks = [6]uint64{
+	0x5555555555555555, 0x3333333333333333, 0x0f0f0f0f0f0f0f0f,
+	0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 0x00000000ffffffff,
+}
+
+// nonzero returns, in the lowest bit of each counter of x, whether the
+// counter is non-zero.
+func (f *Counting) nonzero(x uint64) uint64 {
+	for s := 1; s < f.width; s <<= 1 {
+		x |= x >> s
+	}
+	return x & (^uint64(0) / f.max)
+}
+
+// blockEstimate returns the sum over the blocks of wordsPer words of each
+// block's estimate, a block being a group of 64 wordsPer cells whose
+// estimate has the given scale. It is +Inf if any block is full.
+func blockEstimate(words []uint64, wordsPer int, scale float64) float64 {
+	cells := uint64(64 * wordsPer)
+	var sum float64
+	for b := 0; b+wordsPer <= len(words); b += wordsPer {
+		sum += fillEstimate(popcount(words[b:b+wordsPer]), cells, scale)
+	}
+	return sum
+}
+
+// SetSizes are the estimates of the sizes of two sets A and B, their union
+// and their intersection from the cells of their filters, and the Jaccard
+// similarity they give (see EstimateSets).
+type SetSizes struct {
+	// A and B are the estimated items of each filter, from its fill (for
+	// a counting filter too, so that the three estimates are alike).
+	A, B float64
+	// Union estimates |A ∪ B| from the OR of the two filters' cells,
+	// which is exactly the filter of the union.
+	Union float64
+	// Intersection estimates |A ∩ B| as A + B - Union. It is not clamped:
+	// by chance it can be negative or exceed min(A, B).
+	Intersection float64
+	// Jaccard is Intersection / Union, NaN when both filters are empty.
+	Jaccard float64
+}
+
+// EstimateSets estimates the sizes of the union and the intersection of the
+// sets added to f and g, and their Jaccard similarity, from the cells of
+// the two filters, without building a new filter: the union from the OR
+// of their cells (exactly the filter that adding both sets would have
+// built), the intersection by inclusion-exclusion. It reads both filters
+// and may run concurrently with their Contains.
+//
+// The filters must be of the same variant (Standard, Partitioned,
+// Counting, Blocked, SplitBlock or ConcurrentStandard) and, as for Union,
+// have the same geometry and hashing; otherwise EstimateSets returns an
+// error wrapping ErrIncompatible that names every difference. Scalable
+// filters always give that error: a key's stage depends on the order in
+// which keys arrived, so the stages of two filters do not line up. For a
+// counting filter the cells are its non-zero counters, and A and B are
+// estimated from those too (not from the exact counter sums), so that the
+// three estimates are alike. A nil filter gives an error wrapping
+// ErrInvalidParams.
+//
+// If the union's cells are all set (for a blocked or split-block filter,
+// if any block of the union is full), the union cannot be estimated:
+// Union is +Inf, Intersection and Jaccard are NaN, A and B are as
+// estimated (+Inf if saturated themselves), and the error wraps
+// ErrSaturated.
+//
+// package analysis predicts the errors of these estimates
+// (FillEstimator.SetError) for standard and partitioned filters, and for
+// counting filters as standard ones.
+func EstimateSets(f, g Filter) (SetSizes, error) {
+	if isNil(f) || isNil(g) {
+		return SetSizes{}, invalid("set estimates of a nil filter")
+	}
+	switch a := f.(type) {
+	case *Standard:
+		b, err := sameKind(a, g)
+		if err != nil {
+			return SetSizes{}, err
+		}
+		return groupSets(a.words, b.words, len(a.words), a.m, standardScale(a.m, a.k))
+	case *Partitioned:
+		b, err := sameKind(a, g)
+		if err != nil {
+			return SetSizes{}, err
+		}
+		return groupSets(a.words, b.words, len(a.words), a.sliceBits*uint64(a.k), sliceScale(a.sliceBits))
+	case *Blocked:
+		b, err := sameKind(a, g)
+		if err != nil {
+			return SetSizes{}, err
+		}
+		return groupSets(a.words, b.words, int(a.blockBits/64), a.blockBits, standardScale(a.blockBits, a.k))
+	case *SplitBlock:
+		b, err := sameKind(a, g)
+		if err != nil {
+			return SetSizes{}, err
+		}
+		return groupSets(a.words, b.words, SplitBlockBits/64, SplitBlockBits, sliceScale(32))
+	case *Counting:
+		b, err := sameKind(a, g)
+		if err != nil {
+			return SetSizes{}, err
+		}
+		return countingSets(a, b)
+	case *ConcurrentStandard:
+		b, err := sameKind(a, g)
+		if err != nil {
+			return SetSizes{}, err
+		}
+		return concurrentSets(a, b)
+	case *Scalable:
+		return SetSizes{}, incompatible("scalable filters have no set estimates: a key's stage depends on the order in which keys arrived, so the stages of two filters do not line up")
+	}
+	return SetSizes{}, incompatible("no set estimates for %T", f)
+}
+
+// sameKind returns g as a filter of f's type compatible with f, or an
+// error wrapping ErrIncompatible.
+func sameKind[F interface {
+	Filter
+	compatible(F) error
+}](f F, g Filter) (F, error) {
+	b, ok := g.(F)
+	if !ok {
+		return b, incompatible("set estimates need two filters of the same variant, not %s and %s", variantName(f), variantName(g))
+	}
+	return b, f.compatible(b)
+}
+
+// countingSets estimates the set sizes of two compatible counting filters
+// from their non-zero counters.
+func countingSets(a, b *Counting) (SetSizes, error) {
+	var xa, xb, xu uint64
+	for i, wa := range a.words {
+		na, nb := a.nonzero(wa), a.nonzero(b.words[i])
+		xa += uint64(bits.OnesCount64(na))
+		xb += uint64(bits.OnesCount64(nb))
+		xu += uint64(bits.OnesCount64(na | nb))
+	}
+	scale := standardScale(a.m, a.k)
+	return setSizes(fillEstimate(xa, a.m, scale), fillEstimate(xb, a.m, scale), fillEstimate(xu, a.m, scale))
+}
+
+// compatible reports the differences that keep f and g from being
+// combined, as Standard's does.
+func (f *ConcurrentStandard) compatible(g *ConcurrentStandard) error {
+	a, b := bitCore{k: f.k, hashing: f.hashing}, bitCore{k: g.k, hashing: g.hashing}
+	return a.compatible(&b, "bits", f.m, g.m)
+}
+
+// concurrentSets estimates the set sizes of two compatible concurrent
+// standard filters, reading their words atomically.
+func concurrentSets(a, b *ConcurrentStandard) (SetSizes, error) {
+	var xa, xb, xu uint64
+	for i := range a.words {
+		wa, wb := atomic.LoadUint64(&a.words[i]), atomic.LoadUint64(&b.words[i])
+		xa += uint64(bits.OnesCount64(wa))
+		xb += uint64(bits.OnesCount64(wb))
+		xu += uint64(bits.OnesCount64(wa | wb))
+	}
+	scale := standardScale(a.m, a.k)
+	return setSizes(fillEstimate(xa, a.m, scale), fillEstimate(xb, a.m, scale), fillEstimate(xu, a.m, scale))
+}
+
+// groupSets estimates the set sizes from two word tables made of groups
+// of wordsPer words, each group of cells cells estimating its items with
+// the given scale; the estimates of the groups add up.
+func groupSets(a, b []uint64, wordsPer int, cells uint64, scale float64) (SetSizes, error) {
+	var ea, eb, eu float64
+	for i := 0; i+wordsPer <= len(a); i += wordsPer {
+		var xa, xb, xu uint64
+		for j := i; j < i+wordsPer; j++ {
+			xa += uint64(bits.OnesCount64(a[j]))
+			xb += uint64(bits.OnesCount64(b[j]))
+			xu += uint64(bits.OnesCount64(a[j] | b[j]))
+		}
+		ea += fillEstimate(xa, cells, scale)
+		eb += fillEstimate(xb, cells, scale)
+		eu += fillEstimate(xu, cells, scale)
+	}
+	return setSizes(ea, eb, eu)
+}
+
+// setSizes completes the estimates from those of A, B and the union.
+func setSizes(a, b, union float64) (SetSizes, error) {
+	s := SetSizes{A: a, B: b, Union: union}
+	if math.IsInf(union, 1) {
+		s.Intersection, s.Jaccard = math.NaN(), math.NaN()
+		return s, errSaturated("the union of the two filters")
+	}
+	s.Intersection = a + b - union
+	s.Jaccard = s.Intersection / union // NaN for 0/0
+	return s, nil
+}
+
+func errSaturated(what string) error {
+	return fmt.Errorf("variants: %w: %s has every cell set (or a full block), so its count estimate is +Inf", ErrSaturated, what)
+}
+
+// isNil reports whether f is nil or holds a nil pointer.
+func isNil(f Filter) bool {
+	if f == nil {
+		return true
+	}
+	v := reflect.ValueOf(f)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// variantName names a filter's variant for messages.
+func variantName(f Filter) string {
+	switch f.(type) {
+	case *Standard:
+		return "standard"
+	case *Partitioned:
+		return "partitioned"
+	case *Counting:
+		return "counting"
+	case *Scalable:
+		return "scalable"
+	case *Blocked:
+		return "blocked"
+	case *SplitBlock:
+		return "split-block"
+	case *ConcurrentStandard:
+		return "concurrent standard"
+	}
+	return fmt.Sprintf("%T", f)
+}
