@@ -344,6 +344,8 @@ func command(c *config) string {
 func report(w io.Writer, c *config, rates map[uint64]*experiments.Results, speed []compare.Timing, sizing []sizingRow, took time.Duration) {
 	fmt.Fprintf(w, "Measured by `%s` (%s; %s) in %.0f s.\n\n", command(c), runtime.Version(), machine(), took.Seconds())
 
+	summary(w, c, rates, speed)
+
 	fmt.Fprintf(w, "**Rates.** Each structure on %d filters at each size, each with keys of its own and a hash seed of its own\n", c.filters)
 	fmt.Fprintf(w, "where the library takes one, queried with %d never-inserted keys; the rate is the mean over the filters\n", c.queries)
 	fmt.Fprintf(w, "with its 95%% t interval (Clopper-Pearson on the pooled counts where all filters agree), and the theory is that of\n")
@@ -409,6 +411,45 @@ func report(w io.Writer, c *config, rates map[uint64]*experiments.Results, speed
 		fmt.Fprintf(w, "| %s | %s | %g | %d | %.4f | %.4f | %+.3f%% | %.5g |\n", s.check.Variant, countName(s.n), s.p, s.check.Hashes,
 			float64(s.check.Allocated)/float64(s.n), float64(s.check.Needed)/float64(s.n), 100*s.check.Excess(), s.check.Rate)
 	}
+}
+
+// summary writes one line per structure and target: its bits per key and
+// measured rate at the largest rate size, the factor over the bound, and
+// its times at every speed size.
+func summary(w io.Writer, c *config, rates map[uint64]*experiments.Results, speed []compare.Timing) {
+	large := c.rates[len(c.rates)-1]
+	sizes := make([]string, len(c.speed))
+	for i, n := range c.speed {
+		sizes[i] = countName(n)
+	}
+	fmt.Fprintf(w, "**Summary.** Bits per key and rate of each structure at n = %s (mean of %d filters, 95%% interval), the factor\n", countName(large), c.filters)
+	fmt.Fprintf(w, "over the bound log2(1/rate), and the ns per query (present / absent key) and per key inserted (for the static\n")
+	fmt.Fprintf(w, "filters: built) of one filter at n = %s. The tables below give every size and interval.\n\n", strings.Join(sizes, ", "))
+	fmt.Fprint(w, "| structure | p asked | bits per key | rate [95% interval] | bits / log2(1/rate) |")
+	sep := "|---|---:|---:|---|---:|"
+	for _, n := range sizes {
+		fmt.Fprintf(w, " query ns, n = %s |", n)
+		sep += "---:|"
+	}
+	fmt.Fprintf(w, " insert ns, n = %s |\n%s---:|\n", strings.Join(sizes, " / "), sep)
+	for _, row := range rates[large].Rows {
+		name, p := splitSeries(row.Series)
+		f, _, _ := strings.Cut(factor(row.BitsPerElement, row.Rate, row.Lo, row.Hi), " ")
+		fmt.Fprintf(w, "| %s | %s | %.2f | %.3g [%.3g, %.3g] | %s |", name, p, row.BitsPerElement, row.Rate, row.Lo, row.Hi, f)
+		var inserts []string
+		for _, n := range c.speed {
+			cell := "-"
+			for _, t := range speed {
+				if t.Series == row.Series && t.Items == n {
+					cell = fmt.Sprintf("%.0f / %.0f", t.NsPerPresent, t.NsPerAbsent)
+					inserts = append(inserts, fmt.Sprintf("%.0f", t.NsPerInsert))
+				}
+			}
+			fmt.Fprintf(w, " %s |", cell)
+		}
+		fmt.Fprintf(w, " %s |\n", strings.Join(inserts, " / "))
+	}
+	fmt.Fprintln(w)
 }
 
 // splitSeries splits "name, p = 0.01" into the name and "0.01"; a static
