@@ -1,7 +1,10 @@
-// Package compare measures bloomlab's filters beside the Go Bloom-filter
-// libraries in common use: github.com/bits-and-blooms/bloom/v3 and
-// github.com/tylertreat/BoomFilters. It is a module of its own, so that
-// bloomlab itself depends on neither.
+// Package compare measures bloomlab's filters beside the Go
+// approximate-membership libraries in common use: the Bloom filters of
+// github.com/bits-and-blooms/bloom/v3, github.com/tylertreat/BoomFilters,
+// github.com/AndreasBriese/bbloom and the split-block filter of
+// github.com/parquet-go/parquet-go, and the static xor and binary fuse
+// filters of github.com/FastFilter/xorfilter. It is a module of its own, so
+// that bloomlab itself depends on none of them.
 //
 // The libraries' filters are measured by bloomlab's own harness
 // (experiments.Measure), by the method of bloomlab's experiments: many
@@ -12,8 +15,18 @@
 // cost the counting filters. The wrappers that make another library's
 // filter an experiments.Filter take a few lines (see the example).
 //
-// The command (go run ./cmd/peers) runs all of them and prints the README's
-// comparison section; the benchmarks (go test -bench . in this directory)
-// time Add and Contains for every library on the same precomputed keys in
-// one run.
+// The frontier of space against time: FrontierConfigs returns every
+// structure sized for n keys at the target rates (the static filters,
+// which take no insertion after they are built, are wrapped to keep the
+// keys' hashes and build at the first query); Time times one filter of a
+// config on the same keys as every other; FrontierCurves gives the lines of
+// the information-theoretic bound, the optimal Bloom filter and bloomlab's
+// theories; CheckSizing compares the bits bloomlab's variants allocate
+// with those their theory needs; FrontierFigure draws it all.
+//
+// The commands (go run ./cmd/peers, go run ./cmd/frontier) run them and
+// print the README's sections; the benchmarks (go test -bench . in this
+// directory) time Add and Contains for every library on the same
+// precomputed keys in one run, and bloomlab's split-block filter beside
+// parquet-go's.
 package compare

@@ -5,11 +5,14 @@ go 1.26.8
 replace github.com/bloomlab/bloomlab => ../
 
 require (
+	github.com/AndreasBriese/bbloom v0.0.0-20190825152654-46b345b51c96
+	github.com/FastFilter/xorfilter v0.4.2-0.20260120015552-4e5a4d9df65a
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
 	github.com/bloomlab/bloomlab v0.0.0-00010101000000-000000000000
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/tylertreat/BoomFilters v0.0.0-20251001182300-5b3723cc64ae
 	github.com/zeebo/xxh3 v1.1.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (
@@ -27,6 +30,5 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 	gonum.org/v1/plot v0.17.0 // indirect
 )
