@@ -75,7 +75,9 @@ func errorSeries(mean, spread *plot.Plot, rows []*experiments.Row, xLine, xPoint
 // corner, stays clear of the data: the data keep the lower part of
 // the height, share of it.
 func headroom(p *plot.Plot, share float64) {
-	p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)*(1+share)
+	if span := p.Y.Max - p.Y.Min; span > 0 && !math.IsInf(span, 0) {
+		p.Y.Max = p.Y.Min + span*(1+share)
+	}
 }
 
 func bias(r *experiments.Row) float64     { return r.Bias }
@@ -101,7 +103,8 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 			sets = append(sets, name)
 		}
 	}
-	if len(counts)+len(sets) == 0 {
+	saturation := Rows(r, experiments.CardinalitySaturation, nil)
+	if len(counts)+len(sets)+len(saturation) == 0 {
 		return nil, fmt.Errorf("no cardinality rows in the results")
 	}
 	filters := r.Params.Filters
@@ -161,9 +164,15 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	}
 	headroom(c, 0.9)
 	d.Y.Min = 0
-	panels := [][]*plot.Plot{{a, b}, {c, d}}
-	if rows := Rows(r, experiments.CardinalitySaturation, nil); len(rows) > 0 {
-		e, f, err := saturationPanels(rows)
+	var panels [][]*plot.Plot
+	if len(counts) > 0 {
+		panels = append(panels, []*plot.Plot{a, b})
+	}
+	if len(sets) > 0 {
+		panels = append(panels, []*plot.Plot{c, d})
+	}
+	if len(saturation) > 0 {
+		e, f, err := saturationPanels(saturation)
 		if err != nil {
 			return nil, err
 		}
