@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -152,4 +153,33 @@ func benchHalfAdds(b *testing.B, f Filter, keys [][]byte, step int, add func([][
 		f.Add(k)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(added), "ns/key")
+}
+
+// BenchmarkScalableStages measures how the first stage's capacity n0 and
+// the growth factor s set the number of stages of a scalable filter
+// holding n = 1e6 keys at P = 0.01 (r the default), and what each choice
+// costs: stages, bits per key, the measured rate of absent keys (fpr),
+// the lines an absent query reads (lines/query) and its time (ns/op), one
+// key at a time. Every filter is filled to n keys, which leaves its newest
+// stage partly empty by an amount that depends on n0 and s.
+func BenchmarkScalableStages(b *testing.B) {
+	const n, p = 1_000_000, 0.01
+	present := benchKeys(1, n, 16)
+	absent := benchKeys(2, n, 16)
+	for _, n0 := range []uint64{1000, 10_000, 100_000} {
+		for _, s := range []float64{2, 4} {
+			f, err := NewScalable(ScalableParams{P: p, N0: n0, S: s})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, k := range present {
+				f.Add(k)
+			}
+			b.Run(fmt.Sprintf("n0=%d/s=%g/op=contains-absent", n0, s), func(b *testing.B) {
+				benchQueries(b, f, absent, false, float64(f.Stats().Bits)/n)
+				reportLines(b, f, absent, false)
+				b.ReportMetric(float64(f.Stages()), "stages")
+			})
+		}
+	}
 }

@@ -56,7 +56,12 @@ type streamStage struct {
 	// wide is set for slices of more than 2^32 bits, which take a whole
 	// output each; narrower slices take half of one each.
 	wide bool
-	bl   *Blocked
+	// For a blocked stage, words is the first block, b the number of
+	// blocks and bshift log2 of the bytes per block, so that the block of
+	// h1 is at words + reduce(h1, b) << bshift, as Blocked.block computes
+	// it.
+	bshift uint8
+	bl     *Blocked
 }
 
 // newStreamStage returns the stream record of stage i, whose filter is p
@@ -65,6 +70,11 @@ type streamStage struct {
 // asserts its table itself).
 func newStreamStage(i int, p *Partitioned, bl *Blocked) streamStage {
 	st := streamStage{x0: uint64(i) * streamStride * uint64(wyp0), bl: bl}
+	if bl != nil {
+		_ = bl.words[bl.blocks<<(bl.blockShift-6)-1]
+		st.words = unsafe.Pointer(unsafe.SliceData(bl.words))
+		st.b, st.bshift = bl.blocks, uint8(bl.blockShift-3)
+	}
 	if p != nil {
 		_ = p.words[uint64(p.k-1)*p.sliceWords+(p.sliceBits-1)>>6]
 		st.words = unsafe.Pointer(unsafe.SliceData(p.words))
@@ -162,6 +172,12 @@ func (st *streamStage) blockDigest(s uint64) (h1, h2 uint64) {
 	return wyout(x + wyp0), wyout(x + wyp0x2)
 }
 
+// block returns the address of the block that h1 picks in the blocked
+// stage st: Blocked.block without reading the Blocked.
+func (st *streamStage) block(h1 uint64) unsafe.Pointer {
+	return unsafe.Add(st.words, reduce(h1, st.b)<<(st.bshift&63))
+}
+
 // containsStream is ContainsHash for partitioned stages of the stream
 // derivation: the stages tested newest first, each as streamStage.test
 // does, written out here so that the loop over the stages makes no call.
@@ -224,7 +240,7 @@ func (f *Scalable) containsStreamBlocked(d Digest) bool {
 		lo := max(hi-batchGroup, 0)
 		for i := lo; i < hi; i++ {
 			h1, h2 := hot[i].blockDigest(s)
-			g.at[i-lo], g.rest[i-lo] = hot[i].bl.block(h1), h2
+			g.at[i-lo], g.rest[i-lo] = hot[i].block(h1), h2
 		}
 		touch(g.at[:hi-lo])
 		for i := hi - 1; i >= lo; i-- {
@@ -242,7 +258,7 @@ func (f *Scalable) addStream(i int, d Digest) {
 	s, st := streamSeed(d), &f.hot[i]
 	if st.bl != nil {
 		h1, h2 := st.blockDigest(s)
-		st.bl.set(st.bl.block(h1), h2)
+		st.bl.set(st.block(h1), h2)
 		st.bl.items++
 		return
 	}
