@@ -276,7 +276,7 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 	if c == nil {
 		return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
 	}
-	a.Legend.Add("(c) grey: the lines analysis predicts")
+	a.Legend.Add("(c) wide grey: the lines analysis predicts")
 	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 5 * vg.Inch}, nil
 }
 
@@ -289,17 +289,21 @@ func linesPanel(r *experiments.Results, names []string, size func(*experiments.R
 	c := newPlot("(c) lines read by a query of an absent key", "filter memory (bytes)", "distinct 64-byte lines per query")
 	logX(c)
 	hi := 0.0
+	// The predictions first, wide and grey, so that the measured series
+	// stay visible on top of them.
+	for _, name := range names {
+		pred := Values(Rows(r, name, nil), size, func(r *experiments.Row) float64 { return r.LinesPredicted })
+		if err := addLine(c, pred, grey, nil, 3*lineW, ""); err != nil {
+			return nil, err
+		}
+	}
 	for i, name := range names {
-		rows := Rows(r, name, nil)
-		xy := Values(rows, size, func(r *experiments.Row) float64 { return r.LinesAbsent })
+		xy := Values(Rows(r, name, nil), size, func(r *experiments.Row) float64 { return r.LinesAbsent })
 		for _, p := range xy {
 			hi = math.Max(hi, p.Y)
 		}
 		col, shape, dashes := speedStyle(names, i)
 		if err := addPolyline(c, xy, col, shape, dashes, ""); err != nil {
-			return nil, err
-		}
-		if err := addLine(c, Values(rows, size, func(r *experiments.Row) float64 { return r.LinesPredicted }), grey, nil, thinW, ""); err != nil {
 			return nil, err
 		}
 	}
