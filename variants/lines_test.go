@@ -172,6 +172,44 @@ func TestLinesFixed(t *testing.T) {
 	}
 }
 
+// TestLinesConcurrent checks that a concurrent standard filter reads the
+// lines a standard filter of the same geometry and keys reads, with the
+// default derivation (groups of four) and with Independent (one by one).
+func TestLinesConcurrent(t *testing.T) {
+	for _, h := range []Hashing{{}, {Derivation: Independent, Seed: 3}} {
+		g := Geometry{Bits: 20_000, Hashes: 7}
+		s, err := NewStandard(g, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewConcurrentStandard(g, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range testKeys(66, 1, 1500) {
+			s.Add(k)
+			c.Add(k)
+		}
+		var total int
+		for _, k := range testKeys(66, 2, 2000) {
+			d := h.Sum(k)
+			// The tables sit at different addresses; two probes share
+			// a line in one and not in the other only if the tables
+			// start at different offsets within a line, and both come
+			// from one size class of the allocator (2688 bytes, a
+			// multiple of 64), so they start at the same offset.
+			a, b := s.LinesHash(d), c.LinesHash(d)
+			if a != b {
+				t.Fatalf("%v: standard %d lines, concurrent %d", h, a, b)
+			}
+			total += a
+		}
+		if total < 2000 {
+			t.Errorf("%v: %d lines over 2000 queries, want at least one each", h, total)
+		}
+	}
+}
+
 // TestTableLines checks analysis.TableLines against the counted lines of
 // standard and counting filters for absent keys.
 func TestTableLines(t *testing.T) {
