@@ -645,6 +645,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"counters 0", edit(cgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},
 		{"counter padding", edit(cgood, true, func(b []byte) []byte { b[len(b)-5] |= 0x80; return b }), "bits set beyond the 400 bits"},
 		{"counting truncated", cgood[:60], "declare 56 bytes of cells, 14 bytes remain"},
+		{"stream stages, derivation 1", edit(sgood, true, func(b []byte) []byte { b[8] = 1; return b }), "derivation double: a scalable stream filter"},
 		{"scalable P NaN", edit(sgood, true, f64(17, math.NaN())), "P = NaN"},
 		{"scalable P 0", edit(sgood, true, f64(17, 0)), "P = 0"},
 		{"scalable P 1", edit(sgood, true, f64(17, 1)), "P = 1"},
