@@ -245,11 +245,8 @@ func (f *Scalable) blockedLines(s *lineSet, d Digest) {
 // lines records the loads of the stage test of the stream derivation
 // (streamStage.test) and reports its answer.
 func (st *streamStage) lines(s *lineSet, seed uint64) bool {
-	x, g := seed+st.x0, 2
-	if st.wide {
-		g = 1
-	}
-	return s.groupLines(st.k, g, func(j int) (unsafe.Pointer, bool) {
+	x := seed + st.x0
+	return s.groupLines(st.k, 2, func(j int) (unsafe.Pointer, bool) {
 		i := st.index(x, j)
 		p := wordPtr(unsafe.Add(st.words, uintptr(j)*st.step), i)
 		return unsafe.Pointer(p), *p>>(i&63)&1 != 0

@@ -100,11 +100,14 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // x_t (x_t xor wyp1). Stage i takes outputs t = 4096 i + 1, 4096 i + 2, ...
 // For partitioned stages slice j gets floor(h b / 2^32) for the half h of
 // output 4096 i + j/2 + 1, the low half for even j and the high half for
-// odd j (slices of more than 2^32 bits take a whole output each, reduced
-// by multiply-shift over 64 bits); a blocked stage takes its first output
-// for the block and its second as the h2 of its in-block positions (see
+// odd j; slices of more than 2^24 bits, in stages of more than about 11
+// million items, take output 4096 i + j + 1 whole, reduced by
+// multiply-shift over 64 bits. A blocked stage takes its first output for
+// the block and its second as the h2 of its in-block positions (see
 // Blocked). A stage's test is thus one multiply per two slices besides the
-// reduction, with no per-stage remix and no per-index mixer.
+// reduction, with no per-stage remix and no per-index mixer. Its slices
+// are read in pairs, each pair tested once, up to the first pair with a
+// clear bit.
 //
 // Why the compound theory still holds. It assumes that, for a key not in
 // the filter, the k_i positions it tests in stage i are independent and
@@ -120,10 +123,10 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // Outside that, the two keys read disjoint stretches of one good random
 // sequence, so a stranger's positions are independent of the positions
 // that set the bits it meets, as the rate formula assumes. (3) The
-// 32-bit multiply-shift reduction makes every position of a slice of b bits
-// equally likely to within b/2^32 relative, which moves a rate by far less
-// than the statistical error of any measurement here (b < 2^27 at 10^9
-// items). What the stream derivation gives up is only what the remix
+// 32-bit multiply-shift reduction, used for slices of at most 2^24 bits,
+// makes every position equally likely to within 2^-8 relative, which moves
+// a stage's rate by less than 0.1%; larger slices use the 64-bit
+// reduction, for which the same bound is b/2^64. What the stream derivation gives up is only what the remix
 // guarded against in the derivations it replaces: the double-hashing
 // values of one key are linear in the slice number, so two keys whose
 // halves nearly agree collided in every slice; wyrand outputs are not
@@ -169,7 +172,7 @@ type Scalable struct {
 	// Without it stage i queries with Digest.Remix(i) (codes 4 and 7).
 	stream bool
 	hot    []streamStage
-	wide   bool // some stage in hot has slices of more than 2^32 bits
+	wide   bool // some stage in hot has slices of more than wideSlice bits
 }
 
 // scalableStage is one stage and its design figures. Exactly one of f

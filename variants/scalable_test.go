@@ -241,7 +241,7 @@ func TestScalableFromOne(t *testing.T) {
 // v_t = hi xor lo of x (x xor 0xe7037ed1a0b428db), x = s + t 0xa0761d6478bd642f,
 // slice j of stage i gets bit floor(h b / 2^32) of the half h (low for
 // even j, high for odd j) of output t = 4096 i + j/2 + 1, or, for slices
-// of more than 2^32 bits, bit floor(v b / 2^64) of output 4096 i + j + 1.
+// of more than 2^24 bits, bit floor(v b / 2^64) of output 4096 i + j + 1.
 func streamReference(p *Partitioned, i int, d Digest) {
 	s := d.H1 ^ (d.H2<<32 | d.H2>>32)
 	out := func(t uint64) uint64 {
@@ -252,7 +252,7 @@ func streamReference(p *Partitioned, i int, d Digest) {
 	b := p.sliceBits
 	for j := range uint64(p.k) {
 		var idx uint64
-		if b > 1<<32 {
+		if b > 1<<24 {
 			idx, _ = bits.Mul64(out(uint64(i)*4096+j+1), b)
 		} else {
 			h := out(uint64(i)*4096 + j/2 + 1)
