@@ -107,16 +107,17 @@ func (st *streamStage) test(s uint64) bool {
 	if st.wide {
 		return st.testWide(s)
 	}
-	x, b, step, k, p := s+st.x0, st.b, st.step, st.k, st.words
+	x, b, step, k, w, off := s+st.x0, st.b, st.step, st.k, st.words, uintptr(0)
 	for ; k >= 2; k -= 2 {
 		x += wyp0
 		v := wyout(x)
+		p := unsafe.Add(w, off)
 		if bit(hasBit(p, reduce32(v&mask32, b)))&bit(hasBit(unsafe.Add(p, step), reduce32(v>>32, b))) == 0 {
 			return false
 		}
-		p = unsafe.Add(p, 2*step)
+		off += 2 * step
 	}
-	return k == 0 || hasBit(p, reduce32(wyout(x+wyp0)&mask32, b))
+	return k == 0 || hasBit(unsafe.Add(w, off), reduce32(wyout(x+wyp0)&mask32, b))
 }
 
 // mask32 keeps the low half of a 64-bit value.
@@ -126,15 +127,16 @@ const mask32 = 1<<32 - 1
 // all of output j, reduced by the 64-bit multiply-shift, and the slices
 // are read and tested in pairs as test does.
 func (st *streamStage) testWide(s uint64) bool {
-	x, b, step, k, p := s+st.x0, st.b, st.step, st.k, st.words
+	x, b, step, k, w, off := s+st.x0, st.b, st.step, st.k, st.words, uintptr(0)
 	for ; k >= 2; k -= 2 {
 		i, j := reduce(wyout(x+wyp0), b), reduce(wyout(x+wyp0x2), b)
+		p := unsafe.Add(w, off)
 		if bit(hasBit(p, i))&bit(hasBit(unsafe.Add(p, step), j)) == 0 {
 			return false
 		}
-		x, p = x+wyp0x2, unsafe.Add(p, 2*step)
+		x, off = x+wyp0x2, off+2*step
 	}
-	return k == 0 || hasBit(p, reduce(wyout(x+wyp0), b))
+	return k == 0 || hasBit(unsafe.Add(w, off), reduce(wyout(x+wyp0), b))
 }
 
 // index returns the bit of slice j that the stream with state x (before
@@ -152,27 +154,28 @@ func (st *streamStage) index(x uint64, j int) uint64 {
 
 // set sets the k bits of seed s in the partitioned stage st.
 func (st *streamStage) set(s uint64) {
-	x, b, step, k, p := s+st.x0, st.b, st.step, st.k, st.words
+	x, b, step, k, w := s+st.x0, st.b, st.step, st.k, st.words
 	if st.wide {
 		for j := range k {
 			i := st.index(x, j)
-			*wordPtr(p, i) |= 1 << (i & 63)
-			p = unsafe.Add(p, step)
+			*wordPtr(unsafe.Add(w, uintptr(j)*step), i) |= 1 << (i & 63)
 		}
 		return
 	}
+	off := uintptr(0)
 	for ; k >= 2; k -= 2 {
 		x += wyp0
 		v := wyout(x)
+		p := unsafe.Add(w, off)
 		i := reduce32(v&mask32, b)
 		*wordPtr(p, i) |= 1 << (i & 63)
 		i = reduce32(v>>32, b)
 		*wordPtr(unsafe.Add(p, step), i) |= 1 << (i & 63)
-		p = unsafe.Add(p, 2*step)
+		off += 2 * step
 	}
 	if k == 1 {
 		i := reduce32(wyout(x+wyp0)&mask32, b)
-		*wordPtr(p, i) |= 1 << (i & 63)
+		*wordPtr(unsafe.Add(w, off), i) |= 1 << (i & 63)
 	}
 }
 
@@ -201,16 +204,17 @@ func (f *Scalable) containsStream(d Digest) bool {
 stages:
 	for i := len(hot) - 1; i >= 0; i-- {
 		st := &hot[i]
-		x, b, step, k, p := s+st.x0, st.b, st.step, st.k, st.words
+		x, b, step, k, w, off := s+st.x0, st.b, st.step, st.k, st.words, uintptr(0)
 		for ; k >= 2; k -= 2 {
 			x += wyp0
 			v := wyout(x)
+			p := unsafe.Add(w, off)
 			if bit(hasBit(p, reduce32(v&mask32, b)))&bit(hasBit(unsafe.Add(p, step), reduce32(v>>32, b))) == 0 {
 				continue stages
 			}
-			p = unsafe.Add(p, 2*step)
+			off += 2 * step
 		}
-		if k == 0 || hasBit(p, reduce32(wyout(x+wyp0)&mask32, b)) {
+		if k == 0 || hasBit(unsafe.Add(w, off), reduce32(wyout(x+wyp0)&mask32, b)) {
 			return true
 		}
 	}
