@@ -204,17 +204,20 @@ func (f *Scalable) containsStream(d Digest) bool {
 stages:
 	for i := len(hot) - 1; i >= 0; i-- {
 		st := &hot[i]
-		x, b, step, k, w, off := s+st.x0, st.b, st.step, st.k, st.words, uintptr(0)
-		for ; k >= 2; k -= 2 {
+		// p steps from slice to slice but never past the last one.
+		x, b, step, k, p := s+st.x0, st.b, st.step, st.k, st.words
+		for k >= 2 {
 			x += wyp0
 			v := wyout(x)
-			p := unsafe.Add(w, off)
 			if bit(hasBit(p, reduce32(v&mask32, b)))&bit(hasBit(unsafe.Add(p, step), reduce32(v>>32, b))) == 0 {
 				continue stages
 			}
-			off += 2 * step
+			if k -= 2; k == 0 {
+				return true
+			}
+			p = unsafe.Add(p, 2*step)
 		}
-		if k == 0 || hasBit(unsafe.Add(w, off), reduce32(wyout(x+wyp0)&mask32, b)) {
+		if hasBit(p, reduce32(wyout(x+wyp0)&mask32, b)) {
 			return true
 		}
 	}
