@@ -114,8 +114,6 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	for _, p := range []*plot.Plot{a, b} {
 		logX(p)
 	}
-	placeLegend(a, true, true)
-	placeLegend(b, true, false)
 	// Shift each series a little sideways so that their bars do not
 	// overlap.
 	shift := func(x func(*experiments.Row) float64, i, of int, log bool) func(*experiments.Row) float64 {
@@ -138,8 +136,6 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 
 	c := newPlot(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
 	d := newPlot("(d) union and intersection: spread over the filter pairs", "overlap, % of n", "standard deviation of the error, % of n")
-	placeLegend(c, true, true)
-	placeLegend(d, true, false)
 	variantsSeen := map[string]int{}
 	for i, name := range sets {
 		rows := Rows(r, name, nil)
@@ -208,7 +204,6 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 	for _, p := range []*plot.Plot{mean, spread} {
 		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
 		p.X.Tick.Marker = decades{}
-		placeLegend(p, true, true)
 	}
 	for _, row := range rows {
 		if row.Saturated > 0 || row.PSaturated >= 0.5/float64(row.Filters) {

@@ -102,14 +102,12 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+1.2*(hi-lo)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
-	placeLegend(a, true, false)
 	if err := hline(a, 0, a.X.Min, a.X.Max, black, dashed, "exact theory"); err != nil {
 		return nil, err
 	}
 
 	// (b) times at the largest m.
 	b := newPlot(fmt.Sprintf("(b) time per key at m = %g bits", xs[len(xs)-1]), "nanoseconds per key", "")
-	placeLegend(b, false, false)
 	var pos, add, query []float64
 	var labels []string
 	for i := len(names) - 1; i >= 0; i-- {
@@ -128,6 +126,9 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 	b.Legend.Add("add (all k indexes)", &bars{color: seriesColor(0)})
 	b.Legend.Add("query of an absent key", &bars{color: seriesColor(1)})
 	b.X.Min = 0
+	if len(pos) > 0 {
+		b.X.Max = 1.08 * math.Max(slices.Max(add), slices.Max(query)) // no bar at the edge
+	}
 	b.Y.Min, b.Y.Max = -0.7, float64(len(pos))-0.3
 	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 13 * vg.Inch, Height: 5.5 * vg.Inch}, nil
 }
@@ -309,17 +310,16 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	first := hist[0]
 	a := newPlot(fmt.Sprintf("(a) counter values, n = %d items in m = %d counters, k = %d", first.Items, first.Cells, first.Hashes),
 		"counter value (15: saturated)", "fraction of counters")
-	placeLegend(a, true, false)
 	pts := Rates(hist, value)
 	th := Values(hist, value, theory)
 	po := Values(hist, value, classic)
 	lo, _ := logRange(append(pts.ys(), xysY(th)...)...)
 	lo = math.Max(lo, 1e-16)
 	logY(a, lo, 1)
-	if err := addLine(a, po, grey, dashed, lineW, "Poisson(kn/m) approximation"); err != nil {
+	if err := addLine(a, th, seriesColor(0), nil, lineW, "binomial(kn, 1/m) prediction"); err != nil {
 		return nil, err
 	}
-	if err := addLine(a, th, seriesColor(0), nil, lineW, "binomial(kn, 1/m) prediction"); err != nil {
+	if err := addLine(a, po, grey, dashed, thinW*1.5, "Poisson(kn/m) approximation (grey dashes, on top)"); err != nil {
 		return nil, err
 	}
 	if err := addMeasured(a, clampLow(pts, lo), black, 0, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
@@ -341,7 +341,6 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	}
 	blo, _ := logRange(all...)
 	logY(b, blo, 1)
-	placeLegend(b, false, false)
 	for i, name := range sat {
 		rows := Rows(r, name, nil)
 		if err := addLine(b, Values(rows, items, theory), seriesColor(i+1), nil, lineW, name+": theory"); err != nil {
