@@ -139,7 +139,11 @@ func penaltyLines(c *plot.Plot) error {
 		if b == 64 {
 			dashes = dotted
 		}
-		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, fmt.Sprintf("blocked B=%d", b)); err != nil {
+		label := fmt.Sprintf("blocked B=%d", b)
+		if b == 64 {
+			label += " (leaves the axis at the top)"
+		}
+		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, label); err != nil {
 			return err
 		}
 	}

@@ -71,15 +71,6 @@ func errorSeries(mean, spread *plot.Plot, rows []*experiments.Row, xLine, xPoint
 	return addMeasured(spread, SpreadPoints(rows, xPoint, 100), c, shape, name)
 }
 
-// headroom raises the top of p's y axis so that the legend, in a top
-// corner, stays clear of the data: the data keep the lower part of
-// the height, share of it.
-func headroom(p *plot.Plot, share float64) {
-	if span := p.Y.Max - p.Y.Min; span > 0 && !math.IsInf(span, 0) {
-		p.Y.Max = p.Y.Min + span*(1+share)
-	}
-}
-
 func bias(r *experiments.Row) float64     { return r.Bias }
 func stdError(r *experiments.Row) float64 { return r.StdError }
 
@@ -131,7 +122,6 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	}
 	a.Legend.Add("lines: predicted bias")
 	b.Legend.Add("lines: predicted standard error")
-	headroom(a, 0.9)
 	b.Y.Min = 0
 
 	c := newPlot(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
@@ -158,7 +148,6 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	for _, p := range []*plot.Plot{c, d} {
 		p.X.Min, p.X.Max = -4, 104
 	}
-	headroom(c, 0.9)
 	d.Y.Min = 0
 	var panels [][]*plot.Plot
 	if len(counts) > 0 {

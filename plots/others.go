@@ -385,5 +385,5 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 		c.X.Tick.Marker = powerTicks(xs)
 		c.X.Min, c.X.Max = xs[0]/1.3, xs[len(xs)-1]*1.3
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 16 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 5.5 * vg.Inch}, nil
 }

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,7 +162,7 @@ func stageBoundaries(s analysis.Scalable, limit uint64) []float64 {
 func scalableFillFigure(r *experiments.Results) (*Figure, error) {
 	names := SeriesNames(r)
 	lo, hi := logRange(append(rateValues(r, items, nil), r.Params.P)...)
-	hi = math.Max(hi*100, r.Params.P*100) // room for the legend above the target
+	hi = math.Max(hi, r.Params.P*10)
 	first := Rows(r, names[0], nil)[0]
 	xmin, xmax := xRange(allRows(r), items)
 	title := fmt.Sprintf("Scalable Bloom filter growing from n0 = %d to %d items, target P = %g", first.Capacity, uint64(xmax), r.Params.P)
@@ -251,14 +252,13 @@ func hashesFigure(r *experiments.Results) (*Figure, error) {
 		all = append(all, xysY(Values(rows, k, theory))...)
 	}
 	lo, hi := logRange(all...)
-	hi *= 10
 	first := r.Rows[0]
 	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
 	p := newPlot(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per element)",
 		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
 		"hashes k", rateLabel)
 	logY(p, lo, hi)
-	if err := vline(p, opt, lo, hi/8, red, dotted, lineW, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
+	if err := vline(p, opt, lo, hi, red, dotted, lineW, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
 		return nil, err
 	}
 	for i, name := range names {
@@ -357,7 +357,17 @@ func minMax(v []float64) (lo, hi float64) {
 // rate of the standard filter), and the target drawn over them.
 func scalableFigure(r *experiments.Results) (*Figure, error) {
 	names := SeriesNames(r)
-	all := append(rateValues(r, items, nil), r.Params.P)
+	// The rate axis holds the measurements, the target and the scalable
+	// theory; the standard filter's theory falls far below it before
+	// that filter fills, and is drawn only where the axis reaches.
+	all := []float64{r.Params.P}
+	for _, name := range names {
+		rows := Rows(r, name, nil)
+		all = append(all, Rates(rows, items).ys()...)
+		if rows[0].Variant == "scalable" {
+			all = append(all, xysY(Values(rows, items, theory))...)
+		}
+	}
 	lo, hi := logRange(all...)
 	hi = math.Max(hi, r.Params.P*10)
 	xmin, xmax := xRange(allRows(r), items)
@@ -382,7 +392,13 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 		if rows[0].Variant == "standard" {
 			col, dash = black, dashed
 		}
-		if err := addLine(a, Values(rows, items, theory), col, dash, thinW, ""); err != nil {
+		var th plotter.XYs
+		for _, xy := range Values(rows, items, theory) {
+			if xy.Y >= lo {
+				th = append(th, xy)
+			}
+		}
+		if err := addLine(a, th, col, dash, thinW, ""); err != nil {
 			return nil, err
 		}
 		if err := addMeasured(a, clampLow(Rates(rows, items), lo), col, i, name); err != nil {
@@ -402,14 +418,37 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 			return nil, err
 		}
 	}
-	a.Legend.Add("lines: theory (scalable: compound rate of the stages; standard: exact)")
+	a.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals", 100*r.Params.Conf))
+	a.Legend.Add("lines: each series' theory")
 	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, dashed, fmt.Sprintf("target P = %g (drawn over the series)", r.Params.P)); err != nil {
 		return nil, err
+	}
+	// The number of stages depends on s, not on r: lines of equal s
+	// coincide, and the legend of (c) says which.
+	var groups [][]string
+	var keys []string
+	for _, name := range names {
+		rows := Rows(r, name, nil)
+		if rows[0].Variant != "scalable" {
+			continue
+		}
+		key := fmt.Sprint(Values(rows, items, func(r *experiments.Row) float64 { return r.Stages }))
+		if k := slices.Index(keys, key); k >= 0 {
+			groups[k] = append(groups[k], name)
+		} else {
+			keys = append(keys, key)
+			groups = append(groups, []string{name})
+		}
+	}
+	for _, g := range groups {
+		if len(g) > 1 {
+			c.Legend.Add(fmt.Sprintf("one line for %s (same stages)", strings.Join(g, ", ")))
+		}
 	}
 	blo, bhi := logRange(bpe...)
 	b.Y.Min, b.Y.Max = blo, bhi
 	c.Y.Min, d.Y.Min = 0, 0
-	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 16 * vg.Inch, Height: 10 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
 }
 
 // blockedModel reports the block size of a Model "blocked/B".

@@ -189,7 +189,7 @@ const legendGap = 6
 
 // panelLayout is where Render draws one panel: its title at the top of
 // Tile, the axes and data in Plot, the legend in Legend, a strip to the
-// right of the plot or, where that would take more than two fifths of the
+// right of the plot or, where that would take more than 45% of the
 // panel's width, a band between the title and the plot.
 type panelLayout struct {
 	Tile, Plot, Legend draw.Canvas
@@ -223,7 +223,7 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 			if size.X <= 0 {
 				continue
 			}
-			if size.X <= 0.4*canvases[i][j].Size().X {
+			if size.X <= 0.45*canvases[i][j].Size().X {
 				right[i][j] = true
 				widths[j] = max(widths[j], size.X+gap)
 			} else {
