@@ -317,6 +317,7 @@ func (pl *plan) results(ctx context.Context, exp, variant string, p Params, o Op
 		return nil, err
 	}
 	res.Rows = pl.rows
+	res.Caches = pl.caches
 	if o.Shard.sharded() {
 		sh := o.Shard
 		res.Shard = &sh

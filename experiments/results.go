@@ -46,6 +46,10 @@ type Results struct {
 	// per group, rates too small to measure, ratios the experiment
 	// derives.
 	Notes []string `json:"notes,omitempty"`
+	// Caches are the data caches of the machine that measured, by level,
+	// for the speed experiment, whose times depend on them; empty where
+	// the system does not report them.
+	Caches []Cache `json:"caches,omitempty"`
 	// Rows are the measured points, grouped by series, in a fixed order.
 	Rows []Row `json:"rows"`
 }

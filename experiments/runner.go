@@ -17,6 +17,7 @@ type plan struct {
 	rows   []Row
 	groups []group
 	notes  []string
+	caches []Cache // of the machine, for experiments that time
 }
 
 // A group is a set of rows measured on the same filter, in order: the

@@ -48,7 +48,7 @@ func anyBuilder(variant string, n uint64, p Params) (builder, error) {
 // Queries absent keys. It runs on one goroutine, so the times are those of
 // one core with nothing else of the experiment's running.
 func planSpeed(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+	pl := &plan{caches: dataCaches()}
 	for _, v := range selected(variant, Variants) {
 		for _, n := range p.Keys {
 			b, err := anyBuilder(v, n, p)

@@ -252,25 +252,34 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 		if err := addPolyline(a, addXY, c, shape, dashes, name); err != nil {
 			return nil, err
 		}
-		if err := addPolyline(b, qXY, c, shape, dashes, name); err != nil {
+		if err := addPolyline(b, qXY, c, shape, dashes, ""); err != nil { // named in (a)
 			return nil, err
 		}
 	}
 	lo, hi := logRange(all...)
+	var caches []string
+	for _, c := range r.Caches {
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
+	}
 	for _, p := range []*plot.Plot{a, b} {
 		logY(p, lo, hi)
-		for _, c := range []float64{32 << 10, 1 << 20, 32 << 20} {
-			if err := vline(p, c, lo, hi, grey, dotted, thinW, ""); err != nil {
+		for _, c := range r.Caches {
+			if err := vline(p, float64(c.Bytes), lo, hi, grey, dotted, thinW, ""); err != nil {
 				return nil, err
 			}
 		}
 	}
-	a.Legend.Add("vertical lines: 32 KiB, 1 MiB, 32 MiB (typical L1, L2, L3 cache sizes)")
+	if len(caches) > 0 {
+		a.Legend.Add("dotted verticals: the caches of the machine measured,")
+		a.Legend.Add("   " + strings.Join(caches, ", ") + " (one of each, as the system reports)")
+	} else {
+		a.Legend.Add("(no cache sizes recorded with these results)")
+	}
 	a.Legend.Add("dashed: batched, 256 keys per call")
 	if slices.Contains(names, experiments.ScalableBlocked) {
 		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 5.5 * vg.Inch}, nil
 }
 
 // speedStyle returns the colour, glyph and dashes of series i of the speed
@@ -386,4 +395,15 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 		c.X.Min, c.X.Max = xs[0]/1.3, xs[len(xs)-1]*1.3
 	}
 	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+}
+
+// bytesText writes a cache size as "48 KiB", "1 MiB" or "1536 B".
+func bytesText(b uint64) string {
+	switch {
+	case b >= 1<<20 && b%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", b>>20)
+	case b >= 1<<10 && b%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", b>>10)
+	}
+	return fmt.Sprintf("%d B", b)
 }
