@@ -34,8 +34,10 @@
 //	bloomcalc -variant blocked -block 64 -n 1e6 -m 2MiB
 //	bloomcalc -variant split-block -n 1e6 -p 0.001
 //
-// Bad, missing or contradictory flags print a message and the usage text
-// and exit with status 2.
+// Bad, missing or contradictory flags, and a geometry that cannot hold its
+// items usefully (under one bit per item, or a rate that rounds to 1),
+// print a one-line message naming the flag and a hint to run -h, and exit
+// with status 2; bloomcalc without flags prints the usage text.
 package main
 
 import (
@@ -66,7 +68,39 @@ func main() {
 // the usage text before returning it; main exits with status 2.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Error() string { return plain(e.err.Error()) }
+
+// plain removes from a message the package prefixes and sentinel words
+// of the errors it wraps ("analysis: invalid parameters: "), so that the
+// command's prefix and the flag come first, once.
+func plain(msg string) string {
+	for _, w := range []string{"analysis: ", "variants: ", "invalid parameters: "} {
+		msg = strings.ReplaceAll(msg, w, "")
+	}
+	return msg
+}
+
+// hint follows every command-line error, in place of the usage text.
+const hint = "run 'bloomcalc -h' for the flags and examples"
+
+// flagError rewords the flag package's errors to begin with the flag, as
+// the others do.
+func flagError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Errorf("%s: no such flag", name)
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if val, after, ok := strings.Cut(rest, " for flag "); ok {
+			name, why, _ := strings.Cut(after, ": ")
+			return fmt.Errorf("%s: %s is not valid (%s)", name, val, why)
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Errorf("%s: needs a value", name)
+	}
+	return err
+}
 func (e *usageError) Unwrap() error { return e.err }
 
 const usageText = `usage: bloomcalc [-variant standard|blocked|split-block] [-block bits]
@@ -128,15 +162,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	blockFlag := fs.Int("block", variants.DefaultBlockBits, "block size in bits for -variant blocked")
 
 	usage := func(err error) error {
-		fmt.Fprintf(stderr, "bloomcalc: %v\n\n%s", err, usageText)
-		return &usageError{err}
+		ue := &usageError{err}
+		fmt.Fprintf(stderr, "bloomcalc: %v\n%s\n", ue, hint)
+		return ue
+	}
+	if len(args) == 0 {
+		// A bare invocation asks what the command does.
+		fmt.Fprint(stderr, usageText)
+		return &usageError{errors.New("no flags given; give two of -n, -m and -p")}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usageText)
 			return nil
 		}
-		return usage(err)
+		return usage(flagError(err))
 	}
 	if fs.NArg() > 0 {
 		return usage(fmt.Errorf("unexpected argument %q (all input is given by flags)", fs.Arg(0)))
@@ -144,12 +184,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch *variantFlag {
 	case standard, blocked, splitBlock:
 	default:
-		return usage(fmt.Errorf("flag -variant: unknown variant %q, want %s, %s or %s", *variantFlag, standard, blocked, splitBlock))
+		return usage(fmt.Errorf("-variant: unknown variant %q, want %s, %s or %s", *variantFlag, standard, blocked, splitBlock))
 	}
-	blockGiven := false
-	fs.Visit(func(f *flag.Flag) { blockGiven = blockGiven || f.Name == "block" })
-	if blockGiven && *variantFlag != blocked {
-		return usage(fmt.Errorf("flag -block: only -variant blocked takes a block size, not -variant %s", *variantFlag))
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["block"] && *variantFlag != blocked {
+		return usage(fmt.Errorf("-block: only -variant blocked takes a block size, not -variant %s", *variantFlag))
 	}
 	if err := checkBlockBits(*blockFlag); err != nil {
 		return usage(err)
@@ -160,10 +200,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *nFlag != "" {
 		n, err := analysis.ParseCount(*nFlag)
 		if err != nil {
-			return usage(fmt.Errorf("flag -n: %w", err))
+			return usage(fmt.Errorf("-n: %w", err))
 		}
 		if n == 0 {
-			return usage(errors.New("flag -n: capacity must be at least 1"))
+			return usage(errors.New("-n: 0 items, want a capacity of at least 1"))
 		}
 		known.N = n
 		given = append(given, "-n")
@@ -171,17 +211,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *mFlag != "" {
 		m, err := analysis.ParseBits(*mFlag)
 		if err != nil {
-			return usage(fmt.Errorf("flag -m: %w", err))
+			return usage(fmt.Errorf("-m: %w", err))
 		}
 		if m == 0 {
-			return usage(errors.New("flag -m: size must be at least 1 bit"))
+			return usage(errors.New("-m: 0 bits, want a size of at least 1 bit"))
 		}
 		known.M = m
 		given = append(given, "-m")
 	}
-	if *kFlag != 0 {
+	if set["k"] {
 		if *kFlag < 1 || *kFlag > analysis.MaxHashes {
-			return usage(fmt.Errorf("flag -k: %d hash functions, want 1 to %d", *kFlag, analysis.MaxHashes))
+			return usage(fmt.Errorf("-k: %d hash functions, want 1 to %d", *kFlag, analysis.MaxHashes))
 		}
 		known.K = *kFlag
 		given = append(given, "-k")
@@ -189,7 +229,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *pFlag != "" {
 		p, err := analysis.ParseProbability(*pFlag)
 		if err != nil {
-			return usage(fmt.Errorf("flag -p: %w", err))
+			return usage(fmt.Errorf("-p: %w", err))
 		}
 		known.P = p
 		given = append(given, "-p")
@@ -206,7 +246,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	s, err := analysis.Solve(known)
 	if err != nil {
-		return usage(fmt.Errorf("flags %s: %w", strings.Join(given, ", "), err))
+		return usage(fmt.Errorf("%s: %w", strings.Join(given, ", "), err))
 	}
 
 	r := result{
@@ -220,6 +260,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		ClassicFPR:         analysis.ClassicFPR(s.M, s.N, s.K),
 		ExactFPR:           analysis.ExactFPR(s.M, s.N, s.K),
 	}
+	if err := useless(s, r.ExactFPR, given); err != nil {
+		return usage(err)
+	}
 	r.Overhead = r.BitsPerItem / r.InformationMinimum
 	if *jsonFlag {
 		enc := json.NewEncoder(stdout)
@@ -227,6 +270,31 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(r)
 	}
 	return printText(stdout, r, known.P != 0)
+}
+
+// useless refuses a geometry that cannot hold its items usefully: under
+// one bit per item (no k then gives a rate below 0.6), or a rate that
+// prints as 1.
+func useless(s analysis.Sizing, exact float64, given []string) error {
+	flags := strings.Join(given, ", ")
+	if s.M < s.N {
+		return fmt.Errorf("%s: %d bits for %d items is %.3g bits per item (rate %.3g); a useful filter has at least one (-m %d)",
+			flags, s.M, s.N, analysis.BitsPerElement(s.M, s.N), exact, s.N)
+	}
+	if exact >= 0.9995 {
+		return fmt.Errorf("%s: m = %d, n = %d and k = %d give a rate of %.4g, yes to every key; use a smaller -k or a larger -m",
+			flags, s.M, s.N, s.K, exact)
+	}
+	return nil
+}
+
+// oneIn writes 1/p for "1 in ...": whole below 1e15, in scientific
+// notation above, where the digits would be noise.
+func oneIn(p float64) string {
+	if 1/p < 1e15 {
+		return fmt.Sprintf("%.0f", 1/p)
+	}
+	return fmt.Sprintf("%.4g", 1/p)
 }
 
 // missingFlags returns what must be added to the known values, or "".
@@ -252,7 +320,7 @@ func printText(w io.Writer, r result, target bool) error {
 	}
 	lines := [][2]string{
 		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
-		{pLabel, fmt.Sprintf("%.4g (1 in %.0f)", r.P, 1/r.P)},
+		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Bytes)},
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
 		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
