@@ -102,7 +102,7 @@ func checkMistake(t *testing.T, args []string, mention string) {
 	if len(msg) > 160 {
 		t.Errorf("run(%q): message of %d characters, more than two lines: %q", args, len(msg), msg)
 	}
-	for _, w := range []string{"analysis:", "variants:", "invalid parameters", "flag provided", "usage:"} {
+	for _, w := range []string{"analysis:", "variants:", "invalid parameters", "flag provided", "usage:", "%!"} {
 		if strings.Contains(msg, w) {
 			t.Errorf("run(%q): message %q says %q", args, msg, w)
 		}

@@ -31,7 +31,7 @@ func main() {
 	if err != nil {
 		var u *usageError
 		if errors.As(err, &u) {
-			os.Exit(2) // run printed it, before the usage
+			os.Exit(2) // run printed it, with a hint to -h
 		}
 		fmt.Fprintln(os.Stderr, "experiment:", err)
 		os.Exit(1)

@@ -22,7 +22,7 @@ import (
 // usageError is an error in the command line: main exits with status 2.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Error() string { return plain(e.err.Error()) }
 func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error {
@@ -86,16 +86,16 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 
 // run is the whole command: main only calls it. Errors in the command line
 // are *usageError, which run has already printed to stderr, followed by
-// the usage.
+// a one-line hint; the usage text is printed only for -h.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var o options
 	fs := newFlagSet(&o)
 	defer func() {
 		var u *usageError
 		if errors.As(err, &u) {
-			// The error first, where the eye lands, then the flags.
-			fmt.Fprintf(stderr, "experiment: %v\n\n", err)
-			printUsage(stderr, fs)
+			// The error, then where to read more: the usage text is for
+			// -h, not for every mistake.
+			fmt.Fprintf(stderr, "experiment: %v\n%s\n", err, hint)
 		}
 	}()
 	if err := fs.Parse(args); err != nil {
@@ -103,7 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			printUsage(stdout, fs)
 			return nil
 		}
-		return &usageError{err}
+		return &usageError{flagError(err)}
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
@@ -270,8 +270,8 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 		for _, v := range vs {
 			q := p
-			for _, name := range []string{"n", "p", "filters", "queries", "r", "s"} {
-				if !set[name] || e.Uses(name, v) {
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "conf", "quick"} {
+				if !set[name] || uses(e, name, v) {
 					continue
 				}
 				if o.exp != "all" {
@@ -311,8 +311,59 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 		p.R = nil
 	case "s":
 		p.S = nil
+	case "conf":
+		p.Conf = 0
+	case "quick":
+		p.Quick = false
 	}
 	return p
+}
+
+// uses reports whether experiment e run on variant v uses the flag name:
+// -conf sets the level of the intervals, which the timed measurements of
+// memory and speed do not have; -quick shortens only those two.
+func uses(e experiments.Experiment, name, v string) bool {
+	timing := e.Name == "memory" || e.Name == "speed"
+	switch name {
+	case "conf":
+		return !timing
+	case "quick":
+		return timing
+	}
+	return e.Uses(name, v)
+}
+
+// hint follows every command-line error, in place of the usage text.
+const hint = "run 'experiment -h' for the flags, 'experiment -list' for the experiments"
+
+// plain removes from a message the package prefixes and sentinel words
+// of the errors it wraps ("analysis: invalid parameters: "): the command's
+// own prefix and the flag come first, once.
+func plain(msg string) string {
+	for _, w := range []string{"analysis: ", "variants: ", "experiments: ", "invalid parameters: "} {
+		msg = strings.ReplaceAll(msg, w, "")
+	}
+	return msg
+}
+
+// flagError rewords the flag package's errors to begin with the flag, as
+// the others do.
+func flagError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Errorf("%s: no such flag", name)
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		// invalid value "x" for flag -seed: parse error
+		if val, after, ok := strings.Cut(rest, " for flag "); ok {
+			name, why, _ := strings.Cut(after, ": ")
+			return fmt.Errorf("%s: %s is not valid (%s)", name, val, why)
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Errorf("%s: needs a value", name)
+	}
+	return err
 }
 
 func why(err error, fallback string) string {
@@ -477,6 +528,9 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 		}
 		shards = append(shards, r)
 	}
+	if err := missingShards(shards); err != nil {
+		return err
+	}
 	res, err := experiments.Merge(shards)
 	if err != nil {
 		return usagef("-merge: %v", err)
@@ -500,4 +554,34 @@ func list(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, vs, e.Summary)
 	}
 	return tw.Flush()
+}
+
+// missingShards names the shards of the first file's run that no file
+// given holds, with the file name -shard gives them.
+func missingShards(shards []*experiments.Results) error {
+	first := shards[0]
+	if first.Shard == nil || first.Shard.Count < 1 {
+		return nil // experiments.Merge says what is wrong
+	}
+	have := map[int]bool{}
+	for _, r := range shards {
+		if r.Shard != nil && r.Shard.Count == first.Shard.Count {
+			have[r.Shard.Index] = true
+		}
+	}
+	var missing []string
+	for i := range first.Shard.Count {
+		if !have[i] {
+			missing = append(missing, fmt.Sprintf("%s-%s.shard-%d-of-%d.json", first.Experiment, first.Variant, i, first.Shard.Count))
+		}
+	}
+	switch {
+	case len(missing) == 0:
+		return nil
+	case len(missing) == 1:
+		return usagef("-merge: shard file %s is missing (the run has %d shards)", missing[0], first.Shard.Count)
+	case len(missing) <= 3:
+		return usagef("-merge: shard files %s are missing (the run has %d shards)", strings.Join(missing, ", "), first.Shard.Count)
+	}
+	return usagef("-merge: %d of the %d shard files are missing, %s first", len(missing), first.Shard.Count, missing[0])
 }
