@@ -503,3 +503,14 @@ func TestDataCaches(t *testing.T) {
 		t.Errorf("dataCaches() = %v, want %v", got, want)
 	}
 }
+
+// TestBlockingPointLabels: the notes name a blocking point by what tells
+// it apart, its memory or its sizing, not by its item count alone.
+func TestBlockingPointLabels(t *testing.T) {
+	if got := pointLabel("blocking", Row{Items: 10000, Bits: 100352}); got != "10.04 bits per element" {
+		t.Errorf("sweep point %q", got)
+	}
+	if got := pointLabel("blocking", Row{Items: 20000, Bits: 191744, Target: 0.01}); got != "n = 20000 sized for p = 0.01" {
+		t.Errorf("sized point %q", got)
+	}
+}

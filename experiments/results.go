@@ -431,6 +431,11 @@ func pointLabel(exp string, r Row) string {
 		return fmt.Sprintf("k = %d", r.Hashes)
 	case "small-m", "hashing":
 		return fmt.Sprintf("m = %d", r.Bits)
+	case "blocking":
+		if r.Target > 0 {
+			return fmt.Sprintf("n = %d sized for p = %g", r.Items, r.Target)
+		}
+		return fmt.Sprintf("%.2f bits per element", float64(r.Bits)/float64(r.Items))
 	case "counting":
 		switch r.Model {
 		case "binomial":

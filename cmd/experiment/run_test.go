@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // small are flags that make a fill run take a fraction of a second.
@@ -272,5 +274,29 @@ func TestTooManyItemsNamesN(t *testing.T) {
 	}
 	if !strings.HasPrefix(stderr, "experiment: -n: ") {
 		t.Errorf("stderr starts %.60q, want the error first", stderr)
+	}
+}
+
+// TestBlockingTable: the blocking table tells its rows apart by memory
+// (bits per item) and by the target they were sized for.
+func TestBlockingTable(t *testing.T) {
+	res := &experiments.Results{Experiment: "blocking", Variant: "all", Rows: []experiments.Row{
+		{Series: "standard", Items: 10000, Bits: 100000, Hashes: 7, Queries: 10, Rate: 0.008, Theory: 0.0082, Inside: "yes"},
+		{Series: "standard", Items: 10000, Bits: 110000, Hashes: 8, Queries: 10, Rate: 0.005, Theory: 0.0051, Inside: "yes"},
+		{Series: "standard", Items: 2000, Bits: 19171, Hashes: 7, Target: 0.01, Queries: 10, Rate: 0.01, Theory: 0.01, Inside: "yes"},
+	}}
+	var b bytes.Buffer
+	printTable(&b, res)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "bits/item") || !strings.Contains(lines[0], "sized for p") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for i, want := range []string{"10.00", "11.00", "9.59"} {
+		if !strings.Contains(lines[i+1], want) {
+			t.Errorf("row %d lacks its bits per item %s: %q", i, want, lines[i+1])
+		}
+	}
+	if !strings.Contains(lines[3], "0.01") {
+		t.Errorf("sized row lacks its target: %q", lines[3])
 	}
 }

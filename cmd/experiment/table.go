@@ -90,6 +90,20 @@ func tableColumns(res *experiments.Results) []col {
 		return []col{colSeries, col{"keys", colItems.get},
 			col{"bytes", func(r *experiments.Row) string { return strconv.FormatUint((r.Bits+7)/8, 10) }},
 			colAdd, colQuery, col{"measured rate", func(r *experiments.Row) string { return g4(r.Rate) }}}
+	case "blocking":
+		// The sweep's rows differ in memory, the sized rows in n and p.
+		return []col{colSeries, colItems,
+			col{"bits/item", func(r *experiments.Row) string {
+				return strconv.FormatFloat(float64(r.Bits)/float64(r.Items), 'f', 2, 64)
+			}},
+			colK,
+			col{"sized for p", func(r *experiments.Row) string {
+				if r.Target == 0 {
+					return ""
+				}
+				return g4(r.Target)
+			}},
+			colMeasured, colTheory, colInside}
 	case "counting":
 		return countingColumns()
 	case "cardinality":
