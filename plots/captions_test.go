@@ -248,7 +248,9 @@ func TestCaptionNumbers(t *testing.T) {
 	}
 }
 
-func expectedFill(r *experiments.Row) float64 { return analysis.ExpectedFill(r.Bits, r.Items, r.Hashes) }
+func expectedFill(r *experiments.Row) float64 {
+	return analysis.ExpectedFill(r.Bits, r.Items, r.Hashes)
+}
 
 // num writes x as the README does: %.*g, and below 0.001 as 7.1e-5.
 func num(x float64, sig int) string {
