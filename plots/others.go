@@ -352,10 +352,11 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	logY(b, blo, 1)
 	for i, name := range sat {
 		rows := Rows(r, name, nil)
-		if err := addLine(b, Values(rows, items, theory), seriesColor(i+1), nil, lineW, name+": theory"); err != nil {
+		short := strings.TrimPrefix(name, "saturated, ") // the title says saturated
+		if err := addLine(b, Values(rows, items, theory), seriesColor(i+1), nil, lineW, short+": theory"); err != nil {
 			return nil, err
 		}
-		if err := addMeasured(b, clampLow(Rates(rows, items), blo), seriesColor(i+1), i+1, name+": measured"); err != nil {
+		if err := addMeasured(b, clampLow(Rates(rows, items), blo), seriesColor(i+1), i+1, short+": measured"); err != nil {
 			return nil, err
 		}
 	}
@@ -379,11 +380,11 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	fpts := Rates(fn, removals)
 	flo, fhi := logRange(fpts.ys()...)
 	logY(c, flo, math.Max(fhi, 1))
-	if err := addMeasured(c, clampLow(fpts, flo), red, 0, "members now testing absent"); err != nil {
+	if err := addMeasured(c, clampLow(fpts, flo), red, 0, "members testing absent"); err != nil {
 		return nil, err
 	}
 	succ := Values(fn, removals, func(row *experiments.Row) float64 { return row.Removed / float64(row.Items) })
-	if err := addPolyline(c, succ, grey, 1, dashed, "removals that succeeded, per member"); err != nil {
+	if err := addPolyline(c, succ, grey, 1, dashed, "removals done, per member"); err != nil {
 		return nil, err
 	}
 	var xs []float64
