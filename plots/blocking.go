@@ -141,7 +141,7 @@ func penaltyLines(c *plot.Plot) error {
 		}
 		label := fmt.Sprintf("blocked B=%d", b)
 		if b == 64 {
-			label += " (leaves the axis at the top)"
+			label += " (off the top)"
 		}
 		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, label); err != nil {
 			return err
