@@ -22,7 +22,7 @@ import (
 	"github.com/bloomlab/bloomlab/experiments"
 )
 
-var update = flag.Bool("update", false, "redraw plots/figures/*.png from the committed results in plots/figures/data")
+var update = flag.Bool("update", false, "move results written into plots/figures to plots/figures/data, then redraw plots/figures/*.png from plots/figures/data")
 
 // legendEntry is a legend line as the tests see it.
 type legendEntry struct {
@@ -336,6 +336,9 @@ func committed(t *testing.T) map[string]*experiments.Results {
 // figure, drawn from the committed results of its run; with -update it
 // redraws the PNGs from them.
 func TestCommittedFigures(t *testing.T) {
+	if *update {
+		importResults(t)
+	}
 	for name, r := range committed(t) {
 		f, err := New(r)
 		if err != nil {
@@ -359,6 +362,47 @@ func TestCommittedFigures(t *testing.T) {
 			if err := os.Rename(out.Name(), filepath.Join("figures", name+".png")); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// importResults moves the results a run of cmd/experiment wrote into
+// figures (-format png,json) to figures/data, without their per-filter
+// counts, which no figure draws.
+func importResults(t *testing.T) {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("figures", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := experiments.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for i := range r.Rows {
+			r.Rows[i].Trials = nil
+		}
+		out, err := os.CreateTemp(filepath.Join("figures", "data"), ".import-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := experiments.WriteJSON(out, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(out.Name(), filepath.Join("figures", "data", filepath.Base(path))); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
