@@ -217,6 +217,56 @@ func TestCaptionNumbers(t *testing.T) {
 			fmt.Sprintf("%.2f times it pooled here (%.2f to %.2f, %d filters)", bratio, blo, bhi, r.Params.Filters),
 			fmt.Sprintf("the filters use %.0f to %.0f bits per element (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
 	}
+	if r := data["speed-all"]; r != nil {
+		at := func(series string, n uint64) *experiments.Row {
+			return one(t, r, series, func(row *experiments.Row) bool { return row.Items == n })
+		}
+		small, large := r.Params.Keys[0], r.Params.Keys[len(r.Params.Keys)-1]
+		span := func(names []string, f func(*experiments.Row) float64) string {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, name := range names {
+				v := f(at(name, large))
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			return fmt.Sprintf("%.0f to %.0f", lo, hi)
+		}
+		add := func(row *experiments.Row) float64 { return row.NsPerAdd }
+		query := func(row *experiments.Row) float64 { return row.NsPerQuery }
+		var caches []string
+		for _, c := range r.Caches {
+			caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
+		}
+		st, sc, sb := at("standard", large), at("scalable", large), at(experiments.ScalableBlocked, large)
+		claims(t, text, "speed-all",
+			"("+strings.Join(caches, ", ")+", as its system reports them)",
+			fmt.Sprintf("With %d keys a standard filter adds in %.0f ns and answers a query for an absent key in %.0f.", small, at("standard", small).NsPerAdd, at("standard", small).NsPerQuery),
+			fmt.Sprintf("At %d million keys (%.0f MB) it takes %.0f and %.0f ns;", large/1_000_000, float64(st.Bits)/8e6, st.NsPerAdd, st.NsPerQuery),
+			fmt.Sprintf("the scalable filter, which probes every stage, %.0f and %.0f ns, and with blocked stages %.0f and %.0f ns", sc.NsPerAdd, sc.NsPerQuery, sb.NsPerAdd, sb.NsPerQuery),
+			fmt.Sprintf("blocked and split-block filters take %s ns per add and %s per query there", span([]string{"blocked", "split-block"}, add), span([]string{"blocked", "split-block"}, query)),
+			fmt.Sprintf("batched (dashed), %s and %s ns per key", span([]string{"blocked batched", "split-block batched"}, add), span([]string{"blocked batched", "split-block batched"}, query)),
+			fmt.Sprintf("against %.0f ns for one independent random 64-byte load", at(experiments.RandomLines, large).NsPerQuery))
+	}
+	if r := data["memory-all"]; r != nil {
+		perKey := func(series string) (lo, hi float64) {
+			lo, hi = math.Inf(1), math.Inf(-1)
+			for _, row := range Rows(r, series, nil) {
+				v := row.Bytes / float64(row.Items)
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			return lo, hi
+		}
+		std, _ := perKey("standard")
+		bl, _ := perKey("blocked")
+		sb, _ := perKey("split-block")
+		co, _ := perKey("counting")
+		slo, shi := perKey("scalable")
+		mlo, mhi := perKey("go map")
+		claims(t, text, "memory-all",
+			fmt.Sprintf("Bytes per key: %.2g for a standard or partitioned filter at 1%%, %.3g for a blocked and %.3g for a split-block filter", std, bl, sb),
+			fmt.Sprintf("%.2g for a counting filter", co),
+			fmt.Sprintf("%.2g to %.2g for a scalable filter", slo, shi),
+			fmt.Sprintf("%.0f to %.0f for a Go map", mlo, mhi))
+	}
 	if r := data["cardinality-all"]; r != nil {
 		rows := Rows(r, experiments.CardinalitySaturation, nil)
 		var peak, last *experiments.Row

@@ -252,7 +252,11 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 		if err := addPolyline(a, addXY, c, shape, dashes, name); err != nil {
 			return nil, err
 		}
-		if err := addPolyline(b, qXY, c, shape, dashes, ""); err != nil { // named in (a)
+		qLabel := "" // named in (a), unless it has no adds (the random-line baseline)
+		if len(addXY) == 0 {
+			qLabel = name
+		}
+		if err := addPolyline(b, qXY, c, shape, dashes, qLabel); err != nil {
 			return nil, err
 		}
 	}
@@ -279,7 +283,7 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 	if slices.Contains(names, experiments.ScalableBlocked) {
 		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 7 * vg.Inch}, nil
 }
 
 // speedStyle returns the colour, glyph and dashes of series i of the speed
