@@ -10,7 +10,8 @@
 //
 // Every figure of the README:
 //
-//	go run ./cmd/experiment -exp all -out plots/figures -format png
+//	go run ./cmd/experiment -exp all -out plots/figures -format png,json
+//	go test ./plots -run TestCommittedFigures -update
 //
 // Run with -h for the flags and -list for the experiments.
 package main

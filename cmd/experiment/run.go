@@ -35,8 +35,9 @@ Runs a named experiment on bloomlab's Bloom filters, prints a table and
 writes <out>/<exp>-<variant>.csv, .json, .png (and .svg).
 
   go run ./cmd/experiment -variant scalable          the main job (fill, scalable)
-  go run ./cmd/experiment -exp all -out plots/figures -format png
-                                                     every figure of the README
+  go run ./cmd/experiment -exp all -out plots/figures -format png,json
+                                                     every figure of the README (then
+                                                     go test ./plots -update files the JSON)
   go run ./cmd/experiment -list                      the experiments
 
 Sharding: run -shard i/N for i = 0..N-1 (same flags, any machines), then
