@@ -118,6 +118,16 @@ func TestCaptionNumbers(t *testing.T) {
 		b := one(t, r, "standard", bpeIs(32))
 		claims(t, text, "bits-all", fmt.Sprintf("from %.0f%% at one bit to %s at 32", 100*a.Rate, num(b.Rate, 1)))
 	}
+	if r := data["hashes-all"]; r != nil {
+		var best *experiments.Row
+		for _, row := range Rows(r, "standard", nil) {
+			if best == nil || row.Rate < best.Rate {
+				best = row
+			}
+		}
+		claims(t, text, "hashes-all", fmt.Sprintf("the rate is lowest at k = %d, next to the classic optimum (m/n) ln 2 = %.2f",
+			best.Hashes, float64(best.Bits)/float64(best.Items)*math.Ln2))
+	}
 	if r := data["blocking-all"]; r != nil {
 		var at []string
 		for _, bpe := range []float64{10, 20} {
@@ -289,7 +299,30 @@ func TestCaptionNumbers(t *testing.T) {
 				below, above = math.Min(below, 100*(row.Bias-row.Error)), math.Max(above, 100*(row.Bias-row.Error))
 			}
 		}
+		spreads := func(names ...string) string {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, name := range names {
+				for _, row := range Rows(r, name, nil) {
+					if row.StdError > 0 && row.Spread > 0 {
+						lo, hi = math.Min(lo, row.Spread/row.StdError), math.Max(hi, row.Spread/row.StdError)
+					}
+				}
+			}
+			return fmt.Sprintf("%.2f to %.2f", lo, hi)
+		}
+		out, pts := 0, 0
+		for _, row := range Rows(r, "standard intersection", nil) {
+			pts++
+			if row.Inside == "no" {
+				out++
+			}
+		}
 		claims(t, text, "cardinality-all",
+			fmt.Sprintf("The measured spread is %s times the predicted standard error for the standard, partitioned, counting (non-zero counters) and scalable filters",
+				spreads("standard", "partitioned", "counting (non-zero counters)", "scalable")),
+			fmt.Sprintf("measured spreads are %s times the prediction", spreads("standard union", "standard intersection", "partitioned union",
+				"partitioned intersection", "counting union", "counting intersection")),
+			fmt.Sprintf("outside the interval at %d of %d points", out, pts),
 			fmt.Sprintf("%+.1f%% measured (%+.1f%% predicted) with %.0f clear bits expected", 100*peak.Error, 100*peak.Bias, clear(peak)),
 			fmt.Sprintf("%+.1f%% (%+.1f%%) with %.0f", 100*last.Error, 100*last.Bias, clear(last)),
 			fmt.Sprintf("%d of %d with one clear bit expected, %.0f predicted", last.Saturated, last.Filters, last.PSaturated*float64(last.Filters)),
