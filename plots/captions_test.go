@@ -317,7 +317,44 @@ func TestCaptionNumbers(t *testing.T) {
 				out++
 			}
 		}
+		n := r.Params.N
+		std := func(series string, keep func(*experiments.Row) bool) (lo, hi float64) {
+			lo, hi = math.Inf(1), math.Inf(-1)
+			for _, row := range Rows(r, series, keep) {
+				lo, hi = math.Min(lo, 100*row.StdError), math.Max(hi, 100*row.StdError)
+			}
+			return lo, hi
+		}
+		items := func(lo, hi uint64) func(*experiments.Row) bool {
+			return func(row *experiments.Row) bool { return row.Items >= lo && row.Items <= hi }
+		}
+		slo, shi := std("standard", items(0, 3*n/10))
+		_, atN := std("standard", items(n, n))
+		_, at3 := std("standard", items(3*n, 3*n))
+		bias := 0.0
+		for _, row := range Rows(r, "standard", nil) {
+			bias = math.Max(bias, math.Abs(100*row.Bias))
+		}
+		n0 := Rows(r, "scalable", nil)[0].Capacity
+		flo, fhi := std("scalable", items(0, n0))
+		_, sharp := std("scalable", items(3*n, 3*n))
+		overlap := func(v float64) func(*experiments.Row) bool {
+			return func(row *experiments.Row) bool { return math.Abs(row.Overlap-v) < 1e-9 }
+		}
+		var ilo *experiments.Row
+		for _, row := range Rows(r, "standard intersection", nil) {
+			if ilo == nil || row.StdError < ilo.StdError {
+				ilo = row
+			}
+		}
+		u0, _ := std("standard union", overlap(0))
+		u1, _ := std("standard union", overlap(1))
+		i0, _ := std("standard intersection", overlap(0))
 		claims(t, text, "cardinality-all",
+			fmt.Sprintf("error is %.2f to %.2f%% from 1%% to 30%% of capacity, %.2f%% at capacity and %.2f%% at three times; the predicted bias is at most %.4f%%", slo, shi, atN, at3, bias),
+			fmt.Sprintf("noisiest while its first stage fills, %.2f to %.2f%%, and sharpest at %s keys, %.2f%%", flo, fhi, thousands(3*n), sharp),
+			fmt.Sprintf("the union's standard error falls from %.2f%% of n at no overlap to %.2f%% at full overlap, the intersection's from %.2f%% to %.2f%% at %.0f%%",
+				u0, u1, i0, 100*ilo.StdError, 100*ilo.Overlap),
 			fmt.Sprintf("The measured spread is %s times the predicted standard error for the standard, partitioned, counting (non-zero counters) and scalable filters",
 				spreads("standard", "partitioned", "counting (non-zero counters)", "scalable")),
 			fmt.Sprintf("measured spreads are %s times the prediction", spreads("standard union", "standard intersection", "partitioned union",
