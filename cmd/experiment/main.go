@@ -34,7 +34,7 @@ func main() {
 		if errors.As(err, &u) {
 			os.Exit(2) // run printed it, with a hint to -h
 		}
-		fmt.Fprintln(os.Stderr, "experiment:", err)
+		fmt.Fprintln(os.Stderr, "experiment:", plain(err.Error())) // one prefix
 		os.Exit(1)
 	}
 }

@@ -341,7 +341,7 @@ const hint = "run 'experiment -h' for the flags, 'experiment -list' for the expe
 // of the errors it wraps ("analysis: invalid parameters: "): the command's
 // own prefix and the flag come first, once.
 func plain(msg string) string {
-	for _, w := range []string{"analysis: ", "variants: ", "experiments: ", "invalid parameters: "} {
+	for _, w := range []string{"analysis: ", "variants: ", "experiments: ", "plots: ", "invalid parameters: "} {
 		msg = strings.ReplaceAll(msg, w, "")
 	}
 	return msg
