@@ -22,8 +22,8 @@ import (
 // mixture over the block's load per point (see analysis.BlockedFPR), so
 // their curves have fewer points.
 const (
-	figWidth      = 16 * vg.Centimeter
-	figHeight     = 10 * vg.Centimeter
+	figWidth      = 14 * vg.Centimeter
+	figHeight     = 9 * vg.Centimeter
 	ratePoints    = 90
 	blockedPoints = 20
 	penaltyPoints = 8
