@@ -146,6 +146,18 @@ func rateFigure(in figInput) (figure, error) {
 	}
 	caption := fmt.Sprintf("The rate of this geometry (m = %d, k = %d) as it fills, at %d points from 0 to 3n = %.0f items; rates below %.3g are not drawn.",
 		in.M, in.K, points, hi, lo)
+	// Say which lines lie on the first one, where the eye cannot tell.
+	for i := 1; i < len(cs); i++ {
+		worst := 0.0
+		for j, xy := range lines[i] {
+			if y0 := lines[0][j].Y; y0 >= lo && xy.Y >= lo {
+				worst = math.Max(worst, math.Abs(xy.Y/y0-1))
+			}
+		}
+		if worst < 0.005 {
+			caption += fmt.Sprintf(" The line %q lies within %.2g%% of %q throughout.", cs[i].label, math.Max(100*worst, 1e-4), cs[0].label)
+		}
+	}
 	return render(p, "fig-rate", caption)
 }
 
