@@ -6,9 +6,12 @@ import (
 	"html/template"
 	"image/color"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -102,15 +105,18 @@ func rateFigure(in figInput) (figure, error) {
 	cs := curves(in)
 	hi := 3 * float64(in.N)
 	lines := make([]plotter.XYs, len(cs))
-	for i, c := range cs {
-		for j := 1; j <= points; j++ {
-			x := uint64(math.Round(hi * float64(j) / float64(points)))
-			if x == 0 {
-				continue
-			}
-			lines[i] = append(lines[i], plotter.XY{X: float64(x), Y: c.rate(x)})
-		}
+	for i := range cs {
+		lines[i] = make(plotter.XYs, points)
 	}
+	parallel(len(cs)*points, func(t int) {
+		i, j := t/points, t%points
+		x := uint64(math.Round(hi * float64(j+1) / float64(points)))
+		y := math.NaN() // not drawn
+		if x > 0 {
+			y = cs[i].rate(x)
+		}
+		lines[i][j] = plotter.XY{X: float64(x), Y: y}
+	})
 	atN := cs[0].rate(in.N)
 	lo := math.Max(atN*1e-6, 1e-300)
 	if !(atN > 0) {
@@ -211,13 +217,14 @@ func saturationFigure(in figInput) (figure, error) {
 // k, at this n and block size.
 func penaltyFigure(in figInput) (figure, error) {
 	b, n := in.BlockBits, in.N
-	var xys plotter.XYs
-	for i := 1; i <= penaltyPoints; i++ {
-		c := 3 * float64(i) // 3 to 24 bits per item
+	pts := make([]plotter.XY, penaltyPoints)
+	parallel(penaltyPoints, func(i int) {
+		pts[i] = plotter.XY{X: math.NaN()} // not drawn
+		c := 3 * float64(i+1) // 3 to 24 bits per item
 		blocks := math.Max(1, math.Round(c*float64(n)/float64(b)))
 		m := uint64(blocks) * b
 		if m < n || m > analysis.MaxBits {
-			continue
+			return
 		}
 		var rate float64
 		if in.variant == splitBlock {
@@ -227,7 +234,13 @@ func penaltyFigure(in figInput) (figure, error) {
 		}
 		std := analysis.ExactFPR(m, n, analysis.OptimalHashes(m, n))
 		if rate > 0 && std > 0 {
-			xys = append(xys, plotter.XY{X: analysis.BitsPerElement(m, n), Y: rate / std})
+			pts[i] = plotter.XY{X: analysis.BitsPerElement(m, n), Y: rate / std}
+		}
+	})
+	var xys plotter.XYs
+	for _, xy := range pts {
+		if !math.IsNaN(xy.X) {
+			xys = append(xys, xy)
 		}
 	}
 	p := newFigure(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per item", "rate ÷ standard filter's rate")
@@ -252,6 +265,10 @@ func penaltyFigure(in figInput) (figure, error) {
 	}
 	caption := "How many times a standard filter's rate the blocks cost at each bits per item, both with their best k, " +
 		"at this n and block size; the bits the blocks cost at this n and p are the block penalty in the table."
+	if in.variant == splitBlock {
+		caption = "How many times a standard filter's rate (with its best k) the split-block filter (k = 8) has at each bits per item, " +
+			"at this n; the bits it costs at this n and p are the block penalty in the table."
+	}
 	return render(p, "fig-penalty", caption)
 }
 
@@ -362,6 +379,38 @@ func scalableFigures(in figInput) ([]figure, error) {
 	return []figure{f1, f2}, nil
 }
 
+// parallel calls f(i) for every i from 0 to n-1, on all cores, and returns
+// when all have returned. A panic in f is raised again in the caller.
+func parallel(n int, f func(i int)) {
+	var (
+		wg       sync.WaitGroup
+		next     atomic.Int64
+		panicked atomic.Value
+	)
+	for w := 0; w < min(n, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.Store(fmt.Sprint(r))
+				}
+			}()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
+}
+
 // newFigure returns a plot with a title, axis labels and a grid.
 func newFigure(title, x, y string) *plot.Plot {
 	p := plot.New()
@@ -404,7 +453,7 @@ func logX(p *plot.Plot, lo, hi float64) {
 func keep(xys plotter.XYs, lo float64) plotter.XYs {
 	var out plotter.XYs
 	for _, xy := range xys {
-		if xy.Y >= lo && !math.IsInf(xy.Y, 0) {
+		if xy.Y >= lo && !math.IsInf(xy.Y, 0) && !math.IsNaN(xy.X) {
 			out = append(out, xy)
 		}
 	}
