@@ -220,7 +220,7 @@ func penaltyFigure(in figInput) (figure, error) {
 	pts := make([]plotter.XY, penaltyPoints)
 	parallel(penaltyPoints, func(i int) {
 		pts[i] = plotter.XY{X: math.NaN()} // not drawn
-		c := 3 * float64(i+1) // 3 to 24 bits per item
+		c := 3 * float64(i+1)              // 3 to 24 bits per item
 		blocks := math.Max(1, math.Round(c*float64(n)/float64(b)))
 		m := uint64(blocks) * b
 		if m < n || m > analysis.MaxBits {
