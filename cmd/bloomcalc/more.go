@@ -203,6 +203,10 @@ type scalableResult struct {
 	Bytes     string  `json:"bytes"`
 	// BitsPerItem is m / n.
 	BitsPerItem float64 `json:"bits_per_item"`
+	// InformationMinimum is log2(1/P) bits per item, and Overhead the
+	// bits per item over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
 	// Bound is P0/(1 - r), which bounds the compound rate at every size.
 	Bound float64 `json:"bound"`
 	// ExactFPR is the compound rate at n items (analysis.Scalable.FPR).
@@ -272,6 +276,8 @@ func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysi
 	}
 	r.Bytes = analysis.FormatBytes(r.M)
 	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.InformationMinimum = analysis.InformationMinimum(r.P)
+	r.Overhead = r.BitsPerItem / r.InformationMinimum
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -325,7 +331,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("items held (n)", "%d", r.N)
 		add(pLabel, "%.4g (bound P0/(1-r) = %.4g)", r.P, r.Bound)
 		add("bits (m)", "%d (%s) in %d stages", r.M, r.Bytes, len(r.Stages))
-		add("bits per item", "%.3f", r.BitsPerItem)
+		add("bits per item", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerItem, r.Overhead, r.InformationMinimum)
 		add("FPR at n", "%.6g (compound)", r.ExactFPR)
 	}
 	var b strings.Builder
