@@ -1,6 +1,9 @@
 package analysis
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // ScalableCurve is a scalable filter's compound rate and memory at several
 // item counts (see Scalable.Curve).
@@ -18,6 +21,17 @@ type ScalableCurve struct {
 // by BlockedSize and rated by BlockedFPR). It reports the errors of Stages
 // for the largest count, and an error if a count is 0.
 func (s Scalable) Curve(items []uint64) (ScalableCurve, error) {
+	return s.CurveFrom(nil, items)
+}
+
+// CurveFrom is Curve for a caller that has the first stages already:
+// stages must be the first len(stages) stages of s, as Stages returns
+// them (it is not checked), and CurveFrom builds only the stages after
+// them that the largest count needs.
+func (s Scalable) CurveFrom(stages []Stage, items []uint64) (ScalableCurve, error) {
+	if err := s.Validate(); err != nil {
+		return ScalableCurve{}, err
+	}
 	var most uint64
 	for _, x := range items {
 		if x == 0 {
@@ -25,9 +39,26 @@ func (s Scalable) Curve(items []uint64) (ScalableCurve, error) {
 		}
 		most = max(most, x)
 	}
-	stages, err := s.Stages(most)
-	if err != nil {
-		return ScalableCurve{}, err
+	// The shortest prefix holding most items, as in Stages.
+	var held uint64
+	for i, st := range stages {
+		held += st.Capacity
+		if held >= most {
+			stages = stages[:i+1]
+			break
+		}
+	}
+	stages = slices.Clip(stages)
+	for i := len(stages); held < most || len(stages) == 0; i++ {
+		st, err := s.Stage(i)
+		if err != nil {
+			if i >= MaxStages {
+				return ScalableCurve{}, invalid("%d items need more than %d stages", most, MaxStages)
+			}
+			return ScalableCurve{}, err
+		}
+		stages = append(stages, st)
+		held += st.Capacity
 	}
 	c := ScalableCurve{Items: items, Stages: stages, FPR: make([]float64, len(items)), BitsPerElement: make([]float64, len(items))}
 	full := make([]float64, len(stages)) // ln(1 - f_i) of a full stage i

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -22,6 +23,16 @@ func TestScalableCurve(t *testing.T) {
 		}
 		if want, _ := s.Stages(40000); len(c.Stages) != len(want) {
 			t.Errorf("%+v: %d stages, want %d", s, len(c.Stages), len(want))
+		}
+		for k := 0; k <= len(c.Stages); k++ {
+			d, err := s.CurveFrom(c.Stages[:k], items)
+			if err != nil || !slices.Equal(d.FPR, c.FPR) || !slices.Equal(d.BitsPerElement, c.BitsPerElement) || len(d.Stages) != len(c.Stages) {
+				t.Errorf("%+v: CurveFrom(the first %d stages) = %+v, %v; Curve = %+v", s, k, d, err, c)
+			}
+		}
+		more, _ := s.Stages(200000)
+		if d, err := s.CurveFrom(more, items); err != nil || !slices.Equal(d.FPR, c.FPR) || len(d.Stages) != len(c.Stages) {
+			t.Errorf("%+v: CurveFrom(more stages than needed) = %+v, %v; Curve = %+v", s, d, err, c)
 		}
 		for j, x := range items {
 			want, err := s.FPR(x)

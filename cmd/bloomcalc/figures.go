@@ -289,12 +289,14 @@ func scalableFigures(in figInput) ([]figure, error) {
 		}
 		return slices.Compact(xs)
 	}
+	// The stages bloomcalc printed, those of n items, are not built again.
+	known := analysisStages(in.Stages)
 	xs := grid(lo, hi)
-	c, err := sc.Curve(xs)
+	c, err := sc.CurveFrom(known, xs)
 	if err != nil {
 		hi = math.Max(float64(in.N), 4*lo)
 		xs = grid(lo, hi)
-		if c, err = sc.Curve(xs); err != nil {
+		if c, err = sc.CurveFrom(known, xs); err != nil {
 			return nil, err
 		}
 	}
@@ -409,6 +411,16 @@ func parallel(n int, f func(i int)) {
 	if r := panicked.Load(); r != nil {
 		panic(r)
 	}
+}
+
+// analysisStages returns the stages of bloomcalc's JSON as analysis gave
+// them; JSON keeps every field exactly.
+func analysisStages(sts []scalableStage) []analysis.Stage {
+	out := make([]analysis.Stage, len(sts))
+	for i, st := range sts {
+		out[i] = analysis.Stage{Index: st.Index, Capacity: st.Capacity, Hashes: st.Hashes, SliceBits: st.SliceBits, Bits: st.Bits, Error: st.Error}
+	}
+	return out
 }
 
 // newFigure returns a plot with a title, axis labels and a grid.

@@ -149,7 +149,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	mFlag := fs.String("m", "", "size in bits, or with a unit")
 	kFlag := fs.Int("k", 0, "number of hash functions")
 	jsonFlag := fs.Bool("json", false, "print JSON")
-	variantFlag := fs.String("variant", standard, "standard, blocked or split-block")
+	variantFlag := fs.String("variant", standard, "standard, partitioned, counting, blocked, split-block or scalable")
 	blockFlag := fs.Int("block", variants.DefaultBlockBits, "block size in bits for -variant blocked")
 	more := addMoreFlags(fs)
 	httpFlag := fs.String("http", "", "serve the calculator page on this address")

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -458,4 +459,34 @@ func TestCanonical(t *testing.T) {
 	if !bytes.Contains(rec.Body.Bytes(), []byte(`href="/?variant=blocked&amp;n=2M&amp;p=1&#43;in&#43;1000&amp;B=256"`)) {
 		t.Errorf("no canonical link in\n%s", rec.Body)
 	}
+}
+
+// TestStagesRoundTrip checks that the stages the page reads back from
+// bloomcalc -json are exactly analysis's, so that the figures can extend
+// them instead of building them again.
+func TestStagesRoundTrip(t *testing.T) {
+	for _, q := range []string{"variant=scalable&n=1e5&p=0.01&B=512", "variant=scalable&n=1e5&p=0.001&r=0.8&s=3&n0=77"} {
+		out, err := calculate(args(mustParse(t, q)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, in, err := describe(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := analysis.Scalable{P: in.P, R: in.R, S: in.S, N0: in.N0, BlockBits: in.BlockBits}
+		want, err := sc.Stages(in.N)
+		if err != nil || !reflect.DeepEqual(analysisStages(in.Stages), want) {
+			t.Errorf("%s: stages from JSON %+v, analysis %+v (%v)", q, analysisStages(in.Stages), want, err)
+		}
+	}
+}
+
+func mustParse(t *testing.T, q string) map[string]string {
+	t.Helper()
+	vals, err := parseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vals
 }
