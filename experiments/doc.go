@@ -58,6 +58,14 @@
 // kept too, where the filter reports it, to separate insertion luck from
 // query luck.
 //
+// At every point each filter is also queried with a sample of the keys
+// inserted into it (all of them up to 10000, Spec.Members): a Bloom filter
+// must never answer false for one. The rows count the misses
+// (Row.FalseNegatives, a CSV column beside Members), and a filter with
+// any fails the run loudly: Measure, Run and Merge return the complete
+// results with an error wrapping ErrFalseNegative that names the series,
+// the points and the filters.
+//
 // The checkpoints of one growing filter share its filters, so their marks
 // inside or outside the interval are correlated, not independent evidence.
 // The notes say how many independent groups a series' points come from,

@@ -354,6 +354,10 @@ func Names() []string {
 // With o.Shard set, Run measures only that shard's filters and returns
 // partial results (Results.Shard set, rows holding raw trials and no
 // aggregates), which Merge combines.
+//
+// The experiments that measure rates query every filter with a sample of
+// its inserted keys too (see Spec.Members); a false negative makes Run
+// return the results with an error wrapping ErrFalseNegative.
 func Run(ctx context.Context, name, variant string, p Params, o Options) (*Results, error) {
 	e, p, pl, err := prepare(name, variant, p, o)
 	if err != nil {

@@ -102,6 +102,13 @@ type Row struct {
 	Filters int `json:"filters"`
 	// Queries is the number of queries each filter answered.
 	Queries uint64 `json:"queries,omitempty"`
+	// Members is the number of inserted keys each filter was queried with
+	// to count its false negatives (see Spec.Members), 0 for rows that do
+	// not check them.
+	Members uint64 `json:"members,omitempty"`
+	// FalseNegatives is the number of those keys that tested absent,
+	// summed over the filters: 0 for every correct Bloom filter.
+	FalseNegatives uint64 `json:"false_negatives,omitempty"`
 	// Trials are the raw per-filter measurements, in filter order. A
 	// shard holds only its own filters' trials.
 	Trials []Trial `json:"trials"`
@@ -159,6 +166,9 @@ type Trial struct {
 	// Count is the number of the row's queries this filter answered
 	// positively (see Row).
 	Count uint64 `json:"count"`
+	// FalseNegatives is the number of the row's Members inserted keys
+	// this filter answered negatively.
+	FalseNegatives uint64 `json:"false_negatives,omitempty"`
 	// Estimated is the filter's Stats().EstimatedFPR.
 	Estimated float64 `json:"estimated,omitempty"`
 	// Bits and Stages are the filter's Stats().Bits and number of stages.
@@ -188,7 +198,9 @@ func (r *Row) aggregate(conf float64) error {
 	}
 	nf := float64(len(t))
 	var est, bits, stages, add, query, bytes, removed float64
+	r.FalseNegatives = 0
 	for _, x := range t {
+		r.FalseNegatives += x.FalseNegatives
 		est += x.Estimated
 		bits += float64(x.Bits)
 		stages += float64(x.Stages)
@@ -316,9 +328,9 @@ func outsideNotes(res *Results, groups []group) ([]string, error) {
 		tl := by[s]
 		var note string
 		if len(tl.out) == 0 {
-			note = fmt.Sprintf("%s: the %s theory lies inside the measured %g%% interval at all %d points", s, tl.model, 100*res.Params.Conf, tl.checked)
+			note = fmt.Sprintf("%s: %s lies inside the measured %g%% interval at all %d points", s, theoryName(tl.model), 100*res.Params.Conf, tl.checked)
 		} else {
-			note = fmt.Sprintf("%s: the %s theory lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, tl.model, 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; "))
+			note = fmt.Sprintf("%s: %s lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, theoryName(tl.model), 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; "))
 		}
 		switch {
 		case tl.checked == 1:
@@ -414,8 +426,18 @@ func pooledCheck(res *Results, g group, series string) (string, error) {
 	if lo > 1 || hi < 1 {
 		verdict = "NOT consistent with the theory"
 	}
-	return fmt.Sprintf("%s, pooled over its %d points from %d to %d items: the filters' false positives are %.4g times the number the %s theory expects (%g%% %s: %.4g to %.4g), %s",
-		series, len(rows), rows[0].Items, rows[len(rows)-1].Items, mean, rows[0].Model, 100*conf, how, lo, hi, verdict), nil
+	return fmt.Sprintf("%s, pooled over its %d points from %d to %d items: the filters' false positives are %.4g times the number %s expects (%g%% %s: %.4g to %.4g), %s",
+		series, len(rows), rows[0].Items, rows[len(rows)-1].Items, mean, theoryName(rows[0].Model), 100*conf, how, lo, hi, verdict), nil
+}
+
+// theoryName names a model in a note: "the exact theory" for "exact", and
+// "the theory" for a spec's unnamed model (Model "theory"), not "the
+// theory theory".
+func theoryName(model string) string {
+	if model == "" || model == "theory" {
+		return "the theory"
+	}
+	return "the " + model + " theory"
 }
 
 // pointLabel names a row's point in words for notes.
@@ -492,6 +514,13 @@ var columns = []column{
 	{"bits_per_element", func(r *Row) string { return fmtFloat(r.BitsPerElement) }},
 	{"filters", func(r *Row) string { return strconv.Itoa(r.Filters) }},
 	{"queries", func(r *Row) string { return fmtUint(r.Queries) }},
+	{"members", func(r *Row) string { return fmtUint(r.Members) }},
+	{"false_negatives", func(r *Row) string {
+		if r.Members == 0 {
+			return ""
+		}
+		return strconv.FormatUint(r.FalseNegatives, 10)
+	}},
 	{"rate", func(r *Row) string { return rateCell(r, r.Rate) }},
 	{"lo", func(r *Row) string { return rateCell(r, r.Lo) }},
 	{"hi", func(r *Row) string { return rateCell(r, r.Hi) }},
@@ -602,6 +631,7 @@ func ReadJSON(rd io.Reader) (*Results, error) {
 // plan-time part that every shard of a run shares.
 func (r Row) template() Row {
 	r.Trials = nil
+	r.FalseNegatives = 0
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
 	r.BitsPerElement = 0
@@ -616,7 +646,8 @@ func (r Row) template() Row {
 // WriteCSV and WriteJSON of the merged results write exactly the bytes the
 // unsharded run writes (up to the time columns, which differ run to run).
 // It reports an error if the shards do not belong to one run or a shard is
-// missing or repeated.
+// missing or repeated; and, with the merged results, an error wrapping
+// ErrFalseNegative if a filter of any shard had a false negative.
 func Merge(shards []*Results) (*Results, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("experiments: merge: no shard results")
@@ -718,7 +749,8 @@ func Merge(shards []*Results) (*Results, error) {
 	if err := out.finish(planNotes(first), groups, summarize); err != nil {
 		return nil, err
 	}
-	return out, nil
+	// A false negative fails the merged run as it fails the unsharded one.
+	return out, falseNegatives(out)
 }
 
 // planNotes returns the notes of shard results, which are the plan-time

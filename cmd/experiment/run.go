@@ -143,11 +143,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return err
 	}
 	progress := newProgress(stderr)
+	var failed error
 	for i, rn := range runs {
 		rn.opts.Progress = progress.start(fmt.Sprintf("%s %s", rn.exp, rn.variant))
 		started := time.Now()
 		res, err := experiments.Run(ctx, rn.exp, rn.variant, rn.params, rn.opts)
 		progress.stop()
+		if errors.Is(err, experiments.ErrFalseNegative) && res != nil {
+			// The results show the false negatives; write them, then fail.
+			failed = errors.Join(failed, err)
+			err = nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s %s; files written before are complete, nothing of this run was written", rn.exp, rn.variant)
@@ -171,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			return err
 		}
 	}
-	return nil
+	return failed
 }
 
 // runSpec is one experiments.Run call.
