@@ -80,6 +80,12 @@ type Params struct {
 	Widths []int `json:"widths,omitempty"`
 	// Keys are the numbers of keys of the memory and speed experiments.
 	Keys []uint64 `json:"keys,omitempty"`
+	// KeySource names the source of the keys filters are filled and
+	// queried with (see NewKeySource: "uniform", "url", "sequential",
+	// "prefix", "zipf" or "file:PATH"); empty means uniform. Only the
+	// experiments whose every point is a Spec (fill, bits, hashes,
+	// small-m, hashing, scalable, blocking) take another source.
+	KeySource string `json:"key_source,omitempty"`
 	// Quick selects smaller default sizes where an experiment's full
 	// default is slow or large (memory and speed stop at 1e6 keys).
 	Quick bool `json:"quick,omitempty"`
@@ -404,6 +410,15 @@ func prepare(name, variant string, p Params, o Options) (Experiment, Params, *pl
 	pl, err := e.plan(variant, p)
 	if err != nil {
 		return fail(err)
+	}
+	if p.KeySource != "" && p.KeySource != "uniform" {
+		src, err := NewKeySource(p.KeySource)
+		if err != nil {
+			return fail(err)
+		}
+		if err := pl.useKeys(name, src); err != nil {
+			return fail(err)
+		}
 	}
 	return e, p, pl, nil
 }

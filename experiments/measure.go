@@ -26,7 +26,8 @@ import (
 // its number of stages and the false-positive rate its fill implies
 // (Row.Estimated). Stats is used when a filter has both.
 type Filter interface {
-	// Add inserts key. Measure never reuses the slice after Add returns.
+	// Add inserts key. It must not keep the slice: Measure writes the
+	// next key into it once Add returns.
 	Add(key []byte)
 	// Contains reports whether key is possibly in the set.
 	Contains(key []byte) bool
@@ -82,6 +83,10 @@ type Spec struct {
 	// takes 10000. A filter that answers false for any of them fails the
 	// measurement with an error wrapping ErrFalseNegative.
 	Members uint64
+	// Keys is the source of the filter's member and query keys (see
+	// KeySource); nil takes the uniform keys. A file source must hold at
+	// least the last item count plus Queries distinct keys.
+	Keys *KeySource
 }
 
 // Measured is the Experiment of the Results that Measure returns.
@@ -235,7 +240,13 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 			model = "theory"
 		}
 	}
-	g := group{key: key, filters: s.Filters, run: measureRun(s.New, timed), pooled: true}
+	if s.Keys != nil && s.Keys.Distinct() > 0 {
+		if n := s.Items[len(s.Items)-1]; n > s.Keys.Distinct() || s.Queries > s.Keys.Distinct()-n {
+			return paramError("keys", "spec %q: %s has %d distinct keys, too few for %d members and %d queries per filter",
+				s.Name, s.Keys.Name(), s.Keys.Distinct(), n, s.Queries)
+		}
+	}
+	g := group{key: key, filters: s.Filters, run: measureRun(s.New, timed), pooled: true, keys: s.Keys}
 	var last uint64
 	for i, n := range s.Items {
 		switch {
@@ -301,6 +312,9 @@ func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
 					return ctx.Err()
 				}
 				f.Add(t.member(inserted))
+				for j := range t.keys.repeats(t.stream, inserted) {
+					f.Add(t.member(t.keys.repeatOf(t.stream, inserted, j)))
+				}
 			}
 			addTime := time.Since(start)
 			start = time.Now()

@@ -31,6 +31,8 @@ type group struct {
 	filters int
 	hashing variants.Hashing // Seed is replaced per filter
 	run     runFunc
+	// keys is the key source of a Spec's group; nil is the uniform one.
+	keys *KeySource
 	// pooled marks the group of a Spec: its rows are false-positive
 	// rates of the same growing filters, which the notes check once,
 	// pooled over the rows (see pooledCheck).
@@ -53,7 +55,8 @@ type trial struct {
 	filter  int
 	hashing variants.Hashing
 	stream  uint64
-	buf     [16]byte
+	keys    *KeySource // never nil
+	buf     [96]byte
 }
 
 // Keys are 16 bytes: the filter's 64-bit stream id, then a 64-bit counter
@@ -69,17 +72,22 @@ const (
 func (t *trial) key(space, i uint64) []byte {
 	binary.LittleEndian.PutUint64(t.buf[:8], t.stream)
 	binary.LittleEndian.PutUint64(t.buf[8:], space|i&counterMask)
-	return t.buf[:]
+	return t.buf[:16]
 }
 
-// member returns the i-th key inserted into the filter.
-func (t *trial) member(i uint64) []byte { return t.key(spaceMember, i) }
+// member returns the i-th key inserted into the filter, from its key
+// source.
+func (t *trial) member(i uint64) []byte { return t.keys.Member(t.buf[:0], t.stream, i) }
 
-// query returns the i-th never-inserted key used for queries.
-func (t *trial) query(i uint64) []byte { return t.key(spaceQuery, i) }
+// query returns the i-th never-inserted key used for queries, from its
+// key source.
+func (t *trial) query(i uint64) []byte { return t.keys.Query(t.buf[:0], t.stream, i) }
 
 // stranger returns the i-th never-inserted key used for removals.
 func (t *trial) stranger(i uint64) []byte { return t.key(spaceRemoved, i) }
+
+// uniformKeys is the default key source.
+var uniformKeys = UniformKeys()
 
 // splitmix64 is the SplitMix64 output function (Steele, Lea and Flood
 // 2014) applied to x + golden gamma.
@@ -153,7 +161,10 @@ func execute(ctx context.Context, pl *plan, o Options, sequential bool) error {
 				for i, r := range gr.rows {
 					rows[i] = &pl.rows[r]
 				}
-				t := &trial{filter: j.f, hashing: gr.hashing}
+				t := &trial{filter: j.f, hashing: gr.hashing, keys: gr.keys}
+				if t.keys == nil {
+					t.keys = uniformKeys
+				}
 				t.hashing.Seed, t.stream = seeds(o.Seed, gr.key, j.f)
 				if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
 					cancel(err)
