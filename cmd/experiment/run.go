@@ -38,6 +38,10 @@ writes <out>/<exp>-<variant>.csv, .json, .png (and .svg).
   go run ./cmd/experiment -exp all -out plots/figures -format png
                                                      every figure of the README
   go run ./cmd/experiment -list                      the experiments
+  go run ./cmd/experiment -exp hashing -keys sequential
+                                                     the hashing options on sequential keys
+  go run ./cmd/experiment -exp fill -variant standard -keys file:keys.txt
+                                                     a filter filled from your own keys
 
 Sharding: run -shard i/N for i = 0..N-1 (same flags, any machines), then
 -merge the N shard files; the merged output equals the unsharded run's.
@@ -48,7 +52,7 @@ Flags:
 // options are the parsed flags.
 type options struct {
 	exp, variant, out, format, shard, merge string
-	n, p, queries, r, s, conf               string
+	n, p, queries, r, s, conf, keys         string
 	filters, workers                        int
 	seed                                    uint64
 	list, quick                             bool
@@ -65,6 +69,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
 	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
+	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (one key a line, split into members and queries per filter); for the experiments that measure rates against inserted keys")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
 	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: all cores); the results do not depend on it")
 	fs.StringVar(&o.out, "out", "results", "output directory, created if missing")
@@ -127,7 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usagef("-out: empty output directory")
 	}
 	if o.merge != "" {
-		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick"} {
+		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick", "keys"} {
 			if set[name] {
 				return usagef("-merge cannot be combined with -%s: the shard files hold the run's parameters", name)
 			}
@@ -229,6 +234,14 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 	}
 	p.Quick = o.quick
+	if set["keys"] {
+		if _, isFile := strings.CutPrefix(o.keys, "file:"); !isFile && !slices.Contains(experiments.KeySourceNames, o.keys) {
+			return nil, usagef("-keys: unknown key source %q, want %s, or file:PATH", o.keys, strings.Join(experiments.KeySourceNames, ", "))
+		}
+		if o.keys != "uniform" {
+			p.KeySource = o.keys
+		}
+	}
 	if o.workers < 0 {
 		return nil, usagef("-workers: %d, want 0 (all cores) or more", o.workers)
 	}
@@ -276,7 +289,7 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 		for _, v := range vs {
 			q := p
-			for _, name := range []string{"n", "p", "filters", "queries", "r", "s"} {
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "keys"} {
 				if !set[name] || e.Uses(name, v) {
 					continue
 				}
@@ -317,6 +330,8 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 		p.R = nil
 	case "s":
 		p.S = nil
+	case "keys":
+		p.KeySource = ""
 	}
 	return p
 }
