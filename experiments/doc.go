@@ -30,6 +30,28 @@
 // and bloomlab's compare module, which measures other Go libraries this
 // way.
 //
+// # Keys of your own
+//
+// By default every filter gets 16-byte keys that any good hash sees as
+// random. A KeySource gives others (Spec.Keys, TimeSpec.Keys, and
+// Params.KeySource for the named experiments): URL-like text, sequential
+// integers, keys sharing a long prefix, a Zipf-skewed stream with repeats,
+// or the lines of a file of your own (KeysFromFile), which each filter
+// splits into members and queries by a seeded permutation. A hash weakness
+// that random keys hide shows on the structured ones; see ExampleTime for
+// a filter measured on a key file.
+//
+// # Timing your own filter
+//
+// Time measures the speed of any filter by the method of the speed
+// experiment: a TimeSpec says how to build one for n keys, and Time fills
+// filters of each size from inside the cache to beyond it, times Add and
+// Contains of present and of absent keys on one goroutine (keys made
+// between timed runs, the median of several passes), and sets the time
+// per load of a random cache line beside them, the memory system's limit.
+// Its Results are those of any experiment, so a new filter's rate (from
+// Measure) and its time can be drawn against bloomlab's on one method.
+//
 // # Named experiments
 //
 // The named experiments (see List) measure bloomlab's variants.

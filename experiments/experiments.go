@@ -86,6 +86,10 @@ type Params struct {
 	// experiments whose every point is a Spec (fill, bits, hashes,
 	// small-m, hashing, scalable, blocking) take another source.
 	KeySource string `json:"key_source,omitempty"`
+	// Passes is the number of times Time repeats each measurement, whose
+	// median it reports, and MinAdds the fewest adds it times per pass.
+	Passes  int    `json:"passes,omitempty"`
+	MinAdds uint64 `json:"min_adds,omitempty"`
 	// Quick selects smaller default sizes where an experiment's full
 	// default is slow or large (memory and speed stop at 1e6 keys).
 	Quick bool `json:"quick,omitempty"`
@@ -134,6 +138,12 @@ func (p Params) merge(d Params) Params {
 	}
 	if p.Keys == nil {
 		p.Keys = d.Keys
+	}
+	if p.Passes == 0 {
+		p.Passes = d.Passes
+	}
+	if p.MinAdds == 0 {
+		p.MinAdds = d.MinAdds
 	}
 	return p
 }

@@ -19,7 +19,7 @@ import (
 //
 // Results hold no timestamps and no worker count, so a rerun with the same
 // seed and parameters writes byte-identical files on any number of
-// workers. Only the time columns (NsPerAdd, NsPerQuery) and the memory of
+// workers. Only the time columns (NsPerAdd, NsPerQuery, NsPerPresent) and the memory of
 // a Go map (Bytes of the "go map" series) differ from run to run.
 type Results struct {
 	// Experiment is the experiment's name, for example "fill", or
@@ -150,6 +150,9 @@ type Row struct {
 	// Contains, in nanoseconds, for the experiments that time.
 	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
 	NsPerQuery float64 `json:"ns_per_query,omitempty"`
+	// NsPerPresent is the mean time of one Contains of a key the filter
+	// holds (Time; NsPerQuery is then that of an absent key).
+	NsPerPresent float64 `json:"ns_per_present,omitempty"`
 	// Bytes is the memory of the structure, in bytes.
 	Bytes float64 `json:"bytes,omitempty"`
 	// Removed is the mean number of successful removals (counting).
@@ -174,9 +177,11 @@ type Trial struct {
 	// Bits and Stages are the filter's Stats().Bits and number of stages.
 	Bits   uint64 `json:"bits,omitempty"`
 	Stages int    `json:"stages,omitempty"`
-	// NsPerAdd and NsPerQuery are the filter's times per operation.
-	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
-	NsPerQuery float64 `json:"ns_per_query,omitempty"`
+	// NsPerAdd, NsPerQuery and NsPerPresent are the filter's times per
+	// operation.
+	NsPerAdd     float64 `json:"ns_per_add,omitempty"`
+	NsPerQuery   float64 `json:"ns_per_query,omitempty"`
+	NsPerPresent float64 `json:"ns_per_present,omitempty"`
 	// Bytes is the memory measured for this trial.
 	Bytes uint64 `json:"bytes,omitempty"`
 	// Removed is the number of successful removals (counting).
@@ -197,7 +202,7 @@ func (r *Row) aggregate(conf float64) error {
 		return fmt.Errorf("experiments: row %s items %d has no trials", r.Series, r.Items)
 	}
 	nf := float64(len(t))
-	var est, bits, stages, add, query, bytes, removed float64
+	var est, bits, stages, add, query, present, bytes, removed float64
 	r.FalseNegatives = 0
 	for _, x := range t {
 		r.FalseNegatives += x.FalseNegatives
@@ -206,6 +211,7 @@ func (r *Row) aggregate(conf float64) error {
 		stages += float64(x.Stages)
 		add += x.NsPerAdd
 		query += x.NsPerQuery
+		present += x.NsPerPresent
 		bytes += float64(x.Bytes)
 		removed += float64(x.Removed)
 	}
@@ -216,6 +222,7 @@ func (r *Row) aggregate(conf float64) error {
 	r.Stages = stages / nf
 	r.NsPerAdd = add / nf
 	r.NsPerQuery = query / nf
+	r.NsPerPresent = present / nf
 	r.Bytes = bytes / nf
 	r.Removed = removed / nf
 	if r.Items > 0 && r.Bits > 0 {
@@ -534,6 +541,7 @@ var columns = []column{
 	{"removed", func(r *Row) string { return fmtFloat(r.Removed) }},
 	{"ns_per_add", func(r *Row) string { return fmtFloat(r.NsPerAdd) }},
 	{"ns_per_query", func(r *Row) string { return fmtFloat(r.NsPerQuery) }},
+	{"ns_per_present", func(r *Row) string { return fmtFloat(r.NsPerPresent) }},
 	{"bytes", func(r *Row) string { return fmtFloat(r.Bytes) }},
 	{"estimate", func(r *Row) string { return r.Estimate }},
 	{"overlap", func(r *Row) string { return overlapCell(r) }},
@@ -634,6 +642,7 @@ func (r Row) template() Row {
 	r.FalseNegatives = 0
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
+	r.NsPerPresent = 0
 	r.BitsPerElement = 0
 	r.CardinalityRow = r.CardinalityRow.template()
 	return r
