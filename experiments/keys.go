@@ -207,7 +207,9 @@ func (s *KeySource) Distinct() uint64 {
 }
 
 // Member appends to dst the i-th key inserted into the filter of stream
-// id stream and returns the extended slice.
+// id stream and returns the extended slice. For a file source i must be
+// below Distinct (larger i wrap around, and the keys repeat); the
+// harness checks that a measurement needs no more.
 func (s *KeySource) Member(dst []byte, stream, i uint64) []byte {
 	return s.key(dst, stream, i, false)
 }
@@ -257,9 +259,9 @@ func (s *KeySource) key(dst []byte, stream, i uint64, query bool) []byte {
 		dst = append(dst, sharedPrefix...)
 	case keysFile:
 		n := uint64(len(s.lines))
-		x := i
+		x := i % n // a file source has n keys; larger i wrap around
 		if query {
-			x = n - 1 - i
+			x = n - 1 - x
 		}
 		return append(dst, line(s.data, s.lines[permute(x, n, stream)])...)
 	}
@@ -319,6 +321,9 @@ func (pl *plan) useKeys(exp string, src *KeySource) error {
 			return paramError("keys", "experiment %s draws keys of its own; only the experiments that measure rates against inserted keys take -keys %s", exp, src.Name())
 		}
 		g.keys = src
+		for _, r := range g.rows {
+			pl.rows[r].Keys = keysName(src)
+		}
 		if src.Distinct() == 0 {
 			continue
 		}

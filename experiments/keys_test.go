@@ -83,6 +83,9 @@ func TestKeySourcesRate(t *testing.T) {
 		p := experiments.Params{Filters: 20, Queries: 20000}
 		r := measure(t, []experiments.Spec{spec}, p, experiments.Options{Seed: 9})
 		row := r.Rows[0]
+		if want := map[bool]string{true: "", false: name}[name == "uniform"]; row.Keys != want {
+			t.Errorf("%s: the row records keys %q, want %q", name, row.Keys, want)
+		}
 		if se := standardErrors(row); se > 4 {
 			t.Errorf("%s: measured %g [%g, %g], exact %g: %.1f standard errors", name, row.Rate, row.Lo, row.Hi, row.Theory, se)
 		}

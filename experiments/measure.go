@@ -256,7 +256,7 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 			return paramError("items", "spec %q: %d items after %d, want increasing item counts", s.Name, n, last)
 		}
 		last = n
-		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Members: min(n, s.Members), Model: model}
+		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Members: min(n, s.Members), Model: model, Keys: keysName(s.Keys)}
 		if s.Theory != nil {
 			r.Theory = s.Theory(n)
 			if math.IsNaN(r.Theory) || r.Theory < 0 || r.Theory > 1 {
@@ -270,6 +270,15 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 	}
 	pl.groups = append(pl.groups, g)
 	return nil
+}
+
+// keysName returns the name a row records for key source k: "" for the
+// uniform keys.
+func keysName(k *KeySource) string {
+	if k == nil || k.kind == keysUniform {
+		return ""
+	}
+	return k.Name()
 }
 
 // isNil reports whether f is nil or holds a nil pointer, map, slice,

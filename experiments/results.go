@@ -67,6 +67,9 @@ type Row struct {
 	// Hashing is the hash function and index derivation, as
 	// "xxh3/enhanced-double", or a reference scheme such as "md5".
 	Hashing string `json:"hashing,omitempty"`
+	// Keys names the key source of the filters' keys (KeySource.Name)
+	// where it is not the uniform one.
+	Keys string `json:"keys,omitempty"`
 	// R and S are the tightening ratio and growth factor of a scalable
 	// filter.
 	R float64 `json:"r,omitempty"`
@@ -502,6 +505,7 @@ var columns = []column{
 	{"series", func(r *Row) string { return r.Series }},
 	{"variant", func(r *Row) string { return r.Variant }},
 	{"hashing", func(r *Row) string { return r.Hashing }},
+	{"keys", func(r *Row) string { return r.Keys }},
 	{"r", func(r *Row) string { return fmtFloat(r.R) }},
 	{"s", func(r *Row) string { return fmtFloat(r.S) }},
 	{"width", func(r *Row) string { return fmtInt(r.Width) }},

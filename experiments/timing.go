@@ -182,7 +182,7 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *plan, error) {
 				run:     timeRun(s, n, p),
 				keys:    s.Keys,
 				rows: []int{pl.add(Row{Series: s.Name, Items: n, Capacity: n, Filters: 1,
-					Queries: p.Queries, Members: p.Queries * uint64(p.Passes), Target: p.P})},
+					Queries: p.Queries, Members: p.Queries * uint64(p.Passes), Target: p.P, Keys: keysName(s.Keys)})},
 			})
 		}
 	}
