@@ -55,7 +55,7 @@ type trial struct {
 	filter  int
 	hashing variants.Hashing
 	stream  uint64
-	keys    *KeySource // never nil
+	keys    *KeySource // nil for the uniform keys
 	buf     [96]byte
 }
 
@@ -77,11 +77,27 @@ func (t *trial) key(space, i uint64) []byte {
 
 // member returns the i-th key inserted into the filter, from its key
 // source.
-func (t *trial) member(i uint64) []byte { return t.keys.Member(t.buf[:0], t.stream, i) }
+func (t *trial) member(i uint64) []byte {
+	if t.keys != nil {
+		return t.sourced(i, false)
+	}
+	return t.key(spaceMember, i)
+}
 
 // query returns the i-th never-inserted key used for queries, from its
 // key source.
-func (t *trial) query(i uint64) []byte { return t.keys.Query(t.buf[:0], t.stream, i) }
+func (t *trial) query(i uint64) []byte {
+	if t.keys != nil {
+		return t.sourced(i, true)
+	}
+	return t.key(spaceQuery, i)
+}
+
+// sourced returns the i-th member (or query) key from the trial's key
+// source.
+func (t *trial) sourced(i uint64, query bool) []byte {
+	return t.keys.key(t.buf[:0], t.stream, i, query)
+}
 
 // stranger returns the i-th never-inserted key used for removals.
 func (t *trial) stranger(i uint64) []byte { return t.key(spaceRemoved, i) }
@@ -161,9 +177,9 @@ func execute(ctx context.Context, pl *plan, o Options, sequential bool) error {
 				for i, r := range gr.rows {
 					rows[i] = &pl.rows[r]
 				}
-				t := &trial{filter: j.f, hashing: gr.hashing, keys: gr.keys}
-				if t.keys == nil {
-					t.keys = uniformKeys
+				t := &trial{filter: j.f, hashing: gr.hashing}
+				if gr.keys != nil && gr.keys.kind != keysUniform {
+					t.keys = gr.keys // nil: the uniform keys, made inline
 				}
 				t.hashing.Seed, t.stream = seeds(o.Seed, gr.key, j.f)
 				if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
