@@ -70,8 +70,8 @@
 // of a group of points (a Spec, or a point of its own) gets a hash seed
 // and a key stream derived by SplitMix64 from (Options.Seed, group, f),
 // each is filled with its own keys and queried with Queries keys from a
-// disjoint key space (keys are 16 bytes, the space in the top bits of a
-// counter). The reported rate is the mean of the filters' rates and its
+// disjoint key space (by default keys are 16 bytes, the space in the top
+// bits of a counter; see KeySource for others). The reported rate is the mean of the filters' rates and its
 // interval the Student t interval over them (analysis.TInterval), which
 // includes the differences between filters; a pooled binomial interval
 // would be too narrow. Where the filters' rates are all equal (usually all
@@ -111,8 +111,8 @@
 // JSON back. The package never chooses file names, draws nothing (see
 // package plots) and has no command line (see cmd/experiment).
 //
-// It measures rates of filters against keys; it is not a framework for
-// timing arbitrary code, and not a filter implementation: the reference
+// It measures rates and times of filters against keys; it is not a
+// framework for timing arbitrary code, and not a filter implementation: the reference
 // MD5 and FNV indexings of the hashing experiment exist only to be
 // compared with.
 package experiments
