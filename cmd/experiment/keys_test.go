@@ -11,7 +11,8 @@ import (
 )
 
 // TestKeysFlag checks -keys: a named source and a key file reach the
-// results (Params.KeySource), an unknown source, an experiment that draws
+// results (Params.KeySource) and the names of the files written, an
+// unknown source, an experiment that draws
 // its own keys and a file too small for the run are usage errors that
 // write nothing.
 func TestKeysFlag(t *testing.T) {
@@ -24,13 +25,13 @@ func TestKeysFlag(t *testing.T) {
 	if err := os.WriteFile(keys, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, src := range []string{"sequential", "file:" + keys} {
+	for src, file := range map[string]string{"sequential": "fill-standard-keys-sequential.json", "file:" + keys: "fill-standard-keys-file-keys.json"} {
 		out := filepath.Join(dir, "out-"+strings.ReplaceAll(filepath.Base(src), ":", "-"))
 		args := append([]string{"-exp", "fill", "-variant", "standard", "-keys", src, "-out", out, "-format", "json"}, small...)
 		if _, errOut, err := runArgs(t, args...); err != nil {
 			t.Fatalf("-keys %s: %v\n%s", src, err, errOut)
 		}
-		data, err := os.ReadFile(filepath.Join(out, "fill-standard.json"))
+		data, err := os.ReadFile(filepath.Join(out, file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,8 @@ func usagef(format string, args ...any) error {
 const usageText = `usage: experiment [flags]
 
 Runs a named experiment on bloomlab's Bloom filters, prints a table and
-writes <out>/<exp>-<variant>.csv, .json, .png (and .svg).
+writes <out>/<exp>-<variant>.csv, .json, .png (and .svg); with -keys K
+other than uniform the names end in -keys-K (-keys-file-NAME for a file).
 
   go run ./cmd/experiment -variant scalable          the main job (fill, scalable)
   go run ./cmd/experiment -exp all -out plots/figures -format png
@@ -170,7 +171,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			fmt.Fprintln(stdout)
 		}
 		if res.Shard != nil {
-			path := filepath.Join(o.out, fmt.Sprintf("%s-%s.shard-%d-of-%d.json", rn.exp, rn.variant, res.Shard.Index, res.Shard.Count))
+			path := filepath.Join(o.out, fmt.Sprintf("%s-%s%s.shard-%d-of-%d.json", rn.exp, rn.variant, keysSuffix(rn.params.KeySource), res.Shard.Index, res.Shard.Count))
 			if err := writeFiles([]output{{path, func(w io.Writer) error { return experiments.WriteJSON(w, res) }}}); err != nil {
 				return err
 			}
@@ -441,7 +442,7 @@ func report(stdout io.Writer, res *experiments.Results, dir string, formats []st
 	for _, n := range res.Notes {
 		fmt.Fprintln(stdout, "note:", n)
 	}
-	base := filepath.Join(dir, res.Experiment+"-"+res.Variant)
+	base := filepath.Join(dir, res.Experiment+"-"+res.Variant+keysSuffix(res.Params.KeySource))
 	var outs []output
 	for _, f := range formats {
 		switch f {
@@ -521,4 +522,26 @@ func list(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, vs, e.Summary)
 	}
 	return tw.Flush()
+}
+
+// keysSuffix returns what the output files of a run with key source src
+// add to their names, so that runs on different keys do not overwrite
+// each other: "" for the uniform keys, "-keys-url" for a named source,
+// "-keys-file-NAME" for file:PATH, NAME the file's base name without its
+// extension, other characters than letters, digits, '-' and '_' dropped.
+func keysSuffix(src string) string {
+	if src == "" || src == "uniform" {
+		return ""
+	}
+	if path, ok := strings.CutPrefix(src, "file:"); ok {
+		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		name = strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, name)
+		return "-keys-file-" + name
+	}
+	return "-keys-" + src
 }
