@@ -16,6 +16,12 @@
 // Usage (from the compare directory):
 //
 //	go run ./cmd/keysources [-seed 1] [-filters 20] [-queries 100000] [-n 100000] [-keys uniform,sequential]
+//	go run ./cmd/keysources -time 1e4,1e6,1e7 [-keys uniform] [-queries 1000000] [-passes 3]
+//
+// With -time it times the same filters instead, sized for each number of
+// keys given, by experiments.Time on one goroutine: add, present and absent
+// query, beside the time per load of a random 64-byte line of a table the
+// size of a standard filter for those keys at 1%.
 package main
 
 import (
@@ -55,6 +61,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	n := fs.Uint64("n", 100_000, "keys the filters are sized for and hold (at least 100)")
 	keys := fs.String("keys", strings.Join(experiments.KeySourceNames, ","), "key sources, comma-separated: names or file:PATH")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores); the results do not depend on it")
+	timeSizes := fs.String("time", "", "instead of rates, time the filters on the first key source at these numbers of keys, comma-separated, as 1e4,1e6,1e7 (experiments.Time)")
+	passes := fs.Int("passes", 3, "with -time, passes per measurement, the median reported")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -77,6 +85,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return fmt.Errorf("%w: -keys: %v", errUsage, err)
 		}
 		sources = append(sources, src)
+	}
+	if *timeSizes != "" {
+		sizes, err := parseSizes(*timeSizes)
+		if err != nil {
+			return fmt.Errorf("%w: -time: %v", errUsage, err)
+		}
+		if *passes < 1 {
+			return fmt.Errorf("%w: -passes %d: want at least 1", errUsage, *passes)
+		}
+		return timeFilters(ctx, out, sources[0], sizes, *queries, *passes, *seed)
 	}
 	p := experiments.Params{Filters: *filters, Queries: *queries}
 	o := experiments.Options{Seed: *seed, Workers: *workers}
