@@ -66,7 +66,7 @@ func timeFilters(ctx context.Context, out io.Writer, src *experiments.KeySource,
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "Measured by `go run ./cmd/keysources -time %s -keys %s -queries %d -passes %d -seed %d` (%s, one goroutine):\n",
-		joinSizes(sizes), src.Name(), queries, passes, seed, runtime.Version())
+		joinSizes(sizes), keysFlag(src), queries, passes, seed, runtime.Version())
 	fmt.Fprintf(&b, "ns per add / present query / absent query of each filter sized for n keys at p = %g and holding them; the median of %d passes.\n\n", rate, passes)
 	fmt.Fprint(&b, "| filter |")
 	for _, n := range sizes {
@@ -100,7 +100,10 @@ func timeFilters(ctx context.Context, out io.Writer, src *experiments.KeySource,
 func joinSizes(sizes []uint64) string {
 	var s []string
 	for _, n := range sizes {
-		s = append(s, strconv.FormatFloat(float64(n), 'g', -1, 64))
+		s = append(s, strconv.FormatUint(n, 10))
 	}
 	return strings.Join(s, ",")
 }
+
+// keysFlag returns the -keys value that names src.
+func keysFlag(src *experiments.KeySource) string { return src.Name() }
