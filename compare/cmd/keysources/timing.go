@@ -66,7 +66,7 @@ func timeFilters(ctx context.Context, out io.Writer, src *experiments.KeySource,
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "Measured by `go run ./cmd/keysources -time %s -keys %s -queries %d -passes %d -seed %d` (%s, one goroutine):\n",
-		joinSizes(sizes), keysFlag(src), queries, passes, seed, runtime.Version())
+		joinSizes(sizes), src.Name(), queries, passes, seed, runtime.Version())
 	fmt.Fprintf(&b, "ns per add / present query / absent query of each filter sized for n keys at p = %g and holding them; the median of %d passes.\n\n", rate, passes)
 	fmt.Fprint(&b, "| filter |")
 	for _, n := range sizes {
@@ -104,6 +104,3 @@ func joinSizes(sizes []uint64) string {
 	}
 	return strings.Join(s, ",")
 }
-
-// keysFlag returns the -keys value that names src.
-func keysFlag(src *experiments.KeySource) string { return src.Name() }
