@@ -37,6 +37,17 @@
 //	bloomcalc -variant blocked -block 64 -n 1e6 -m 2MiB
 //	bloomcalc -variant split-block -n 1e6 -p 0.001
 //
+// With -variant partitioned or -variant counting it sizes those filters
+// from the same combinations as a standard one (analysis.PartitionedFPR for
+// k slices of ceil(m/k) bits; for counters of -width bits, the memory and
+// the probability that a counter saturates, analysis.SaturationProbability,
+// with the bound of Fan et al.); with -variant scalable, from the items held
+// -n and the target -p, the stages of analysis.Scalable and the compound
+// rate.
+//
+// With -http addr it serves the same calculator as a web page on addr (see
+// serve), with figures, and each result also as JSON.
+//
 // Bad, missing or contradictory flags print a message and the usage text
 // and exit with status 2.
 package main
@@ -72,8 +83,9 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-const usageText = `usage: bloomcalc [-variant standard|blocked|split-block] [-block bits]
-                 [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+const usageText = `usage: bloomcalc [-variant v] [-block bits] [-width bits] [-r ratio] [-s growth]
+                 [-n0 items] [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+       bloomcalc -http localhost:8080
 
 Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
   -n and -p      the bits and the best number of hashes
@@ -89,18 +101,31 @@ m must be a whole number of blocks and at least one bit per item. The
 output adds the bits of a standard filter for the same n and p and the
 penalty of the blocks; for blocked also the approximation of Putze et al.
 
+Partitioned and counting filters take the combinations of a standard one.
+A scalable filter takes -n (the items it holds) and -p (the target P), with
+-r, -s, -n0 and -block (blocked stages) optional, and prints its stages.
+
 Flags:
-  -variant v  standard (the default), blocked (each item sets k bits in one
-              block of -block bits) or split-block (Impala, Kudu and Parquet:
-              256-bit blocks of eight 32-bit words, one bit in each, k = 8)
-  -block B    block size in bits for -variant blocked: a power of two from
-              64 to 4096 (default 512, one 64-byte cache line)
+  -variant v  standard (the default), partitioned (one slice per hash),
+              counting (counters of -width bits), blocked (each item sets
+              k bits in one block of -block bits), split-block (Impala, Kudu
+              and Parquet: 256-bit blocks of eight 32-bit words, one bit in
+              each, k = 8) or scalable (Almeida et al.: stages that grow)
+  -block B    block size in bits for -variant blocked (and blocked stages of
+              -variant scalable): a power of two from 64 to 4096 (default
+              512, one 64-byte cache line)
+  -width w    counter width for -variant counting: 2, 4, 8 or 16 (default 4)
+  -r ratio    scalable: tightening ratio, 0 < r < 1 (default 0.9)
+  -s growth   scalable: growth factor of stage capacity, s >= 1 (default 2)
+  -n0 items   scalable: capacity of the first stage (default 1000)
   -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
   -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
   -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
               bytes (1MB = 10^6 bytes, 1MiB = 2^20 bytes)
   -k hashes   number of hash functions
   -json       print the result as JSON
+  -http addr  serve the calculator page on addr (localhost if no host is
+              given) instead; the page takes the same inputs as the flags
 `
 
 // result is what bloomcalc prints.
@@ -129,8 +154,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	mFlag := fs.String("m", "", "size in bits, or with a unit")
 	kFlag := fs.Int("k", 0, "number of hash functions")
 	jsonFlag := fs.Bool("json", false, "print JSON")
-	variantFlag := fs.String("variant", standard, "standard, blocked or split-block")
+	variantFlag := fs.String("variant", standard, "standard, partitioned, counting, blocked, split-block or scalable")
 	blockFlag := fs.Int("block", variants.DefaultBlockBits, "block size in bits for -variant blocked")
+	more := addMoreFlags(fs)
+	httpFlag := fs.String("http", "", "serve the calculator page on this address")
 
 	usage := func(err error) error {
 		fmt.Fprintf(stderr, "bloomcalc: %v\n\n%s", err, usageText)
@@ -146,17 +173,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usage(fmt.Errorf("unexpected argument %q (all input is given by flags)", fs.Arg(0)))
 	}
-	switch *variantFlag {
-	case standard, blocked, splitBlock:
-	default:
-		return usage(fmt.Errorf("flag -variant: unknown variant %q, want %s, %s or %s", *variantFlag, standard, blocked, splitBlock))
+	if *httpFlag != "" {
+		if fs.NFlag() > 1 {
+			return usage(errors.New("flag -http: give no other flag with -http; the page has its own form"))
+		}
+		return serve(*httpFlag, stderr)
+	}
+	if !knownVariant(*variantFlag) {
+		return usage(unknownVariant(*variantFlag))
 	}
 	blockGiven := false
 	fs.Visit(func(f *flag.Flag) { blockGiven = blockGiven || f.Name == "block" })
-	if blockGiven && *variantFlag != blocked {
-		return usage(fmt.Errorf("flag -block: only -variant blocked takes a block size, not -variant %s", *variantFlag))
+	if blockGiven && *variantFlag != blocked && *variantFlag != scalable {
+		return usage(fmt.Errorf("flag -block: only -variant blocked and scalable take a block size, not -variant %s", *variantFlag))
 	}
 	if err := checkBlockBits(*blockFlag); err != nil {
+		return usage(err)
+	}
+	if err := more.check(*variantFlag, fs); err != nil {
 		return usage(err)
 	}
 
@@ -199,7 +233,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		known.P = p
 		given = append(given, "-p")
 	}
-	if *variantFlag != standard {
+	switch *variantFlag {
+	case partitioned, counting:
+		return runSolved(stdout, *variantFlag, *more.width, known, given, *jsonFlag, usage)
+	case scalable:
+		var b uint64
+		if blockGiven {
+			b = uint64(*blockFlag)
+		}
+		return runScalable(stdout, more, b, known, *jsonFlag, usage)
+	case blocked, splitBlock:
 		return runVariant(stdout, *variantFlag, uint64(*blockFlag), known, given, *jsonFlag, usage)
 	}
 	if need := missingFlags(known); need != "" {

@@ -305,15 +305,15 @@ func TestRunVariantUsageErrors(t *testing.T) {
 		args    []string
 		mention string // in the first line
 	}{
-		{[]string{"-variant", "counting", "-n", "1e6", "-p", "0.01"}, "flag -variant: unknown variant \"counting\""},
+		{[]string{"-variant", "cuckoo", "-n", "1e6", "-p", "0.01"}, "flag -variant: unknown variant \"cuckoo\""},
 		{[]string{"-variant", "blocked", "-block", "100", "-n", "1e6", "-p", "0.01"}, "flag -block: 100 bits, want a power of two from 64 to 4096"},
 		{[]string{"-variant", "blocked", "-block", "32", "-n", "1e6", "-p", "0.01"}, "flag -block: 32 bits"},
 		{[]string{"-variant", "blocked", "-block", "8192", "-n", "1e6", "-p", "0.01"}, "flag -block: 8192 bits"},
 		{[]string{"-variant", "blocked", "-block", "0", "-n", "1e6", "-p", "0.01"}, "flag -block: 0 bits"},
 		{[]string{"-variant", "blocked", "-block", "1KB", "-n", "1e6", "-p", "0.01"}, "flag -block"},
-		{[]string{"-block", "512", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked takes a block size, not -variant standard"},
+		{[]string{"-block", "512", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked and scalable take a block size, not -variant standard"},
 		{[]string{"-variant", "standard", "-block", "64", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked"},
-		{[]string{"-variant", "split-block", "-block", "256", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked takes a block size, not -variant split-block"},
+		{[]string{"-variant", "split-block", "-block", "256", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked and scalable take a block size, not -variant split-block"},
 		{[]string{"-variant", "split-block", "-k", "7", "-n", "1e6", "-p", "0.01"}, "flag -k: a split-block filter always uses 8 hashes"},
 		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "5000"}, "flag -k"},
 		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1000000"}, "flag -m: 1000000 bits is not a whole number of 512-bit blocks; the nearest valid sizes are 999936 bits (1953 blocks) and 1000448 bits (1954 blocks)"},

@@ -47,6 +47,10 @@ type variantResult struct {
 	K           int     `json:"k"`
 	P           float64 `json:"p"` // the target if -p was given, else the exact rate
 	BitsPerItem float64 `json:"bits_per_item"`
+	// InformationMinimum is log2(1/p) bits per item, and Overhead the
+	// bits per item over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
 	// Standard is the standard filter for the same n and p; nil if p is
 	// not a rate a filter can be sized for (0 or 1 after rounding).
 	Standard *standardSize `json:"standard,omitempty"`
@@ -177,6 +181,8 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 	r.Blocks = r.M / blockBits
 	r.Bytes = analysis.FormatBytes(r.M)
 	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.InformationMinimum = analysis.InformationMinimum(r.P)
+	r.Overhead = r.BitsPerItem / r.InformationMinimum
 	if std, err := analysis.OptimalBits(r.N, r.P); err == nil {
 		r.Standard = &standardSize{
 			M:              std,
