@@ -332,7 +332,7 @@ func TestWriteCSV(t *testing.T) {
 	if len(recs) != 1+len(r.Rows) {
 		t.Fatalf("%d records for %d rows", len(recs), len(r.Rows))
 	}
-	want := "series,variant,hashing,items,capacity,bits,hashes,bits_per_element,filters,queries,rate,lo,hi,interval,estimated,classic,theory,model,target,inside"
+	want := "series,variant,hashing,items,capacity,bits,hashes,bits_per_element,filters,queries,members,false_negatives,rate,lo,hi,interval,estimated,classic,theory,model,target,inside"
 	if got := strings.Join(recs[0], ","); got != want {
 		t.Errorf("header\n%s\nwant\n%s", got, want)
 	}

@@ -21,9 +21,9 @@ var fillExperiment = Experiment{
 	Shardable:  true,
 	flags: func(variant string) []string {
 		if variant == "scalable" {
-			return []string{"n", "p", "filters", "queries", "r", "s"}
+			return []string{"n", "p", "filters", "queries", "r", "s", "keys"}
 		}
-		return []string{"n", "p", "filters", "queries"}
+		return []string{"n", "p", "filters", "queries", "keys"}
 	},
 	defaults: func(variant string, quick bool) Params {
 		if variant == "scalable" {
@@ -273,7 +273,7 @@ var scalableExperiment = Experiment{
 	Variants:  []string{"scalable"},
 	Timed:     true,
 	Shardable: true,
-	flags:     fixedFlags("n", "p", "filters", "queries", "r", "s"),
+	flags:     fixedFlags("n", "p", "filters", "queries", "r", "s", "keys"),
 	defaults: func(string, bool) Params {
 		return Params{N: 1000, P: 0.001, Filters: 10, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
 			R: []float64{0.5, 0.75, 0.9}, S: []float64{2, 4}}

@@ -4,7 +4,10 @@
 // calculator (see analysis.Solve), and prints the geometry, its memory, the
 // bits per item against the information-theoretic minimum, and the
 // false-positive rate at that geometry by the classic and the exact
-// formula.
+// formula. Given -n and -p only, it prints the exact sizing too: the
+// fewest bits whose exact rate at the best integer k is at most p
+// (analysis.ExactBits), and whether and by how much the classic geometry's
+// exact rate misses p.
 //
 // With -variant blocked or -variant split-block it sizes a blocked filter
 // (Putze, Sanders and Singler 2007: each item sets k bits in one block of
@@ -171,6 +174,8 @@ type result struct {
 	Overhead           float64 `json:"overhead"`
 	ClassicFPR         float64 `json:"fpr_classic"`
 	ExactFPR           float64 `json:"fpr_exact"`
+	// Exact is the exact sizing, given n and p only (see exact.go).
+	Exact *exactResult `json:"exact,omitempty"`
 }
 
 // run is bloomcalc with its command-line arguments (without the program
@@ -307,12 +312,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return usage(err)
 	}
 	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	if r.Exact, err = exactSizing(known, s); err != nil {
+		return err
+	}
 	if *jsonFlag {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	return printText(stdout, r, known.P != 0)
+	if err := printText(stdout, r, known.P != 0); err != nil {
+		return err
+	}
+	return printExact(stdout, r.Exact, r.M)
 }
 
 // useless refuses a geometry that cannot hold its items usefully: under

@@ -32,13 +32,18 @@ func usagef(format string, args ...any) error {
 const usageText = `usage: experiment [flags]
 
 Runs a named experiment on bloomlab's Bloom filters, prints a table and
-writes <out>/<exp>-<variant>.csv, .json, .png (and .svg).
+writes <out>/<exp>-<variant>.csv, .json, .png (and .svg); with -keys K
+other than uniform the names end in -keys-K (-keys-file-NAME for a file).
 
   go run ./cmd/experiment -variant scalable          the main job (fill, scalable)
   go run ./cmd/experiment -exp all -out plots/figures -format png,json
                                                      every figure of the README (then
                                                      go test ./plots -update files the JSON)
   go run ./cmd/experiment -list                      the experiments
+  go run ./cmd/experiment -exp hashing -keys sequential
+                                                     the hashing options on sequential keys
+  go run ./cmd/experiment -exp fill -variant standard -keys file:keys.txt
+                                                     a filter filled from your own keys
 
 Sharding: run -shard i/N for i = 0..N-1 (same flags, any machines), then
 -merge the N shard files; the merged output equals the unsharded run's.
@@ -49,7 +54,7 @@ Flags:
 // options are the parsed flags.
 type options struct {
 	exp, variant, out, format, shard, merge string
-	n, p, queries, r, s, conf               string
+	n, p, queries, r, s, conf, keys         string
 	filters, workers                        int
 	seed                                    uint64
 	list, quick                             bool
@@ -66,6 +71,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
 	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
+	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (one key a line, split into members and queries per filter); for the experiments that measure rates against inserted keys")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
 	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: all cores); the results do not depend on it")
 	fs.StringVar(&o.out, "out", "results", "output directory, created if missing")
@@ -128,7 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usagef("-out: empty output directory")
 	}
 	if o.merge != "" {
-		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick"} {
+		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick", "keys"} {
 			if set[name] {
 				return usagef("-merge cannot be combined with -%s: the shard files hold the run's parameters", name)
 			}
@@ -144,11 +150,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return err
 	}
 	progress := newProgress(stderr)
+	var failed error
 	for i, rn := range runs {
 		rn.opts.Progress = progress.start(fmt.Sprintf("%s %s", rn.exp, rn.variant))
 		started := time.Now()
 		res, err := experiments.Run(ctx, rn.exp, rn.variant, rn.params, rn.opts)
 		progress.stop()
+		if errors.Is(err, experiments.ErrFalseNegative) && res != nil {
+			// The results show the false negatives; write them, then fail.
+			failed = errors.Join(failed, err)
+			err = nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s %s; files written before are complete, nothing of this run was written", rn.exp, rn.variant)
@@ -160,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			fmt.Fprintln(stdout)
 		}
 		if res.Shard != nil {
-			path := filepath.Join(o.out, fmt.Sprintf("%s-%s.shard-%d-of-%d.json", rn.exp, rn.variant, res.Shard.Index, res.Shard.Count))
+			path := filepath.Join(o.out, fmt.Sprintf("%s-%s%s.shard-%d-of-%d.json", rn.exp, rn.variant, keysSuffix(rn.params.KeySource), res.Shard.Index, res.Shard.Count))
 			if err := writeFiles([]output{{path, func(w io.Writer) error { return experiments.WriteJSON(w, res) }}}); err != nil {
 				return err
 			}
@@ -172,7 +184,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			return err
 		}
 	}
-	return nil
+	return failed
 }
 
 // runSpec is one experiments.Run call.
@@ -224,6 +236,14 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 	}
 	p.Quick = o.quick
+	if set["keys"] {
+		if _, isFile := strings.CutPrefix(o.keys, "file:"); !isFile && !slices.Contains(experiments.KeySourceNames, o.keys) {
+			return nil, usagef("-keys: unknown key source %q, want %s, or file:PATH", o.keys, strings.Join(experiments.KeySourceNames, ", "))
+		}
+		if o.keys != "uniform" {
+			p.KeySource = o.keys
+		}
+	}
 	if o.workers < 0 {
 		return nil, usagef("-workers: %d, want 0 (all cores) or more", o.workers)
 	}
@@ -271,12 +291,15 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 		for _, v := range vs {
 			q := p
-			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "conf", "quick"} {
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "conf", "quick", "keys"} {
 				if !set[name] || uses(e, name, v) {
 					continue
 				}
 				if o.exp != "all" {
-					return nil, usagef("-%s: experiment %s %s does not use it", name, e.Name, v)
+					if v == "all" || len(vs) > 1 {
+						return nil, usagef("-%s: experiment %s does not use it", name, e.Name)
+					}
+					return nil, usagef("-%s: experiment %s does not use it for -variant %s", name, e.Name, v)
 				}
 				q = dropParam(q, name) // -exp all: the experiments that use it get it
 			}
@@ -316,6 +339,8 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 		p.Conf = 0
 	case "quick":
 		p.Quick = false
+	case "keys":
+		p.KeySource = ""
 	}
 	return p
 }
@@ -472,7 +497,7 @@ func report(stdout io.Writer, res *experiments.Results, dir string, formats []st
 	for _, n := range res.Notes {
 		fmt.Fprintln(stdout, "note:", n)
 	}
-	base := filepath.Join(dir, res.Experiment+"-"+res.Variant)
+	base := filepath.Join(dir, res.Experiment+"-"+res.Variant+keysSuffix(res.Params.KeySource))
 	var outs []output
 	for _, f := range formats {
 		switch f {
@@ -585,4 +610,26 @@ func missingShards(shards []*experiments.Results) error {
 		return usagef("-merge: shard files %s are missing (the run has %d shards)", strings.Join(missing, ", "), first.Shard.Count)
 	}
 	return usagef("-merge: %d of the %d shard files are missing, %s first", len(missing), first.Shard.Count, missing[0])
+}
+
+// keysSuffix returns what the output files of a run with key source src
+// add to their names, so that runs on different keys do not overwrite
+// each other: "" for the uniform keys, "-keys-url" for a named source,
+// "-keys-file-NAME" for file:PATH, NAME the file's base name without its
+// extension, other characters than letters, digits, '-' and '_' dropped.
+func keysSuffix(src string) string {
+	if src == "" || src == "uniform" {
+		return ""
+	}
+	if path, ok := strings.CutPrefix(src, "file:"); ok {
+		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		name = strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, name)
+		return "-keys-file-" + name
+	}
+	return "-keys-" + src
 }

@@ -42,6 +42,10 @@ var (
 	colStages  = col{"stages", func(r *experiments.Row) string { return strconv.FormatFloat(r.Stages, 'f', 1, 64) }}
 	colAdd     = col{"ns/add", func(r *experiments.Row) string { return ns(r.NsPerAdd) }}
 	colQuery   = col{"ns/query", func(r *experiments.Row) string { return ns(r.NsPerQuery) }}
+	// colFalseNegatives is printed when some row has a false negative.
+	colFalseNegatives = col{"FALSE NEGATIVES", func(r *experiments.Row) string {
+		return fmt.Sprintf("%d of %d", r.FalseNegatives, r.Members*uint64(r.Filters))
+	}}
 )
 
 // tableColumns returns the columns printed for res.
@@ -127,6 +131,12 @@ func seriesNames(res *experiments.Results) []string {
 // printTable prints res's rows as an aligned table.
 func printTable(w io.Writer, res *experiments.Results) {
 	cols := tableColumns(res)
+	for i := range res.Rows {
+		if res.Rows[i].FalseNegatives > 0 {
+			cols = append(cols, colFalseNegatives)
+			break
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	heads := make([]string, len(cols))
 	for i, c := range cols {
