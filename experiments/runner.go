@@ -154,7 +154,9 @@ func execute(ctx context.Context, pl *plan, o Options, sequential bool) error {
 					rows[i] = &pl.rows[r]
 				}
 				t := &trial{filter: j.f, hashing: gr.hashing}
-				t.hashing.Seed, t.stream = seeds(o.Seed, gr.key, j.f)
+				var hseed uint64
+				hseed, t.stream = seeds(o.Seed, gr.key, j.f)
+				t.hashing = withSeed(t.hashing, hseed)
 				if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
 					cancel(err)
 				}
