@@ -10,9 +10,10 @@ import (
 	"github.com/bloomlab/bloomlab/variants"
 )
 
-// PollutionCandidates is T, the number of candidate keys the pollution
-// attacker of the adversary experiment examines for each key it inserts.
-const PollutionCandidates = 100
+// PollutionCandidates is T, the most candidate keys the pollution attacker
+// of the adversary experiment examines for each key it inserts; it stops
+// at the first candidate all of whose k cells are fresh.
+const PollutionCandidates = 1000
 
 // forgedKeys is the number of forged keys per filter that the adversary
 // experiment tests online: a tenth of the queries, at least 100.
@@ -63,7 +64,7 @@ var adversaryExperiment = Experiment{
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries"),
 	defaults: func(string, bool) Params {
-		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1}
+		return Params{N: 5000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1}
 	},
 	plan:      planAdversary,
 	summarize: summarizeAdversary,
@@ -195,7 +196,7 @@ func planAdversary(variant string, p Params) (*plan, error) {
 		pl.groups = append(pl.groups, g)
 	}
 	pl.notes = append(pl.notes,
-		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines T = %d candidates per inserted key and inserts the one with the most fresh cells (variants.FreshCounter)", p.N, p.P, PollutionCandidates),
+		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines up to T = %d candidates per inserted key and inserts the first with the most fresh cells (variants.FreshCounter), stopping at one whose k cells are all fresh", p.N, p.P, PollutionCandidates),
 		"the attacker knows the hashing (kind and seed, as a saved filter records them); against a keyed filter it does not know the key and chooses or forges with the default hashing",
 		fmt.Sprintf("forging: the attacker also knows the filter's bits (a copy) and searches offline; %d forged keys per filter are tested online; a blind attacker needs 1/rate queries per false positive", forgedKeys(p)))
 	return pl, nil
@@ -203,7 +204,7 @@ func planAdversary(variant string, p Params) (*plan, error) {
 
 // pollution fills a filter with n keys, random or chosen, and counts the
 // false positives among the row's queries. A chosen key is, of the next
-// PollutionCandidates candidates, the one with the most fresh cells in
+// PollutionCandidates candidates, the first with the most fresh cells in
 // the attacker's view: the filter itself when the attacker knows the
 // hashing, or a copy built with the default hashing when the filter is
 // keyed.
@@ -225,6 +226,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
 			return fmt.Errorf("experiments: %T cannot count fresh cells", view)
 		}
 		var next uint64
+		var k int
 		for i := range n {
 			if i%(interruptEvery/PollutionCandidates+1) == 0 && ctx.Err() != nil {
 				return ctx.Err()
@@ -233,10 +235,16 @@ func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
 				f.Add(t.member(i))
 				continue
 			}
+			if i%256 == 0 {
+				k = view.Stats().Hashes // a scalable filter's k grows with its stages
+			}
 			best, most := next, -1
 			for c := next; c < next+PollutionCandidates; c++ {
 				if fresh := fc.FreshCells(guess.Sum(t.candidate(c))); fresh > most {
 					best, most = c, fresh
+					if fresh >= k {
+						break // no candidate can do better
+					}
 				}
 			}
 			next += PollutionCandidates

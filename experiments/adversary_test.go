@@ -36,7 +36,7 @@ func TestAdversary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few seconds; TestEveryExperiment runs the experiment at a tiny size")
 	}
-	r, err := Run(context.Background(), "adversary", "all", Params{N: 2000, Filters: 8, Queries: 10_000}, Options{Seed: 5})
+	r, err := Run(context.Background(), "adversary", "all", Params{N: 1000, Filters: 8, Queries: 10_000}, Options{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestAdversary(t *testing.T) {
 			t.Errorf("%s: %.4g of the keys forged with known hashing test present, want all", v, on.Rate)
 		}
 	}
-	n := uint64(2000)
+	n := uint64(1000)
 	forged, random, keyed := row("counting: "+AttackRemoveForged, n/10), row("counting: "+AttackRemoveRandom, n/10), row("counting: "+AttackRemoveKeyed, n/10)
 	if forged.Removed != float64(n/10) {
 		t.Errorf("%v of %d forged keys removed, want all", forged.Removed, n/10)

@@ -138,7 +138,7 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 		}
 		label := a
 		if a == experiments.AttackChosen {
-			label += fmt.Sprintf(" (best of T = %d)", experiments.PollutionCandidates)
+			label += fmt.Sprintf(" (best of up to T = %d)", experiments.PollutionCandidates)
 		}
 		if err := addMeasured(p, clampLow(pts, lo), seriesColor(attackStyles[j].color), attackStyles[j].shape, label); err != nil {
 			return nil, err
