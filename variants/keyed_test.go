@@ -226,6 +226,9 @@ func TestKeyedGoldenLayout(t *testing.T) {
 // (1-e^(-kn/m))^k for the geometry built. TestEveryHashingMatchesTheory
 // checks one keyed filter over more queries.
 func TestKeyedRateMatchesTheory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 s under the race detector; TestEveryHashingMatchesTheory checks one keyed filter")
+	}
 	const filters, n, q = 60, 20_000, 20_000
 	r := rand.New(rand.NewPCG(24, 24))
 	var key HashKey
