@@ -243,7 +243,7 @@ func removalPanel(r *experiments.Results) (*plot.Plot, error) {
 		}
 	}
 	if xmax > 0 {
-		p.X.Min, p.X.Max = xmin/10, xmax*2
+		p.X.Min, p.X.Max = xmin/10, xmax*10 // at least three labelled decades
 	}
 	return p, nil
 }
