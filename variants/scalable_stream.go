@@ -283,3 +283,21 @@ func (f *Scalable) addStream(i int, d Digest) {
 	st.set(s)
 	f.stages[i].f.items++
 }
+
+// freshStream is FreshCells for stage i of the stream derivation: the
+// cells of the key's stream in that stage that are still clear.
+func (f *Scalable) freshStream(i int, d Digest) int {
+	st, s := &f.hot[i], streamSeed(d)
+	if st.bl != nil {
+		h1, h2 := st.blockDigest(s)
+		return st.bl.FreshCells(Digest{H1: h1, H2: h2})
+	}
+	n, x := 0, s+st.x0
+	for j := range st.k {
+		b := st.index(x, j)
+		if *wordPtr(unsafe.Add(st.words, uintptr(j)*st.step), b)>>(b&63)&1 == 0 {
+			n++
+		}
+	}
+	return n
+}

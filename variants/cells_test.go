@@ -1,0 +1,59 @@
+package variants
+
+import "testing"
+
+// TestFreshCells: on an empty filter every probe is fresh; after adding a
+// key, that key has no fresh cell left; and FreshCells agrees with what an
+// add does: a key with no fresh cell tests present, and one with fresh
+// cells tests absent.
+func TestFreshCells(t *testing.T) {
+	for _, h := range []Hashing{{Seed: 3}, {Derivation: Independent, Seed: 4}, {Kind: Keyed, Key: refKey}} {
+		filters := map[string]Filter{}
+		s, _ := NewStandardFor(500, 0.01, h)
+		p, _ := NewPartitionedFor(500, 0.01, h)
+		c, _ := NewCountingFor(500, 0.01, 4, h)
+		sc, _ := NewScalable(ScalableParams{P: 0.01, N0: 100, Hashing: h})
+		filters["standard"], filters["partitioned"], filters["counting"], filters["scalable"] = s, p, c, sc
+		if h.Derivation == EnhancedDouble {
+			b, _ := NewBlockedFor(500, 0.01, 0, h)
+			sb, _ := NewScalable(ScalableParams{P: 0.01, N0: 100, BlockBits: 512, Hashing: h})
+			filters["blocked"], filters["scalable-blocked"] = b, sb
+		}
+		for name, f := range filters {
+			fc := f.(FreshCounter)
+			keys := testKeys(7, 1, 1000)
+			if n, k := fc.FreshCells(h.Sum(keys[0])), f.Stats().Hashes; n != k {
+				t.Errorf("%s/%v: empty filter, %d fresh cells of %d", name, h.Kind, n, k)
+			}
+			for _, key := range keys {
+				d := h.Sum(key)
+				fresh := fc.FreshCells(d)
+				sf, scalable := f.(*Scalable)
+				stages := 0
+				if scalable {
+					stages = sf.Stages()
+				}
+				present := f.TestAndAdd(key)
+				// A scalable filter also reports keys its older stages hold.
+				if fresh == 0 && !present || fresh > 0 && present && !scalable {
+					t.Fatalf("%s/%v: %d fresh cells, but TestAndAdd says present = %v", name, h.Kind, fresh, present)
+				}
+				// (A scalable filter whose newest stage just filled counts
+				// in the next, empty stage; one that holds the key in an
+				// older stage did not add it.)
+				if !scalable || !present && sf.Stages() == stages && !newestFull(sf) {
+					if n := fc.FreshCells(d); n != 0 {
+						t.Fatalf("%s/%v: %d fresh cells right after the add", name, h.Kind, n)
+					}
+				}
+			}
+		}
+	}
+}
+
+// newestFull reports whether the newest stage of f holds its capacity, so
+// that FreshCells counts the cells of the next, empty stage.
+func newestFull(f *Scalable) bool {
+	st := &f.stages[f.live-1]
+	return st.core().items >= st.capacity
+}
