@@ -113,3 +113,11 @@ func ExampleBlockedSize() {
 	// B = 512: m = 15545856, k = 9, 1.081 x standard, rate 0.0009999
 	// split-block: m = 16889856, 1.175 x standard
 }
+
+// The probes a query reads when it tests them in pairs and stops at the
+// first pair with a clear bit, at fill 1/2: 2 + 2/4 + 2/16 + 2/64 for 8
+// probes.
+func ExampleGroupedProbes() {
+	fmt.Printf("%.4f\n", analysis.GroupedProbes(8, 2, 0.5))
+	// Output: 2.6562
+}

@@ -160,6 +160,15 @@ type Row struct {
 	// NsPerPresent is the mean time of one Contains of a key the filter
 	// holds (Time; NsPerQuery is then that of an absent key).
 	NsPerPresent float64 `json:"ns_per_present,omitempty"`
+	// LinesAbsent and LinesPresent are the mean numbers of distinct
+	// 64-byte lines a query of an absent and of a present key reads,
+	// counted from the probe sequence (variants.LineCounter), for the
+	// speed experiment; LinesPredicted is the prediction of package
+	// analysis for an absent key, where it has one (scalable and standard
+	// filters).
+	LinesAbsent    float64 `json:"lines_absent,omitempty"`
+	LinesPresent   float64 `json:"lines_present,omitempty"`
+	LinesPredicted float64 `json:"lines_predicted,omitempty"`
 	// Bytes is the memory of the structure, in bytes.
 	Bytes float64 `json:"bytes,omitempty"`
 	// Removed is the mean number of successful removals (counting).
@@ -189,6 +198,11 @@ type Trial struct {
 	NsPerAdd     float64 `json:"ns_per_add,omitempty"`
 	NsPerQuery   float64 `json:"ns_per_query,omitempty"`
 	NsPerPresent float64 `json:"ns_per_present,omitempty"`
+	// LinesAbsent, LinesPresent and LinesPredicted are the filter's lines
+	// per query (see Row).
+	LinesAbsent    float64 `json:"lines_absent,omitempty"`
+	LinesPresent   float64 `json:"lines_present,omitempty"`
+	LinesPredicted float64 `json:"lines_predicted,omitempty"`
 	// Bytes is the memory measured for this trial.
 	Bytes uint64 `json:"bytes,omitempty"`
 	// Removed is the number of successful removals (counting).
@@ -209,10 +223,13 @@ func (r *Row) aggregate(conf float64) error {
 		return fmt.Errorf("experiments: row %s items %d has no trials", r.Series, r.Items)
 	}
 	nf := float64(len(t))
-	var est, bits, stages, add, query, present, bytes, removed float64
+	var est, bits, stages, add, query, present, bytes, removed, la, lp, lw float64
 	r.FalseNegatives = 0
 	for _, x := range t {
 		r.FalseNegatives += x.FalseNegatives
+		la += x.LinesAbsent
+		lp += x.LinesPresent
+		lw += x.LinesPredicted
 		est += x.Estimated
 		bits += float64(x.Bits)
 		stages += float64(x.Stages)
@@ -230,6 +247,7 @@ func (r *Row) aggregate(conf float64) error {
 	r.NsPerAdd = add / nf
 	r.NsPerQuery = query / nf
 	r.NsPerPresent = present / nf
+	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = la/nf, lp/nf, lw/nf
 	r.Bytes = bytes / nf
 	r.Removed = removed / nf
 	if r.Items > 0 && r.Bits > 0 {
@@ -555,6 +573,9 @@ var columns = []column{
 	{"ns_per_add", func(r *Row) string { return fmtFloat(r.NsPerAdd) }},
 	{"ns_per_query", func(r *Row) string { return fmtFloat(r.NsPerQuery) }},
 	{"ns_per_present", func(r *Row) string { return fmtFloat(r.NsPerPresent) }},
+	{"lines_absent", func(r *Row) string { return fmtFloat(r.LinesAbsent) }},
+	{"lines_present", func(r *Row) string { return fmtFloat(r.LinesPresent) }},
+	{"lines_predicted", func(r *Row) string { return fmtFloat(r.LinesPredicted) }},
 	{"bytes", func(r *Row) string { return fmtFloat(r.Bytes) }},
 	{"estimate", func(r *Row) string { return r.Estimate }},
 	{"overlap", func(r *Row) string { return overlapCell(r) }},
@@ -656,6 +677,7 @@ func (r Row) template() Row {
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
 	r.NsPerPresent = 0
+	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = 0, 0, 0
 	r.BitsPerElement = 0
 	r.CardinalityRow = r.CardinalityRow.template()
 	return r

@@ -90,6 +90,7 @@ func planSpeed(variant string, p Params) (*plan, error) {
 		}
 	}
 	pl.notes = append(pl.notes, "times per operation on one goroutine, keys of 16 bytes generated on the fly (about 1 ns of each operation); adds are repeated on a reset filter until at least as many as the queries were timed",
+		fmt.Sprintf("lines: distinct 64-byte lines a query reads, counted from its probe sequence (variants.LineCounter) over %d absent and up to %d present keys, untimed; predicted: analysis.Scalable.Lines and analysis.TableLines for an absent key", lineSamples, lineSamples),
 		fmt.Sprintf("batched: AddBatch and ContainsBatch with %d keys per call; %s: the time per load of a random 64-byte line of a table of the standard filter's size for n, loads independent of each other (the memory system's limit for one access per key)", speedBatch, RandomLines))
 	if variant == "scalable" || variant == "all" {
 		pl.notes = append(pl.notes, ScalableBlocked+": a scalable filter with the same parameters and blocked stages of 512 bits (ScalableParams.BlockBits), whose queries read every stage's block in one pass")
@@ -184,8 +185,52 @@ func timeBatches(build builder) runFunc {
 			}
 		}
 		recordTimes(&out[0], f.Stats(), positives, addTime, adds, time.Since(start), r.Queries)
+		return recordLines(&out[0], f, t, r)
+	}
+}
+
+// lineSamples is the number of absent and of present keys whose lines the
+// speed experiment counts per filter.
+const lineSamples = 10_000
+
+// recordLines fills a speed trial's lines per query: the mean of
+// variants.LineCounter over the first lineSamples query keys and over up
+// to lineSamples members spread over all of them, and the prediction of
+// package analysis for an absent key (scalable: Scalable.Lines with the
+// stream stages' pairs; standard: TableLines at the filter's fill).
+func recordLines(o *Trial, f filter, t *trial, r *Row) error {
+	lc, ok := f.(variants.LineCounter)
+	if !ok {
 		return nil
 	}
+	var sum float64
+	n := min(r.Queries, lineSamples)
+	for i := range n {
+		sum += float64(lc.LinesHash(t.hashing.Sum(t.query(i))))
+	}
+	o.LinesAbsent = sum / float64(n)
+	sum = 0
+	step := max(1, r.Items/lineSamples)
+	var m float64
+	for i := uint64(0); i < r.Items; i += step {
+		sum += float64(lc.LinesHash(t.hashing.Sum(t.member(i))))
+		m++
+	}
+	o.LinesPresent = sum / m
+	st := f.Stats()
+	switch f := f.(type) {
+	case *variants.Scalable:
+		g := f.Params()
+		geom := analysis.Scalable{P: g.P, R: g.R, S: g.S, N0: g.N0, BlockBits: uint64(g.BlockBits)}
+		abs, _, err := geom.Lines(st.Items, 2)
+		if err != nil {
+			return err
+		}
+		o.LinesPredicted = abs
+	case *variants.Standard:
+		o.LinesPredicted = analysis.TableLines(st.Bits, st.Hashes, 4, st.FillRatio)
+	}
+	return nil
 }
 
 // lineSink receives the sums of timeLines, so that the compiler keeps the
@@ -262,7 +307,7 @@ func timeOps(build builder) runFunc {
 			return err
 		}
 		recordTimes(&out[0], f.Stats(), positives, addTime, adds, time.Since(start), r.Queries)
-		return nil
+		return recordLines(&out[0], f, t, r)
 	}
 }
 

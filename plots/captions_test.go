@@ -255,6 +255,17 @@ func TestCaptionNumbers(t *testing.T) {
 			fmt.Sprintf("blocked and split-block filters take %s ns per add and %s per query there", span([]string{"blocked", "split-block"}, add), span([]string{"blocked", "split-block"}, query)),
 			fmt.Sprintf("batched (dashed), %s and %s ns per key", span([]string{"blocked batched", "split-block batched"}, add), span([]string{"blocked batched", "split-block batched"}, query)),
 			fmt.Sprintf("against %.0f ns for one independent random 64-byte load", at(experiments.RandomLines, large).NsPerQuery))
+		// Panel (c): the lines a query reads, and how close the prediction is.
+		worst := 0.0
+		for _, row := range r.Rows {
+			if row.LinesPredicted > 0 {
+				worst = math.Max(worst, math.Abs(row.LinesAbsent/row.LinesPredicted-1))
+			}
+		}
+		claims(t, text, "speed-all",
+			fmt.Sprintf("The scalable filter reads %.1f lines at %d keys and %.1f at %d million (%.0f stages", at("scalable", small).LinesAbsent, small, sc.LinesAbsent, large/1_000_000, sc.Stages),
+			fmt.Sprintf("it reads exactly one per stage, 1 to %.0f", sb.LinesAbsent),
+			fmt.Sprintf("Counted and predicted agree within %.1f%%", math.Ceil(1000*worst)/10))
 	}
 	if r := data["memory-all"]; r != nil {
 		perKey := func(series string) (lo, hi float64) {

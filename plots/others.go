@@ -283,7 +283,49 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 	if slices.Contains(names, experiments.ScalableBlocked) {
 		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 7 * vg.Inch}, nil
+	c, err := linesPanel(r, names, size)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 7 * vg.Inch}, nil
+	}
+	a.Legend.Add("(c) wide grey: the lines analysis predicts")
+	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 24 * vg.Inch, Height: 7 * vg.Inch}, nil
+}
+
+// linesPanel draws the speed figure's panel (c): the distinct 64-byte
+// lines a query of an absent key reads against the filter's memory, each
+// series in its style from panels (a) and (b), and the prediction of
+// package analysis in grey where the results have one. It returns nil if
+// no row counts lines.
+func linesPanel(r *experiments.Results, names []string, size func(*experiments.Row) float64) (*plot.Plot, error) {
+	c := newPlot("(c) lines read by a query of an absent key", "filter memory (bytes)", "distinct 64-byte lines per query")
+	logX(c)
+	hi := 0.0
+	// The predictions first, wide and grey, so that the measured series
+	// stay visible on top of them.
+	for _, name := range names {
+		pred := Values(Rows(r, name, nil), size, func(r *experiments.Row) float64 { return r.LinesPredicted })
+		if err := addLine(c, pred, grey, nil, 3*lineW, ""); err != nil {
+			return nil, err
+		}
+	}
+	for i, name := range names {
+		xy := Values(Rows(r, name, nil), size, func(r *experiments.Row) float64 { return r.LinesAbsent })
+		for _, p := range xy {
+			hi = math.Max(hi, p.Y)
+		}
+		col, shape, dashes := speedStyle(names, i)
+		if err := addPolyline(c, xy, col, shape, dashes, ""); err != nil {
+			return nil, err
+		}
+	}
+	if hi == 0 {
+		return nil, nil
+	}
+	c.Y.Min, c.Y.Max = 0, hi*1.08
+	return c, nil
 }
 
 // speedStyle returns the colour, glyph and dashes of series i of the speed

@@ -97,6 +97,9 @@ func (f *Scalable) FreshCells(d Digest) int {
 			return next.Hashes
 		}
 	}
+	if f.stream {
+		return f.freshStream(i, d)
+	}
 	if st.b != nil {
 		return st.b.FreshCells(d.Remix(i))
 	}

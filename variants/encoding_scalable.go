@@ -41,7 +41,12 @@ func (f *Scalable) encodedSize() uint64 {
 
 func (f *Scalable) encode(e *encoder) {
 	code := codeScalable
-	if f.geom.BlockBits != 0 {
+	switch {
+	case f.stream && f.geom.BlockBits != 0:
+		code = codeScalableBlockedStream
+	case f.stream:
+		code = codeScalableStream
+	case f.geom.BlockBits != 0:
 		code = codeScalableBlocked
 	}
 	e.header(code, f.hashing)
@@ -119,7 +124,7 @@ func (d *decoder) readScalable() (*Scalable, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.variant != codeScalable && h.variant != codeScalableBlocked {
+	if !h.variant.scalable() {
 		return nil, d.bad(incompatible("the data holds a %v filter, not a %v one", h.variant, codeScalable))
 	}
 	return d.scalable(h)
@@ -133,7 +138,8 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 		S:  math.Float64frombits(d.u64()),
 		N0: d.u64(),
 	}
-	if h.variant == codeScalableBlocked {
+	blocked := h.variant == codeScalableBlocked || h.variant == codeScalableBlockedStream
+	if blocked {
 		geom.BlockBits = uint64(d.u32())
 		if d.err == nil {
 			if err := checkBlockBits(int(geom.BlockBits)); err != nil {
@@ -152,7 +158,8 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 	if live < 1 || live > analysis.MaxStages {
 		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxStages))
 	}
-	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live)}
+	stream := h.variant == codeScalableStream || h.variant == codeScalableBlockedStream
+	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live), stream: stream}
 	for i := range int(live) {
 		st := scalableStage{error: geom.P0() * math.Pow(geom.R, float64(i))}
 		var err error
@@ -183,7 +190,15 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 			st.b.words = words
 		} else if err := d.partitionedPadding(st.f); err != nil {
 			return nil, err
+		} else if stream {
+			words, err := aligned(st.f.words)
+			if err != nil {
+				return nil, d.bad(err)
+			}
+			st.f.words = words
 		}
+		f.hot = append(f.hot, newStreamStage(i, st.f, st.b))
+		f.wide = f.wide || f.hot[i].wide
 	}
 	return f, nil
 }

@@ -26,7 +26,9 @@ import (
 //	0       4     magic "BLMF"
 //	4       2     format version (uint16), 1
 //	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
-//	              5 blocked, 6 split-block, 7 scalable with blocked stages
+//	              5 blocked, 6 split-block, 7 scalable with blocked stages,
+//	              10 scalable (stream stages), 11 scalable with blocked
+//	              stream stages
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
 //	              3 siphash (Keyed)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
@@ -90,6 +92,13 @@ import (
 //	65     L stages, each a blocked parameter block (bits m_i, hashes
 //	       k_i, block bits B, capacity n_i, items) and its m_i/64 words as
 //	       below; stage i queries with Digest.Remix(i)
+//
+// Scalable, stream stages (code 10; derivation 0) and scalable, blocked
+// stream stages (code 11; derivation 0): the layouts of codes 4 and 7,
+// but stage i derives its bits from the key's wyrand stream (see
+// Scalable), not from Digest.Remix(i). A scalable filter with the default
+// derivation writes these codes; filters with other derivations still
+// write codes 4 and 7, and every code loads as written.
 //
 // Blocked (32 bytes of parameters, then w = m/64 words; derivation 0):
 //
@@ -169,7 +178,21 @@ const (
 	codeSplitBlock  variantCode = 6
 	// codeScalableBlocked is a scalable filter with blocked stages.
 	codeScalableBlocked variantCode = 7
+	// codeScalableStream and codeScalableBlockedStream are scalable
+	// filters whose stages take the stream derivation (see Scalable),
+	// with partitioned and with blocked stages.
+	codeScalableStream        variantCode = 10
+	codeScalableBlockedStream variantCode = 11
 )
+
+// scalable reports whether c is one of the scalable filter's codes.
+func (c variantCode) scalable() bool {
+	switch c {
+	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream:
+		return true
+	}
+	return false
+}
 
 func (c variantCode) String() string {
 	switch c {
@@ -187,6 +210,10 @@ func (c variantCode) String() string {
 		return "split-block"
 	case codeScalableBlocked:
 		return "scalable (blocked stages)"
+	case codeScalableStream:
+		return "scalable (stream stages)"
+	case codeScalableBlockedStream:
+		return "scalable (blocked stream stages)"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -510,8 +537,10 @@ func (d *decoder) header() (header, error) {
 	switch c {
 	case codeStandard, codePartitioned, codeCounting, codeScalable:
 		err = h.validate()
-	case codeBlocked, codeScalableBlocked:
+	case codeBlocked, codeScalableBlocked, codeScalableBlockedStream:
 		err = checkOwnIndexing("blocked", h)
+	case codeScalableStream:
+		err = checkOwnIndexing("scalable stream", h)
 	case codeSplitBlock:
 		err = checkSplitHashing(h)
 	default:
@@ -667,7 +696,7 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.counting(h); err == nil {
 			return f, nil
 		}
-	case codeScalable, codeScalableBlocked:
+	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream:
 		if f, err := d.scalable(h); err == nil {
 			return f, nil
 		}

@@ -323,8 +323,18 @@ func goldenFilters(t testing.TB) map[string]persistent {
 		t.Fatal(err)
 	}
 	sb.capacity = 5
-	// Blocked stages of 64 bits: again three stages of two keys.
-	sk, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, BlockBits: 64, Hashing: Hashing{Kind: Metro, Seed: 11}})
+	// Blocked stages of 64 bits: again three stages of two keys, with the
+	// remixed digests that earlier versions saved (code 7).
+	sk, err := newScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, BlockBits: 64, Hashing: Hashing{Kind: Metro, Seed: 11}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stream derivation (codes 10 and 11), three stages each.
+	ss, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, Hashing: Hashing{Seed: 13}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sbs, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, BlockBits: 64, Hashing: Hashing{Kind: Metro, Seed: 11}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,12 +344,13 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ks} {
+	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ss, sbs, ks} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk, "standard-siphash-v1": ks}
+	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
+		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks}
 }
 
 // readHex reads a golden file: hexadecimal digits, any white space.
@@ -411,6 +422,54 @@ func TestGoldenLoads(t *testing.T) {
 		if st := f.Stats(); st.Items != uint64(len(goldenKeys)) {
 			t.Errorf("%s: %d items, want %d", path, st.Items, len(goldenKeys))
 		}
+	}
+}
+
+// TestGoldenEarlierScalable checks that scalable filters saved before the
+// stream derivation (codes 4 and 7) load and answer exactly as before:
+// scalable-default-v1.golden was written by the version before it (P =
+// 0.01, r = 0.5, s = 1, n0 = 2, seed 5, the golden keys: three stages
+// with the default derivation, code 4), and scalable-blocked-v1.golden is
+// a code 7 file. Each must load with the former indexing, encode to the
+// same bytes, equal a filter built with it, and agree with that filter on
+// 20,000 other keys.
+func TestGoldenEarlierScalable(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		p    ScalableParams
+	}{
+		{"scalable-default-v1", ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, Hashing: Hashing{Seed: 5}}},
+		{"scalable-blocked-v1", ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2, BlockBits: 64, Hashing: Hashing{Kind: Metro, Seed: 11}}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			data := readHex(t, filepath.Join("testdata", c.file+".golden"))
+			var f Scalable
+			if err := f.UnmarshalBinary(data); err != nil {
+				t.Fatal(err)
+			}
+			if f.stream {
+				t.Fatal("loaded with the stream derivation")
+			}
+			again, err := f.MarshalBinary()
+			if err != nil || !bytes.Equal(again, data) {
+				t.Fatalf("encodes to other bytes (%v)", err)
+			}
+			ref, err := newScalable(c.p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range goldenKeys {
+				ref.Add([]byte(k))
+			}
+			if !ref.Equal(&f) {
+				t.Fatal("differs from a filter built with the former indexing")
+			}
+			for i, k := range testKeys(65, 3, 20_000) {
+				if f.Contains(k) != ref.Contains(k) {
+					t.Fatalf("key %d: loaded filter answers %v", i, f.Contains(k))
+				}
+			}
+		})
 	}
 }
 
@@ -598,6 +657,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"counters 0", edit(cgood, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},
 		{"counter padding", edit(cgood, true, func(b []byte) []byte { b[len(b)-5] |= 0x80; return b }), "bits set beyond the 400 bits"},
 		{"counting truncated", cgood[:60], "declare 56 bytes of cells, 14 bytes remain"},
+		{"stream stages, derivation 1", edit(sgood, true, func(b []byte) []byte { b[8] = 1; return b }), "derivation double: a scalable stream filter"},
 		{"scalable P NaN", edit(sgood, true, f64(17, math.NaN())), "P = NaN"},
 		{"scalable P 0", edit(sgood, true, f64(17, 0)), "P = 0"},
 		{"scalable P 1", edit(sgood, true, f64(17, 1)), "P = 1"},
@@ -637,7 +697,7 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("error %v, want ErrIncompatible naming the variants", err)
 		}
 		var cf Counting
-		if err := cf.UnmarshalBinary(sgood); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "holds a scalable filter, not a counting one") {
+		if err := cf.UnmarshalBinary(sgood); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "holds a scalable (stream stages) filter, not a counting one") {
 			t.Errorf("error %v, want ErrIncompatible naming the variants", err)
 		}
 		var sf Scalable

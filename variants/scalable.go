@@ -91,12 +91,56 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // fill stages; Stats.Items counts the keys actually inserted, which are
 // fewer than the distinct keys offered by the false positives among them.
 //
-// Each key is hashed once. Stage i derives its indexes from d.Remix(i), so
-// stages have independent index patterns, as the compound rate assumes.
+// Each key is hashed once, and its stages' indexes come from that one
+// digest by the stream derivation (format codes 10 and 11): the digest
+// (h1, h2) gives the seed s = h1 xor rotl(h2, 32), and the key's probe
+// values are the outputs of wyrand (Wang Yi's generator, which passes
+// TestU01's BigCrush and PractRand) started at state s: state
+// x_t = s + t wyp0, output v_t = hi xor lo of the 128-bit product
+// x_t (x_t xor wyp1). Stage i takes outputs t = 4096 i + 1, 4096 i + 2, ...
+// For partitioned stages slice j gets floor(h b / 2^32) for the half h of
+// output 4096 i + j/2 + 1, the low half for even j and the high half for
+// odd j; slices of more than 2^24 bits, in stages of more than about 11
+// million items, take output 4096 i + j + 1 whole, reduced by
+// multiply-shift over 64 bits. A blocked stage takes its first output for
+// the block and its second as the h2 of its in-block positions (see
+// Blocked). A stage's test is thus one multiply per two slices besides the
+// reduction, with no per-stage remix and no per-index mixer. Its slices
+// are read in pairs, each pair tested once, up to the first pair with a
+// clear bit.
 //
-// The bound also assumes that the k indexes within a stage behave as
-// independent. The stages are partitioned filters, which mix every derived
-// value before reducing it (see Partitioned); without that, the
+// Why the compound theory still holds. It assumes that, for a key not in
+// the filter, the k_i positions it tests in stage i are independent and
+// uniform and independent of every stage's contents, and of its positions
+// in the other stages. (1) Within one key all positions are distinct
+// outputs of one generator run, or the two halves of one output, which the
+// generator's statistical quality makes as good as independent uniform
+// values. (2) Across keys: two keys with seeds s and s' draw from the same
+// generator sequence at offsets that differ by (s' - s)/wyp0 mod 2^64
+// (wyp0 is odd, so this is a bijection of s' - s); their windows of at most
+// 4096 MaxStages outputs overlap only if that offset is within 2^20 of
+// zero, which for seeds from a 128-bit hash has probability about 2^-43.
+// Outside that, the two keys read disjoint stretches of one good random
+// sequence, so a stranger's positions are independent of the positions
+// that set the bits it meets, as the rate formula assumes. (3) The
+// 32-bit multiply-shift reduction, used for slices of at most 2^24 bits,
+// makes every position equally likely to within 2^-8 relative, which moves
+// a stage's rate by less than 0.1%; larger slices use the 64-bit
+// reduction, for which the same bound is b/2^64. What the stream derivation gives up is only what the remix
+// guarded against in the derivations it replaces: the double-hashing
+// values of one key are linear in the slice number, so two keys whose
+// halves nearly agree collided in every slice; wyrand outputs are not
+// linear in t.
+//
+// Filters with another derivation (Double, Triple, Independent), and
+// filters saved by earlier versions (codes 4 and 7), keep the former
+// indexing: stage i derives its indexes from d.Remix(i) by the filter's
+// derivation, so stages have independent index patterns, as the compound
+// rate assumes. They load and answer exactly as before.
+//
+// The former indexing also needs the k indexes within a stage to behave
+// as independent. Its stages are partitioned filters, which mix every
+// derived value before reducing it (see Partitioned); without that, the
 // double-hashing derivations made the small early stages exceed their
 // design error: a filter grown from N0 = 1 to 10^5 items at P = 0.001
 // measured 8.4e-3 with EnhancedDouble and 1.4e-2 with Double. With it,
@@ -123,6 +167,12 @@ type Scalable struct {
 	live   int
 	items  uint64
 	err    error // why the filter could not grow, or nil
+	// stream selects the stream derivation (format codes 10 and 11); hot
+	// then holds every stage's stream record, in step with stages.
+	// Without it stage i queries with Digest.Remix(i) (codes 4 and 7).
+	stream bool
+	hot    []streamStage
+	wide   bool // some stage in hot has slices of more than wideSlice bits
 }
 
 // scalableStage is one stage and its design figures. Exactly one of f
@@ -169,6 +219,13 @@ var _ Filter = (*Scalable)(nil)
 // error if a parameter is outside its domain (see ScalableParams) or the
 // first stage cannot be built.
 func NewScalable(p ScalableParams) (*Scalable, error) {
+	return newScalable(p, p.Hashing.Derivation == EnhancedDouble)
+}
+
+// newScalable is NewScalable with the stream derivation or, if stream is
+// false, the remixed digests of format codes 4 and 7 (which the tests use
+// to rebuild filters that earlier versions saved).
+func newScalable(p ScalableParams, stream bool) (*Scalable, error) {
 	p = p.withDefaults()
 	if err := p.Hashing.validate(); err != nil {
 		return nil, err
@@ -184,6 +241,7 @@ func NewScalable(p ScalableParams) (*Scalable, error) {
 	f := &Scalable{
 		geom:    analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)},
 		hashing: p.Hashing,
+		stream:  stream,
 	}
 	if err := f.geom.Validate(); err != nil {
 		return nil, invalid("scalable filter: %v", err)
@@ -214,6 +272,7 @@ func (f *Scalable) grow() error {
 		}
 		b.capacity = st.Capacity
 		f.stages = append(f.stages, scalableStage{b: b, capacity: st.Capacity, error: st.Error})
+		f.hot = append(f.hot, newStreamStage(i, nil, b))
 		f.live++
 		return nil
 	}
@@ -222,7 +281,16 @@ func (f *Scalable) grow() error {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
 	p.capacity = st.Capacity
+	if f.stream {
+		// Stream stages start on a line, so that the lines a query
+		// reads follow from the geometry (see analysis.Scalable.Lines).
+		if p.words, err = aligned(p.words); err != nil {
+			return invalid("scalable filter cannot add stage %d: %v", i, err)
+		}
+	}
 	f.stages = append(f.stages, scalableStage{f: p, capacity: st.Capacity, error: st.Error})
+	f.hot = append(f.hot, newStreamStage(i, p, nil))
+	f.wide = f.wide || f.hot[i].wide
 	f.live++
 	return nil
 }
@@ -264,6 +332,12 @@ func (f *Scalable) AddHash(d Digest) { f.TestAndAddHash(d) }
 // stages' cache misses are in flight together, and then tests the blocks,
 // the newest first.
 func (f *Scalable) ContainsHash(d Digest) bool {
+	if f.stream {
+		if f.geom.BlockBits != 0 {
+			return f.containsStreamBlocked(d)
+		}
+		return f.containsStream(d)
+	}
 	if f.geom.BlockBits != 0 {
 		return f.containsBlocked(d)
 	}
@@ -290,7 +364,9 @@ func (f *Scalable) TestAndAddHash(d Digest) bool {
 			i++
 		}
 	}
-	if st := &f.stages[i]; st.b != nil {
+	if f.stream {
+		f.addStream(i, d)
+	} else if st := &f.stages[i]; st.b != nil {
 		st.b.AddHash(d.Remix(i))
 	} else {
 		st.f.AddHash(d.Remix(i))

@@ -230,7 +230,7 @@ func (f *Scalable) Equal(g *Scalable) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	if f.geom != g.geom || f.hashing != g.hashing || f.live != g.live {
+	if f.geom != g.geom || f.hashing != g.hashing || f.live != g.live || f.stream != g.stream {
 		return false
 	}
 	for i := range f.live {

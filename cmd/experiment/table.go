@@ -25,6 +25,14 @@ func g4(x float64) string {
 
 func ns(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
+// lines formats lines per query, "" for none.
+func lines(x float64) string {
+	if x == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
+}
+
 var (
 	colSeries   = col{"series", func(r *experiments.Row) string { return r.Series }}
 	colItems    = col{"items", func(r *experiments.Row) string { return strconv.FormatUint(r.Items, 10) }}
@@ -93,7 +101,10 @@ func tableColumns(res *experiments.Results) []col {
 	case "speed":
 		return []col{colSeries, col{"keys", colItems.get},
 			col{"bytes", func(r *experiments.Row) string { return strconv.FormatUint((r.Bits+7)/8, 10) }},
-			colAdd, colQuery, col{"measured rate", func(r *experiments.Row) string { return g4(r.Rate) }}}
+			colAdd, colQuery, col{"measured rate", func(r *experiments.Row) string { return g4(r.Rate) }},
+			col{"lines absent", func(r *experiments.Row) string { return lines(r.LinesAbsent) }},
+			col{"predicted", func(r *experiments.Row) string { return lines(r.LinesPredicted) }},
+			col{"lines present", func(r *experiments.Row) string { return lines(r.LinesPresent) }}}
 	case "blocking":
 		// The sweep's rows differ in memory, the sized rows in n and p.
 		return []col{colSeries, colItems,
