@@ -178,21 +178,22 @@ func (f *SplitBlock) TestAndAddHash(d Digest) bool { return f.TestAndAddHash64(d
 // AddHash64 inserts the key whose 64-bit hash is h, as Parquet's
 // insert(h) does.
 func (f *SplitBlock) AddHash64(h uint64) {
-	f.set(f.block(h), uint32(h))
+	w := f.words
+	splitAddHash(unsafe.Pointer(unsafe.SliceData(w)), uint64(len(w))/4, h)
 	f.items++
 }
 
 // ContainsHash64 reports whether the key whose 64-bit hash is h is
 // possibly present, as Parquet's check(h) does.
-func (f *SplitBlock) ContainsHash64(h uint64) bool { return f.test(f.block(h), uint32(h)) }
+func (f *SplitBlock) ContainsHash64(h uint64) bool {
+	return splitContainsHash(f.base(), f.z(), h)
+}
 
 // TestAndAddHash64 inserts the key whose 64-bit hash is h and reports
 // whether it was possibly present.
 func (f *SplitBlock) TestAndAddHash64(h uint64) bool {
-	b := f.block(h)
-	present := f.test(b, uint32(h))
-	f.set(b, uint32(h))
-	f.items++
+	present := f.ContainsHash64(h)
+	f.AddHash64(h)
 	return present
 }
 
@@ -200,7 +201,23 @@ func (f *SplitBlock) TestAndAddHash64(h uint64) bool {
 // which is below z; the table has exactly 4 z words, asserted once.
 func (f *SplitBlock) block(h uint64) unsafe.Pointer {
 	_ = f.words[f.blocks*4-1]
-	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), ((h>>32)*f.blocks)>>32<<5)
+	return splitBlockAt(f.base(), f.blocks, h)
+}
+
+// base returns the address of the table, for the probes.
+func (f *SplitBlock) base() unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(f.words))
+}
+
+// z returns the number of blocks for the probes, taken from the table's
+// length (which is 4 z words): the probes' unchecked arithmetic then stays
+// inside the table by construction, with no assertion to pay per key.
+func (f *SplitBlock) z() uint64 { return uint64(len(f.words)) / 4 }
+
+// splitBlockAt returns the address of the block that h picks in the
+// table at words of z blocks.
+func splitBlockAt(words unsafe.Pointer, z, h uint64) unsafe.Pointer {
+	return unsafe.Add(words, ((h>>32)*z)>>32<<5)
 }
 
 // masks returns the block mask of x as four 64-bit words: 32-bit word i of
@@ -217,8 +234,16 @@ func masks(x uint32) (m0, m1, m2, m3 uint64) {
 	return
 }
 
-// set ORs the mask of x into the block at b.
-func (f *SplitBlock) set(b unsafe.Pointer, x uint32) {
+// The pure-Go probes of the split-block filter. The probe entry points
+// (splitAddHash, splitContainsHash, splitAdd, splitContains) are these
+// functions on every architecture but amd64 and under the purego build
+// tag (probe_generic.go); on amd64 they are the AVX2 loops of
+// probe_amd64.s, which jump to these when the processor has no AVX2. Each
+// takes the table's address and its number of blocks z, which the caller
+// has checked against the table.
+
+// splitSet ORs the mask of x into the block at b.
+func splitSet(b unsafe.Pointer, x uint32) {
 	m0, m1, m2, m3 := masks(x)
 	w := (*[4]uint64)(b)
 	w[0] |= m0
@@ -227,11 +252,42 @@ func (f *SplitBlock) set(b unsafe.Pointer, x uint32) {
 	w[3] |= m3
 }
 
-// test reports whether the block at b holds every bit of the mask of x.
-func (f *SplitBlock) test(b unsafe.Pointer, x uint32) bool {
+// splitTest reports whether the block at b holds every bit of the mask of x.
+func splitTest(b unsafe.Pointer, x uint32) bool {
 	m0, m1, m2, m3 := masks(x)
 	w := (*[4]uint64)(b)
 	return (m0&^w[0])|(m1&^w[1])|(m2&^w[2])|(m3&^w[3]) == 0
+}
+
+// splitAddHashGo sets the bits of hash h.
+func splitAddHashGo(words unsafe.Pointer, z, h uint64) {
+	splitSet(splitBlockAt(words, z, h), uint32(h))
+}
+
+// splitContainsHashGo reports whether the bits of hash h are all set.
+func splitContainsHashGo(words unsafe.Pointer, z, h uint64) bool {
+	return splitTest(splitBlockAt(words, z, h), uint32(h))
+}
+
+// splitAddGo sets the bits of each of the n 64-bit hashes at h, h+stride,
+// ... (bytes).
+func splitAddGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int) {
+	for range n {
+		x := *(*uint64)(h)
+		splitSet(splitBlockAt(words, z, x), uint32(x))
+		h = unsafe.Add(h, stride)
+	}
+}
+
+// splitContainsGo sets out[i] to whether the bits of the i-th of the n
+// hashes at h (stride bytes apart) are all set.
+func splitContainsGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int, out *bool) {
+	o := unsafe.Slice(out, n)
+	for i := range o {
+		x := *(*uint64)(h)
+		o[i] = splitTest(splitBlockAt(words, z, x), uint32(x))
+		h = unsafe.Add(h, stride)
+	}
 }
 
 // Hashing returns the filter's hash options.
