@@ -232,13 +232,21 @@ func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
 	}
 }
 
-// test reports whether the k bits of h2 are all set in the block at b. It
+// test reports whether the k bits of h2 are all set in the block at b,
+// with the AVX2 probe where there is one (see blockedTest).
+func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
+	return blockedTest(b, h2, f.k, f.perWord, f.blockShift)
+}
+
+// blockedTestGo is the pure-Go test of a blocked filter's block: it
+// reports whether the k bits of h2, s = shift bits per position and per =
+// 64/s positions per 64-bit value, are all set in the block at b. It
 // tests every bit without an early exit: the loads all hit the one line
 // the first brings in, and a loop without branches on the bits lets the
 // processor run the tests of consecutive keys side by side.
-func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
-	s, mask, per := f.blockShift&63, f.blockBits-1, f.perWord
-	x, k := h2, f.k
+func blockedTestGo(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
+	s, mask := shift&63, uint64(1)<<(shift&63)-1
+	x := h2
 	acc := uint64(1)
 	for t := uint64(1); ; t++ {
 		n := min(k, per)
@@ -247,7 +255,7 @@ func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
 			acc &= *wordPtr(b, i) >> (i & 63)
 			x >>= s
 		}
-		if k -= n; k == 0 {
+		if k -= n; k <= 0 {
 			return acc&1 != 0
 		}
 		x = mix64(h2 + t*weyl)

@@ -40,3 +40,11 @@ func splitAdd(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, 
 //
 //go:noescape
 func splitContains(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int, out *bool)
+
+// blockedTest reports whether the k bits that h2 gives, s = shift bits per
+// position and per = 64/s positions per 64-bit value (see Blocked), are
+// all set in the block at b. The AVX2 form serves B = 256 and 512 (s = 8
+// and 9); it jumps to blockedTestGo for the other block sizes.
+//
+//go:noescape
+func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool

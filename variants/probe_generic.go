@@ -23,3 +23,7 @@ func splitAdd(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, 
 func splitContains(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int, out *bool) {
 	splitContainsGo(words, z, h, stride, n, out)
 }
+
+func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
+	return blockedTestGo(b, h2, k, per, shift)
+}
