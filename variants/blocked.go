@@ -202,13 +202,15 @@ func (f *Blocked) TestAndAddHash(d Digest) bool {
 	return present
 }
 
-// block returns the address of the block that h1 picks. Every block lies
-// inside the table: reduce(h1, blocks) < blocks, and the table has
-// exactly blocks * B/64 words (the constructors and the decoder make it
-// so), which block asserts once before the unchecked arithmetic.
+// block returns the address of the block that h1 picks, reduce(h1, z)
+// for z blocks. z is taken from the table's length (z B/64 words, which
+// the constructors and the decoder make equal to f.blocks), so that the
+// unchecked arithmetic stays inside the table by construction with no
+// assertion to pay per key.
 func (f *Blocked) block(h1 uint64) unsafe.Pointer {
-	_ = f.words[f.blocks<<(f.blockShift-6)-1]
-	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), reduce(h1, f.blocks)<<(f.blockShift-3))
+	s := (f.blockShift - 3) & 63 // bytes per block, log2
+	z := uint64(len(f.words)) << 3 >> s
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), reduce(h1, z)<<s)
 }
 
 // The in-block loops take the k positions from h2 as the type's comment

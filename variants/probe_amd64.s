@@ -248,22 +248,51 @@ DATA blockedShifts<>+112(SB)/8, $22
 DATA blockedShifts<>+120(SB)/8, $31
 GLOBL blockedShifts<>(SB), RODATA|NOPTR, $128
 
+// blockedMasks holds lanes of 255 (s = 8, at the offset of its shifts),
+// of 31, and of 511 (s = 9, at the offset of its shifts).
+DATA blockedMasks<>+0(SB)/4, $255
+DATA blockedMasks<>+4(SB)/4, $255
+DATA blockedMasks<>+8(SB)/4, $255
+DATA blockedMasks<>+12(SB)/4, $255
+DATA blockedMasks<>+16(SB)/4, $255
+DATA blockedMasks<>+20(SB)/4, $255
+DATA blockedMasks<>+24(SB)/4, $255
+DATA blockedMasks<>+28(SB)/4, $255
+DATA blockedMasks<>+32(SB)/4, $31
+DATA blockedMasks<>+36(SB)/4, $31
+DATA blockedMasks<>+40(SB)/4, $31
+DATA blockedMasks<>+44(SB)/4, $31
+DATA blockedMasks<>+48(SB)/4, $31
+DATA blockedMasks<>+52(SB)/4, $31
+DATA blockedMasks<>+56(SB)/4, $31
+DATA blockedMasks<>+60(SB)/4, $31
+DATA blockedMasks<>+64(SB)/4, $511
+DATA blockedMasks<>+68(SB)/4, $511
+DATA blockedMasks<>+72(SB)/4, $511
+DATA blockedMasks<>+76(SB)/4, $511
+DATA blockedMasks<>+80(SB)/4, $511
+DATA blockedMasks<>+84(SB)/4, $511
+DATA blockedMasks<>+88(SB)/4, $511
+DATA blockedMasks<>+92(SB)/4, $511
+GLOBL blockedMasks<>(SB), RODATA|NOPTR, $96
+
 // BLOCKEDPOSITIONS leaves in Y1 the positions of the 64-bit value in r,
-// lanes in the order 0, 4, 1, 5, 2, 6, 3, 7, each masked to s bits by Y7,
-// with the lane shifts in Y5 and Y6.
-#define BLOCKEDPOSITIONS(r) \
+// lanes in the order 0, 4, 1, 5, 2, 6, 3, 7, each masked to s bits, with
+// the lane shifts and the mask for s at offset off of blockedShifts and
+// blockedMasks.
+#define BLOCKEDPOSITIONS(r, off) \
 	MOVQ         r, X0 \
 	VPBROADCASTQ X0, Y0 \
-	VPSRLVQ      Y5, Y0, Y1 \
-	VPSRLVQ      Y6, Y0, Y2 \
+	VPSRLVQ      blockedShifts<>+off(SB), Y0, Y1 \
+	VPSRLVQ      blockedShifts<>+off+32(SB), Y0, Y2 \
 	VPBLENDD     $0xaa, Y2, Y1, Y1 \
-	VPAND        Y7, Y1, Y1
+	VPAND        blockedMasks<>+off(SB), Y1, Y1
 
 // BLOCKEDTEST tests the bits at positions Y1 against the words Y3 of
 // their lanes, for the first R9 lanes (R9 = 0 to 8), and jumps to fail if
-// one is clear. Y8 holds lanes of 1 and Y10 lanes of 31.
+// one is clear. Y8 holds lanes of 1.
 #define BLOCKEDTEST(fail) \
-	VPAND   Y10, Y1, Y1 \
+	VPAND   blockedMasks<>+32(SB), Y1, Y1 \
 	VPSLLVD Y1, Y8, Y1 \
 	MOVQ    R9, R12 \
 	SHLQ    $5, R12 \
@@ -300,29 +329,21 @@ GLOBL blockedShifts<>(SB), RODATA|NOPTR, $128
 	CMPQ    R9, DI \
 	CMOVQGT DI, R9
 
-// BLOCKEDSETUP loads the arguments and the constants for s bits per
-// position at offset off of blockedShifts: AX the block, BX = R8 = h2, DX
-// = k, DI = per, R9 = min(k, per), R11 = 0; it jumps to pass if k <= 0.
-#define BLOCKEDSETUP(s, off, pass) \
-	MOVQ         b+0(FP), AX \
-	MOVQ         h2+8(FP), BX \
-	MOVQ         k+16(FP), DX \
-	MOVQ         per+24(FP), DI \
-	MOVQ         BX, R8 \
-	XORQ         R11, R11 \
-	MOVQ         DX, R9 \
-	CMPQ         R9, DI \
-	CMOVQGT      DI, R9 \
-	TESTQ        DX, DX \
-	JLE          pass \
-	VMOVDQU      blockedShifts<>+off(SB), Y5 \
-	VMOVDQU      blockedShifts<>+off+32(SB), Y6 \
-	MOVL         $((1<<s)-1), R12 \
-	MOVQ         R12, X7 \
-	VPBROADCASTD X7, Y7 \
-	MOVL         $31, R12 \
-	MOVQ         R12, X10 \
-	VPBROADCASTD X10, Y10 \
+// BLOCKEDSETUP loads the arguments: AX the block, BX = R8 = h2, DX = k,
+// DI = per, R9 = min(k, per), R11 = 0; it jumps to pass if k <= 0, and
+// sets Y8 to lanes of 1.
+#define BLOCKEDSETUP(pass) \
+	MOVQ    b+0(FP), AX \
+	MOVQ    h2+8(FP), BX \
+	MOVQ    k+16(FP), DX \
+	MOVQ    per+24(FP), DI \
+	MOVQ    BX, R8 \
+	XORQ    R11, R11 \
+	MOVQ    DX, R9 \
+	CMPQ    R9, DI \
+	CMOVQGT DI, R9 \
+	TESTQ   DX, DX \
+	JLE     pass \
 	ONES(Y8)
 
 // func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool
@@ -339,10 +360,10 @@ testgo:
 	JMP ·blockedTestGo(SB)
 
 test512:
-	BLOCKEDSETUP(9, 64, testpass)
+	BLOCKEDSETUP(testpass)
 
 loop512:
-	BLOCKEDPOSITIONS(R8)
+	BLOCKEDPOSITIONS(R8, 64)
 	VPSRLD    $5, Y1, Y2
 	VPERMD    (AX), Y2, Y3
 	VPERMD    32(AX), Y2, Y4
@@ -353,10 +374,10 @@ loop512:
 	JMP       loop512
 
 test256:
-	BLOCKEDSETUP(8, 0, testpass)
+	BLOCKEDSETUP(testpass)
 
 loop256:
-	BLOCKEDPOSITIONS(R8)
+	BLOCKEDPOSITIONS(R8, 0)
 	VPSRLD $5, Y1, Y2
 	VPERMD (AX), Y2, Y3
 	BLOCKEDTEST(testfail)
