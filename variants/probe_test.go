@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -144,5 +145,68 @@ func TestProbePathsAgree(t *testing.T) {
 		if bits >= 512 && (trues == 0 || falses == 0) {
 			t.Errorf("%s of %d bits: %d true and %d false answers, want both", name, bits, trues, falses)
 		}
+	}
+}
+
+// TestBadBitsetsBothPaths: with the vector probes on and off, a bitset
+// that is not whole blocks, and every truncation of an encoded split-block
+// and blocked filter, give an error wrapping the package's sentinel and
+// no filter, never a panic; a good bitset reads back and answers alike.
+func TestBadBitsetsBothPaths(t *testing.T) {
+	sb, err := NewSplitBlockFor(500, 0.01, Hashing{Kind: XXH64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl, err := NewBlockedFor(500, 0.01, 0, Hashing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testKeys(23, 1, 500)
+	for _, k := range keys {
+		sb.Add(k)
+		bl.Add(k)
+	}
+	encSB, err := sb.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	encBL, err := bl.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bitset := sb.AppendBitset(nil)
+	for _, vector := range []bool{false, true} {
+		withVector(vector, func() {
+			for _, n := range []int{0, 1, 31, 33, len(bitset) - 1} {
+				if f, err := NewSplitBlockFromBitset(bitset[:n]); f != nil || !errors.Is(err, ErrInvalidParams) {
+					t.Errorf("vector %v: bitset of %d bytes: filter %v, error %v", vector, n, f != nil, err)
+				}
+			}
+			for n := range len(encSB) {
+				var f SplitBlock
+				if err := f.UnmarshalBinary(encSB[:n]); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("vector %v: split-block encoding cut to %d bytes: %v", vector, n, err)
+				}
+			}
+			for n := range len(encBL) {
+				var f Blocked
+				if err := f.UnmarshalBinary(encBL[:n]); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("vector %v: blocked encoding cut to %d bytes: %v", vector, n, err)
+				}
+			}
+			r, err := NewSplitBlockFromBitset(bitset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b Blocked
+			if err := b.UnmarshalBinary(encBL); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range keys {
+				if !r.Contains(k) || !b.Contains(k) {
+					t.Fatalf("vector %v: a key of the loaded filters tests absent", vector)
+				}
+			}
+		})
 	}
 }
