@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/zeebo/xxh3"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -146,13 +147,40 @@ func (f *SplitBlock) AppendBitset(dst []byte) []byte {
 }
 
 // Add inserts key.
-func (f *SplitBlock) Add(key []byte) { f.AddHash64(f.hash64(key)) }
+func (f *SplitBlock) Add(key []byte) {
+	// The two usual hashes are called from here, not through hash64, so
+	// that a key costs one call to the hash and one to the probe.
+	var h uint64
+	switch {
+	case f.hashing == parquetHashing:
+		h = xxhash.Sum64(key)
+	case f.hashing.Kind == XXH3:
+		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	default:
+		h = f.hash64(key)
+	}
+	f.AddHash64(h)
+}
 
 // Contains reports whether key is possibly in the set.
-func (f *SplitBlock) Contains(key []byte) bool { return f.ContainsHash64(f.hash64(key)) }
+func (f *SplitBlock) Contains(key []byte) bool {
+	var h uint64
+	switch {
+	case f.hashing == parquetHashing:
+		h = xxhash.Sum64(key)
+	case f.hashing.Kind == XXH3:
+		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	default:
+		h = f.hash64(key)
+	}
+	return f.ContainsHash64(h)
+}
 
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *SplitBlock) TestAndAdd(key []byte) bool { return f.TestAndAddHash64(f.hash64(key)) }
+
+// parquetHashing is the hashing of Parquet's Bloom filters: XXH64, seed 0.
+var parquetHashing = Hashing{Kind: XXH64}
 
 // hash64 returns the 64-bit hash of key, H1 of its digest.
 func (f *SplitBlock) hash64(key []byte) uint64 {
