@@ -93,7 +93,11 @@ func TestProbePathsAgree(t *testing.T) {
 		mk   func() probeFilter
 	}
 	var makers []maker
-	for _, blocks := range []uint64{1, 2, 3, 7, 64, 1001} {
+	sizes, ks, nq := []uint64{1, 2, 3, 7, 64, 1001}, []int{1, 3, 7, 8, 12, 16, 23}, 2000
+	if testing.Short() { // -short, and the race run
+		sizes, ks, nq = []uint64{1, 3, 64}, []int{1, 7, 8, 23}, 1000
+	}
+	for _, blocks := range sizes {
 		for _, h := range []Hashing{{}, {Kind: XXH64}, {Kind: Metro, Seed: 9}} {
 			makers = append(makers, maker{"split-block", func() probeFilter {
 				f, err := NewSplitBlock(blocks*SplitBlockBits, h)
@@ -104,7 +108,7 @@ func TestProbePathsAgree(t *testing.T) {
 			}})
 		}
 		for _, b := range []int{64, 256, 512, 1024} {
-			for _, k := range []int{1, 3, 7, 8, 12, 16, 23} {
+			for _, k := range ks {
 				makers = append(makers, maker{"blocked", func() probeFilter {
 					f, err := NewBlocked(Geometry{Bits: blocks * uint64(b), Hashes: k}, b, Hashing{Seed: uint64(k)})
 					if err != nil {
@@ -121,7 +125,7 @@ func TestProbePathsAgree(t *testing.T) {
 		// About 1.5 bits per key for the split-block filter and k/1.5
 		// for the blocked one: a table a little under half full.
 		n := int(bits / uint64(2*f.Stats().Hashes/3+1))
-		keys, queries := randomKeys(max(n, 8)), randomKeys(2000)
+		keys, queries := randomKeys(max(n, 8)), randomKeys(nq)
 		queries = append(queries, keys[:min(len(keys), 200)]...)
 		wGo, aGo := probeOps(m.mk, false, keys, queries)
 		wVec, aVec := probeOps(m.mk, true, keys, queries)

@@ -300,10 +300,9 @@ func splitContainsHashGo(words unsafe.Pointer, z, h uint64) bool {
 // splitAddGo sets the bits of each of the n 64-bit hashes at h, h+stride,
 // ... (bytes).
 func splitAddGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int) {
-	for range n {
-		x := *(*uint64)(h)
+	for i := range n {
+		x := *(*uint64)(unsafe.Add(h, uintptr(i)*stride))
 		splitSet(splitBlockAt(words, z, x), uint32(x))
-		h = unsafe.Add(h, stride)
 	}
 }
 
@@ -312,9 +311,8 @@ func splitAddGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr
 func splitContainsGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int, out *bool) {
 	o := unsafe.Slice(out, n)
 	for i := range o {
-		x := *(*uint64)(h)
+		x := *(*uint64)(unsafe.Add(h, uintptr(i)*stride))
 		o[i] = splitTest(splitBlockAt(words, z, x), uint32(x))
-		h = unsafe.Add(h, stride)
 	}
 }
 
