@@ -334,6 +334,9 @@ var countRE = regexp.MustCompile(`^(.*?)\s*([kKMGT]?)$`)
 func ParseCount(s string) (uint64, error) {
 	t := strings.TrimSpace(s)
 	parts := countRE.FindStringSubmatch(t)
+	if parts == nil { // a line break inside, which countRE's . does not match
+		return 0, invalid("count %q: want a number with an optional suffix k, M, G or T", s)
+	}
 	num, ok := parseDecimal(parts[1])
 	if t == "" || !ok {
 		return 0, invalid("count %q: want a number with an optional suffix k, M, G or T", s)

@@ -201,6 +201,7 @@ func TestParseCount(t *testing.T) {
 		"": "want a number", "2.5": "not a whole number", "1.0001k": "not a whole number",
 		"10m": "want a number", "-5": "want a number", "abc": "want a number", "10MB": "want a number",
 		"18446744073709551616": "too large", "1e30": "too large", "1e-3": "not a whole number",
+		"0\n0": "want a number",
 	} {
 		if v, err := ParseCount(s); err == nil || !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("ParseCount(%q) = %v, %v; want an error", s, v, err)
@@ -231,6 +232,7 @@ func TestParseBits(t *testing.T) {
 		"": "want a number", "abc": "want a number", "1.5b": "not a whole number",
 		"22.85 MiB": "not a whole number", "5 XB": "unknown unit", "1EB": "unknown unit",
 		"-8": "want a number", "33TiB": "more than the maximum", "1 MiBs": "unknown unit",
+		"1\n0": "want a number",
 	} {
 		if v, err := ParseBits(s); err == nil || !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("ParseBits(%q) = %v, %v; want an error", s, v, err)

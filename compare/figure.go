@@ -16,20 +16,45 @@ import (
 	"github.com/bloomlab/bloomlab/plots"
 )
 
-// palette holds one colour per entry of Structures.
+// palette holds one colour per entry of Structures, from the
+// colour-blind-safe sets of Okabe and Ito and of Tol; the glyphs (circles,
+// squares, triangles) tell the three groups apart as well.
 var palette = []color.Color{
-	color.RGBA{31, 119, 180, 255},  // bloomlab standard: blue
-	color.RGBA{23, 190, 207, 255},  // bloomlab partitioned: cyan
-	color.RGBA{44, 160, 44, 255},   // bloomlab blocked: green
-	color.RGBA{148, 103, 189, 255}, // bloomlab split-block: purple
-	color.RGBA{255, 127, 14, 255},  // bits-and-blooms: orange
-	color.RGBA{214, 39, 40, 255},   // boomfilters classic: red
-	color.RGBA{227, 119, 194, 255}, // boomfilters partitioned: pink
-	color.RGBA{140, 86, 75, 255},   // bbloom: brown
-	color.RGBA{160, 160, 20, 255},  // parquet-go: olive
-	color.RGBA{110, 110, 110, 255}, // xor8: grey
-	color.RGBA{0, 0, 0, 255},       // binary fuse8: black
-	color.RGBA{20, 40, 120, 255},   // binary fuse16: navy
+	color.RGBA{0x00, 0x72, 0xB2, 255}, // bloomlab standard: blue
+	color.RGBA{0x56, 0xB4, 0xE9, 255}, // bloomlab partitioned: sky blue
+	color.RGBA{0x00, 0x9E, 0x73, 255}, // bloomlab blocked: bluish green
+	color.RGBA{0xCC, 0x79, 0xA7, 255}, // bloomlab split-block: reddish purple
+	color.RGBA{0xE6, 0x9F, 0x00, 255}, // bits-and-blooms: orange
+	color.RGBA{0xD5, 0x5E, 0x00, 255}, // boomfilters classic: vermillion
+	color.RGBA{0x88, 0x22, 0x55, 255}, // boomfilters partitioned: wine
+	color.RGBA{0x99, 0x99, 0x33, 255}, // bbloom: olive
+	color.RGBA{0x33, 0x22, 0x88, 255}, // parquet-go: indigo
+	color.RGBA{0x77, 0x77, 0x77, 255}, // xor8: grey
+	color.RGBA{0x00, 0x00, 0x00, 255}, // binary fuse8: black
+	color.RGBA{0x44, 0xAA, 0x99, 255}, // binary fuse16: teal
+}
+
+// drawOrder is the order in which the structures' points are drawn: the
+// other libraries first, bloomlab's last, so that bloomlab's circles stay
+// visible on the squares of the libraries that build the same geometry.
+func drawOrder() []int {
+	var order []int
+	for i := 4; i < len(Structures); i++ {
+		order = append(order, i)
+	}
+	return append(order, 0, 1, 2, 3)
+}
+
+// downArrow marks an interval that reaches below a logarithmic axis: a
+// line down from the point with an arrowhead.
+type downArrow struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (downArrow) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(0.8)}
+	r := sty.Radius
+	tip := vg.Point{X: pt.X, Y: pt.Y - 5*r}
+	c.StrokeLines(ls, []vg.Point{pt, tip}, []vg.Point{{X: tip.X - r, Y: tip.Y + 1.6*r}, tip, {X: tip.X + r, Y: tip.Y + 1.6*r}})
 }
 
 // glyphs returns the filled and the hollow glyph of structure i: circles
@@ -100,9 +125,7 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 	a := newPanel(fmt.Sprintf("(a) rate against space, n = %s keys", count(rateItems)), "bits per key", "false-positive rate")
 	const ylo, yhi = 3e-6, 0.08
 	a.Y.Scale = plot.LogScale{}
-	a.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	a.Legend.Top, a.Legend.Left = true, false
-	a.Legend.XOffs, a.Legend.YOffs = -vg.Points(6), -vg.Points(6)
+	a.Y.Tick.Marker = oneTwoFive{}
 	lines := []struct {
 		c      color.Color
 		dashes []vg.Length
@@ -146,7 +169,11 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 	for _, e := range legend {
 		a.Legend.Add(e.label, e.thumb)
 	}
-	for i, pts := range RatePoints(rates, configs) {
+	points := RatePoints(rates, configs)
+	scatters := make([]*plotter.Scatter, len(points))
+	open := 0
+	for _, i := range drawOrder() {
+		pts := points[i]
 		if pts.Len() == 0 {
 			continue
 		}
@@ -156,22 +183,52 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 			return nil, err
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: palette[i], Radius: vg.Points(3.2), Shape: filled}
-		for j := range pts.Errors { // a logarithmic axis cannot reach 0
-			pts.Errors[j].Low = min(pts.Errors[j].Low, pts.XYs[j].Y-ylo/2)
+		if i < 4 {
+			s.GlyphStyle.Radius = vg.Points(2.6) // inside the squares it sits on
 		}
+		var arrows plotter.XYs
+		errs := append(plotter.YErrors(nil), pts.Errors...)
+		for j := range errs { // a logarithmic axis cannot reach 0: an arrow instead
+			if pts.XYs[j].Y-errs[j].Low < ylo {
+				errs[j].Low = 0
+				arrows = append(arrows, pts.XYs[j])
+			}
+		}
+		pts.Errors = errs
 		eb, err := plotter.NewYErrorBars(pts)
 		if err != nil {
 			return nil, err
 		}
 		eb.LineStyle.Color, eb.LineStyle.Width, eb.CapWidth = palette[i], vg.Points(0.8), vg.Points(5)
 		a.Add(eb, s)
-		label := Structures[i]
-		if pts.Dropped > 0 {
-			label += fmt.Sprintf(" (%d zero rates not drawn)", pts.Dropped)
+		if len(arrows) > 0 {
+			ar, err := plotter.NewScatter(arrows)
+			if err != nil {
+				return nil, err
+			}
+			ar.GlyphStyle = draw.GlyphStyle{Color: palette[i], Radius: vg.Points(3), Shape: downArrow{}}
+			a.Add(ar)
+			open += len(arrows)
 		}
-		a.Legend.Add(label, s)
+		scatters[i] = s
 	}
-	a.Legend.Add(fmt.Sprintf("points: mean of %d filters, 95%% t interval; lines for n = %s", filters, count(curveItems)))
+	for i, s := range scatters {
+		label := Structures[i]
+		if points[i].Dropped > 0 {
+			label += fmt.Sprintf(" (%d zero rates not drawn)", points[i].Dropped)
+		}
+		if s != nil {
+			a.Legend.Add(label, s)
+		} else if points[i].Dropped > 0 {
+			a.Legend.Add(label)
+		}
+	}
+	if open > 0 {
+		a.Legend.Add(fmt.Sprintf("arrows: %d intervals reach down to 0", open))
+	}
+	a.Legend.Add(fmt.Sprintf("points: mean of %d filters, 95%% t interval", filters))
+	a.Legend.Add(fmt.Sprintf("lines: for n = %s; the standard, partitioned", count(curveItems)))
+	a.Legend.Add("   and optimal Bloom lines coincide")
 	a.Y.Min, a.Y.Max = ylo, yhi // after Add, which widens the axes to the data
 	a.X.Min, a.X.Max = 0, 28
 	a.X.Tick.Marker = steps(2, 4)
@@ -179,13 +236,10 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 	absent, present, insert := SpeedPoints(speed, items)
 	b := newPanel(fmt.Sprintf("(b) query time, n = %s keys, one filter each", count(items)), "bits per key", "ns per query (log scale)")
 	c := newPanel(fmt.Sprintf("(c) insertion time (static: build time per key), n = %s", count(items)), "bits per key", "ns per key inserted (log scale)")
-	for _, p := range []*plot.Plot{b, c} {
-		p.Legend.Top, p.Legend.Left = true, false
-		p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), -vg.Points(6)
-	}
+	thumbs := make([]*plotter.Scatter, len(Structures))
 	var ymax [2]float64
 	ymin := [2]float64{math.Inf(1), math.Inf(1)}
-	for i := range Structures {
+	for _, i := range drawOrder() {
 		filled, hollow := glyphs(i)
 		for _, s := range []struct {
 			p     *plot.Plot
@@ -209,11 +263,17 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 				ymax[j], ymin[j] = max(ymax[j], xy.Y), min(ymin[j], xy.Y)
 			}
 			if s.glyph == filled && s.p == b {
-				b.Legend.Add(Structures[i], sc)
+				thumbs[i] = sc
 			}
 		}
 	}
-	b.Legend.Add("filled: absent key; hollow: present key")
+	for i, sc := range thumbs {
+		if sc != nil {
+			b.Legend.Add(Structures[i], sc)
+		}
+	}
+	b.Legend.Add("filled: absent key")
+	b.Legend.Add("hollow: present key")
 	c.Legend.Add("colours and shapes as in (a)")
 	for j, p := range []*plot.Plot{b, c} {
 		p.X.Min, p.X.Max = 0, 28
@@ -224,9 +284,6 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = oneTwoFive{}
 		p.Y.Min, p.Y.Max = ymin[j]/1.3, ymax[j]*1.3
-		if j == 0 {
-			p.Y.Max = ymax[j] * 4 // room for the legend
-		}
 	}
 	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 22 * vg.Inch, Height: 8 * vg.Inch}, nil
 }
@@ -272,7 +329,14 @@ func (oneTwoFive) Ticks(lo, hi float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if m == 1 || m == 2 || m == 5 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+				// "0.005" or "5e-6", not 4.999999999999996e-06; the tick
+				// sits at the value its label says.
+				if e >= -3 && e <= 4 {
+					t.Label = strconv.FormatFloat(v, 'f', max(0, int(-e)), 64)
+				} else {
+					t.Label = fmt.Sprintf("%de%d", m, int(e))
+				}
+				t.Value, _ = strconv.ParseFloat(t.Label, 64)
 			}
 			ts = append(ts, t)
 		}

@@ -19,7 +19,7 @@ var blockingExperiment = Experiment{
 		"and the rate of filters sized for p from 64 blocks to millions",
 	Variants:  []string{"standard", "blocked", "split-block"},
 	Shardable: true,
-	flags:     fixedFlags("n", "p", "filters", "queries"),
+	flags:     fixedFlags("n", "p", "filters", "queries", "keys"),
 	defaults: func(_ string, quick bool) Params {
 		keys := []uint64{2e3, 2e4, 2e5, 2e6, 2e7}
 		if quick {

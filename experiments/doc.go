@@ -30,6 +30,28 @@
 // and bloomlab's compare module, which measures other Go libraries this
 // way.
 //
+// # Keys of your own
+//
+// By default every filter gets 16-byte keys that any good hash sees as
+// random. A KeySource gives others (Spec.Keys, TimeSpec.Keys, and
+// Params.KeySource for the named experiments): URL-like text, sequential
+// integers, keys sharing a long prefix, a Zipf-skewed stream with repeats,
+// or the lines of a file of your own (KeysFromFile), which each filter
+// splits into members and queries by a seeded permutation. A hash weakness
+// that random keys hide shows on the structured ones; see ExampleTime for
+// a filter measured on a key file.
+//
+// # Timing your own filter
+//
+// Time measures the speed of any filter by the method of the speed
+// experiment: a TimeSpec says how to build one for n keys, and Time fills
+// filters of each size from inside the cache to beyond it, times Add and
+// Contains of present and of absent keys on one goroutine (keys made
+// between timed runs, the median of several passes), and sets the time
+// per load of a random cache line beside them, the memory system's limit.
+// Its Results are those of any experiment, so a new filter's rate (from
+// Measure) and its time can be drawn against bloomlab's on one method.
+//
 // # Named experiments
 //
 // The named experiments (see List) measure bloomlab's variants.
@@ -48,8 +70,8 @@
 // of a group of points (a Spec, or a point of its own) gets a hash seed
 // and a key stream derived by SplitMix64 from (Options.Seed, group, f),
 // each is filled with its own keys and queried with Queries keys from a
-// disjoint key space (keys are 16 bytes, the space in the top bits of a
-// counter). The reported rate is the mean of the filters' rates and its
+// disjoint key space (by default keys are 16 bytes, the space in the top
+// bits of a counter; see KeySource for others). The reported rate is the mean of the filters' rates and its
 // interval the Student t interval over them (analysis.TInterval), which
 // includes the differences between filters; a pooled binomial interval
 // would be too narrow. Where the filters' rates are all equal (usually all
@@ -57,6 +79,14 @@
 // Each filter's rate conditional on its contents (Stats.EstimatedFPR) is
 // kept too, where the filter reports it, to separate insertion luck from
 // query luck.
+//
+// At every point each filter is also queried with a sample of the keys
+// inserted into it (all of them up to 10000, Spec.Members): a Bloom filter
+// must never answer false for one. The rows count the misses
+// (Row.FalseNegatives, a CSV column beside Members), and a filter with
+// any fails the run loudly: Measure, Run and Merge return the complete
+// results with an error wrapping ErrFalseNegative that names the series,
+// the points and the filters.
 //
 // The checkpoints of one growing filter share its filters, so their marks
 // inside or outside the interval are correlated, not independent evidence.
@@ -81,8 +111,8 @@
 // JSON back. The package never chooses file names, draws nothing (see
 // package plots) and has no command line (see cmd/experiment).
 //
-// It measures rates of filters against keys; it is not a framework for
-// timing arbitrary code, and not a filter implementation: the reference
+// It measures rates and times of filters against keys; it is not a
+// framework for timing arbitrary code, and not a filter implementation: the reference
 // MD5 and FNV indexings of the hashing experiment exist only to be
 // compared with.
 package experiments

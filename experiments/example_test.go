@@ -40,7 +40,7 @@ func ExampleWriteCSV() {
 	}
 	experiments.WriteCSV(os.Stdout, r)
 	// Output:
-	// series,variant,hashing,items,capacity,bits,hashes,bits_per_element,filters,queries,rate,lo,hi,interval,estimated,classic,theory,model,target,inside
-	// partitioned,partitioned,xxh3/enhanced-double,100,100,624,4,6.24,3,1000,0.051,0.025064840878982867,0.07693515912101713,t,0.05539822318067905,0.05015977251011677,0.050621686207222724,partitioned,0.05,yes
-	// partitioned,partitioned,xxh3/enhanced-double,200,100,624,4,3.12,3,1000,0.25966666666666666,0.17214413395540584,0.34718919937792747,t,0.280158327105237,0.27253947919656984,0.2742676645109389,partitioned,0.05,yes
+	// series,variant,hashing,items,capacity,bits,hashes,bits_per_element,filters,queries,members,false_negatives,rate,lo,hi,interval,estimated,classic,theory,model,target,inside
+	// partitioned,partitioned,xxh3/enhanced-double,100,100,624,4,6.24,3,1000,100,0,0.051,0.025064840878982867,0.07693515912101713,t,0.05539822318067905,0.05015977251011677,0.050621686207222724,partitioned,0.05,yes
+	// partitioned,partitioned,xxh3/enhanced-double,200,100,624,4,3.12,3,1000,200,0,0.25966666666666666,0.17214413395540584,0.34718919937792747,t,0.280158327105237,0.27253947919656984,0.2742676645109389,partitioned,0.05,yes
 }

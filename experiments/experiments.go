@@ -80,6 +80,16 @@ type Params struct {
 	Widths []int `json:"widths,omitempty"`
 	// Keys are the numbers of keys of the memory and speed experiments.
 	Keys []uint64 `json:"keys,omitempty"`
+	// KeySource names the source of the keys filters are filled and
+	// queried with (see NewKeySource: "uniform", "url", "sequential",
+	// "prefix", "zipf" or "file:PATH"); empty means uniform. Only the
+	// experiments whose every point is a Spec (fill, bits, hashes,
+	// small-m, hashing, scalable, blocking) take another source.
+	KeySource string `json:"key_source,omitempty"`
+	// Passes is the number of times Time repeats each measurement, whose
+	// median it reports, and MinAdds the fewest adds it times per pass.
+	Passes  int    `json:"passes,omitempty"`
+	MinAdds uint64 `json:"min_adds,omitempty"`
 	// Quick selects smaller default sizes where an experiment's full
 	// default is slow or large (memory and speed stop at 1e6 keys).
 	Quick bool `json:"quick,omitempty"`
@@ -128,6 +138,12 @@ func (p Params) merge(d Params) Params {
 	}
 	if p.Keys == nil {
 		p.Keys = d.Keys
+	}
+	if p.Passes == 0 {
+		p.Passes = d.Passes
+	}
+	if p.MinAdds == 0 {
+		p.MinAdds = d.MinAdds
 	}
 	return p
 }
@@ -354,6 +370,10 @@ func Names() []string {
 // With o.Shard set, Run measures only that shard's filters and returns
 // partial results (Results.Shard set, rows holding raw trials and no
 // aggregates), which Merge combines.
+//
+// The experiments that measure rates query every filter with a sample of
+// its inserted keys too (see Spec.Members); a false negative makes Run
+// return the results with an error wrapping ErrFalseNegative.
 func Run(ctx context.Context, name, variant string, p Params, o Options) (*Results, error) {
 	e, p, pl, err := prepare(name, variant, p, o)
 	if err != nil {
@@ -400,6 +420,15 @@ func prepare(name, variant string, p Params, o Options) (Experiment, Params, *pl
 	pl, err := e.plan(variant, p)
 	if err != nil {
 		return fail(err)
+	}
+	if p.KeySource != "" && p.KeySource != "uniform" {
+		src, err := NewKeySource(p.KeySource)
+		if err != nil {
+			return fail(err)
+		}
+		if err := pl.useKeys(name, src); err != nil {
+			return fail(err)
+		}
 	}
 	return e, p, pl, nil
 }

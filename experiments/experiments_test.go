@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -328,7 +332,7 @@ func TestWriteCSV(t *testing.T) {
 	if len(recs) != 1+len(r.Rows) {
 		t.Fatalf("%d records for %d rows", len(recs), len(r.Rows))
 	}
-	want := "series,variant,hashing,items,capacity,bits,hashes,bits_per_element,filters,queries,rate,lo,hi,interval,estimated,classic,theory,model,target,inside"
+	want := "series,variant,hashing,items,capacity,bits,hashes,bits_per_element,filters,queries,members,false_negatives,rate,lo,hi,interval,estimated,classic,theory,model,target,inside"
 	if got := strings.Join(recs[0], ","); got != want {
 		t.Errorf("header\n%s\nwant\n%s", got, want)
 	}
@@ -464,4 +468,49 @@ func strconvU(x uint64) string  { return fmtUintAlways(x) }
 func strconvF(x float64) string { return rateCell(&Row{Queries: 1}, x) }
 func fmtUintAlways(x uint64) string {
 	return strings.TrimSpace(strings.Replace(fmtUint(x)+" ", "", "", 0))
+}
+
+func TestDataCaches(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{{"32K", 32 << 10, true}, {"1024K", 1 << 20, true}, {"32M", 32 << 20, true}, {"12", 12, true}, {"", 0, false}, {"xK", 0, false}, {"0K", 0, false}} {
+		got, ok := parseCacheSize(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseCacheSize(%q) = %d, %v, want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	dir := t.TempDir()
+	write := func(index, name, v string) {
+		if err := os.MkdirAll(filepath.Join(dir, index), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, index, name), []byte(v+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range [][3]string{{"1", "Data", "48K"}, {"1", "Instruction", "32K"}, {"2", "Unified", "1024K"}} {
+		idx := fmt.Sprintf("index%d", i)
+		write(idx, "level", c[0])
+		write(idx, "type", c[1])
+		write(idx, "size", c[2])
+	}
+	defer func(d string) { cacheDir = d }(cacheDir)
+	cacheDir = dir
+	got := dataCaches()
+	if want := []Cache{{1, 48 << 10}, {2, 1 << 20}}; !slices.Equal(got, want) {
+		t.Errorf("dataCaches() = %v, want %v", got, want)
+	}
+}
+
+// TestBlockingPointLabels: the notes name a blocking point by what tells
+// it apart, its memory or its sizing, not by its item count alone.
+func TestBlockingPointLabels(t *testing.T) {
+	if got := pointLabel("blocking", Row{Items: 10000, Bits: 100352}); got != "10.04 bits per element" {
+		t.Errorf("sweep point %q", got)
+	}
+	if got := pointLabel("blocking", Row{Items: 20000, Bits: 191744, Target: 0.01}); got != "n = 20000 sized for p = 0.01" {
+		t.Errorf("sized point %q", got)
+	}
 }

@@ -21,9 +21,9 @@ var fillExperiment = Experiment{
 	Shardable:  true,
 	flags: func(variant string) []string {
 		if variant == "scalable" {
-			return []string{"n", "p", "filters", "queries", "r", "s"}
+			return []string{"n", "p", "filters", "queries", "r", "s", "keys"}
 		}
-		return []string{"n", "p", "filters", "queries"}
+		return []string{"n", "p", "filters", "queries", "keys"}
 	},
 	defaults: func(variant string, quick bool) Params {
 		if variant == "scalable" {
@@ -166,7 +166,10 @@ func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bo
 	for _, n := range items {
 		fpr, err := scalableFPR(spec, n)
 		if err != nil {
-			return paramError("span", "%v", err)
+			// Too many stages: the growth s (from n0) is too slow for
+			// the items; the span is not the user's to set.
+			return paramError("s", "%g: from n0 = %d, %d stages growing by s = %g cannot hold %d items; want a larger s (default %v)",
+				sp.S, sp.N0, analysis.MaxStages, sp.S, n, variants.DefaultGrowth)
 		}
 		theory[n] = fpr
 	}
@@ -234,7 +237,7 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 		}
 		st, err := probe(b)
 		if err != nil {
-			return nil, paramError("span", "%v", err)
+			return nil, paramError("n", "%v", err)
 		}
 		name := fmt.Sprintf("standard sized for %d", final)
 		theory, model := variantTheory("standard", st)
@@ -270,7 +273,7 @@ var scalableExperiment = Experiment{
 	Variants:  []string{"scalable"},
 	Timed:     true,
 	Shardable: true,
-	flags:     fixedFlags("n", "p", "filters", "queries", "r", "s"),
+	flags:     fixedFlags("n", "p", "filters", "queries", "r", "s", "keys"),
 	defaults: func(string, bool) Params {
 		return Params{N: 1000, P: 0.001, Filters: 10, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
 			R: []float64{0.5, 0.75, 0.9}, S: []float64{2, 4}}

@@ -122,7 +122,7 @@ var hashingExperiment = Experiment{
 	Variants:  []string{"standard"},
 	Timed:     true,
 	Shardable: true,
-	flags:     fixedFlags("filters", "queries"),
+	flags:     fixedFlags("filters", "queries", "keys"),
 	defaults: func(string, bool) Params {
 		return Params{N: 8, P: 0.01, Filters: 250, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{8}, Bits: []uint64{1024, 4096, 16384, 65536}}

@@ -2,10 +2,14 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bloomlab/bloomlab/variants"
@@ -22,7 +26,8 @@ import (
 // its number of stages and the false-positive rate its fill implies
 // (Row.Estimated). Stats is used when a filter has both.
 type Filter interface {
-	// Add inserts key. Measure never reuses the slice after Add returns.
+	// Add inserts key. It must not keep the slice: Measure writes the
+	// next key into it once Add returns.
 	Add(key []byte)
 	// Contains reports whether key is possibly in the set.
 	Contains(key []byte) bool
@@ -71,6 +76,17 @@ type Spec struct {
 	// Model names the theory in the results and their notes ("theory" if
 	// empty). It is ignored without a Theory.
 	Model string
+	// Members is the number of inserted keys each filter is queried with
+	// at every item count, to count its false negatives: all of its keys
+	// when it holds at most Members, otherwise a seeded sample of them
+	// (drawn with replacement from all the keys inserted so far). Zero
+	// takes 10000. A filter that answers false for any of them fails the
+	// measurement with an error wrapping ErrFalseNegative.
+	Members uint64
+	// Keys is the source of the filter's member and query keys (see
+	// KeySource); nil takes the uniform keys. A file source must hold at
+	// least the last item count plus Queries distinct keys.
+	Keys *KeySource
 }
 
 // Measured is the Experiment of the Results that Measure returns.
@@ -81,7 +97,15 @@ const (
 	measureFilters = 20
 	measureQueries = 100_000
 	measureConf    = 0.95
+	measureMembers = 10_000
 )
+
+// ErrFalseNegative is wrapped by the error that Measure, Run and Merge
+// return when a filter answered false for a key inserted into it: the one
+// answer a Bloom filter must never give. The results are returned beside
+// the error, complete, with the false negatives counted in each row
+// (Row.FalseNegatives, Trial.FalseNegatives).
+var ErrFalseNegative = errors.New("false negative")
 
 // Measure measures the filters that specs describe and returns their
 // results: for each spec, one Row per item count, in the order of specs,
@@ -101,6 +125,12 @@ const (
 // Options work as for Run: the results depend on o.Seed, never on
 // o.Workers; with o.Shard set Measure returns one shard's partial results
 // for Merge; a cancelled ctx stops the run and returns ctx's error.
+//
+// At every item count each filter is also queried with Members of its
+// inserted keys (Spec.Members). If any filter answers false for one of
+// them, Measure measures every point still and then returns the Results
+// together with an error wrapping ErrFalseNegative that names the spec,
+// the points and the filters: a false negative is never a silent rate.
 //
 // Invalid specs or parameters (no specs, a nil New, an empty, zero or
 // decreasing item count, a theory that is not a rate, another field of p
@@ -197,6 +227,12 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 	if len(s.Items) == 0 {
 		return paramError("items", "spec %q has no item counts, want at least one", s.Name)
 	}
+	if s.Members == 0 {
+		s.Members = measureMembers
+	}
+	if s.Members > maxQueries {
+		return paramError("members", "spec %q: %d members, want members <= %d", s.Name, s.Members, uint64(maxQueries))
+	}
 	model := ""
 	if s.Theory != nil {
 		model = s.Model
@@ -204,7 +240,13 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 			model = "theory"
 		}
 	}
-	g := group{key: key, filters: s.Filters, run: measureRun(s.New, timed), pooled: true}
+	if s.Keys != nil && s.Keys.Distinct() > 0 {
+		if n := s.Items[len(s.Items)-1]; n > s.Keys.Distinct() || s.Queries > s.Keys.Distinct()-n {
+			return paramError("keys", "spec %q: %s has %d distinct keys, too few for %d members and %d queries per filter",
+				s.Name, s.Keys.Name(), s.Keys.Distinct(), n, s.Queries)
+		}
+	}
+	g := group{key: key, filters: s.Filters, run: measureRun(s.New, timed), pooled: true, keys: s.Keys}
 	var last uint64
 	for i, n := range s.Items {
 		switch {
@@ -214,7 +256,7 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 			return paramError("items", "spec %q: %d items after %d, want increasing item counts", s.Name, n, last)
 		}
 		last = n
-		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Model: model}
+		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Members: min(n, s.Members), Model: model, Keys: keysName(s.Keys)}
 		if s.Theory != nil {
 			r.Theory = s.Theory(n)
 			if math.IsNaN(r.Theory) || r.Theory < 0 || r.Theory > 1 {
@@ -228,6 +270,15 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 	}
 	pl.groups = append(pl.groups, g)
 	return nil
+}
+
+// keysName returns the name a row records for key source k: "" for the
+// uniform keys.
+func keysName(k *KeySource) string {
+	if k == nil || k.kind == keysUniform {
+		return ""
+	}
+	return k.Name()
 }
 
 // isNil reports whether f is nil or holds a nil pointer, map, slice,
@@ -270,6 +321,9 @@ func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
 					return ctx.Err()
 				}
 				f.Add(t.member(inserted))
+				for j := range t.keys.repeats(t.stream, inserted) {
+					f.Add(t.member(t.keys.repeatOf(t.stream, inserted, j)))
+				}
 			}
 			addTime := time.Since(start)
 			start = time.Now()
@@ -278,8 +332,13 @@ func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
 				return err
 			}
 			queryTime := time.Since(start)
+			missed, err := t.countMissing(ctx, f, j, r.Items, r.Members)
+			if err != nil {
+				return err
+			}
 			o := &out[j]
 			o.Count = positives
+			o.FalseNegatives = missed
 			switch s := f.(type) {
 			case statser:
 				st := s.Stats()
@@ -317,16 +376,73 @@ func (pl *plan) results(ctx context.Context, exp, variant string, p Params, o Op
 		return nil, err
 	}
 	res.Rows = pl.rows
+	res.Caches = pl.caches
 	if o.Shard.sharded() {
 		sh := o.Shard
 		res.Shard = &sh
 		res.Notes = pl.notes
-		return res, nil
+		return res, falseNegatives(res)
 	}
 	if err := res.finish(pl.notes, pl.groups, summarize); err != nil {
 		return nil, err
 	}
-	return res, nil
+	return res, falseNegatives(res)
+}
+
+// countMissing queries f with q of its first items inserted keys (all of
+// them when q = items, a seeded sample with replacement otherwise; the
+// sample of point j differs from the other points') and returns how many
+// it reports absent.
+func (t *trial) countMissing(ctx context.Context, f Filter, j int, items, q uint64) (uint64, error) {
+	var missed uint64
+	base := derive(t.stream, 3, uint64(j))
+	for i := range q {
+		if i%interruptEvery == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		x := i
+		if q < items {
+			x, _ = bits.Mul64(splitmix64(base+i), items)
+		}
+		if !f.Contains(t.member(x)) {
+			missed++
+		}
+	}
+	return missed, nil
+}
+
+// falseNegatives returns an error wrapping ErrFalseNegative that names
+// every series, point and filter of res with a false negative, or nil if
+// there is none.
+func falseNegatives(res *Results) error {
+	var points []string
+	var total uint64
+	for _, r := range res.Rows {
+		var bad []string
+		var missed uint64
+		for _, t := range r.Trials {
+			if t.FalseNegatives > 0 {
+				bad = append(bad, strconv.Itoa(t.Filter))
+				missed += t.FalseNegatives
+			}
+		}
+		if missed == 0 {
+			continue
+		}
+		total += missed
+		if len(bad) > 8 {
+			bad = append(bad[:8], "...")
+		}
+		points = append(points, fmt.Sprintf("%q at %d items: %d of %d inserted keys queried tested absent (filters %s)",
+			r.Series, r.Items, missed, r.Members*uint64(len(r.Trials)), strings.Join(bad, ", ")))
+	}
+	if len(points) == 0 {
+		return nil
+	}
+	if len(points) > 5 {
+		points = append(points[:5], fmt.Sprintf("and %d more points", len(points)-5))
+	}
+	return fmt.Errorf("experiments: %w: %d inserted keys tested absent: %s", ErrFalseNegative, total, strings.Join(points, "; "))
 }
 
 // measuredGroups returns the groups of results from Measure: each spec is

@@ -322,3 +322,114 @@ func TestMeasureCancelAndProgress(t *testing.T) {
 		t.Errorf("%d progress calls, err %v", calls, err)
 	}
 }
+
+// alwaysFalse is a broken filter: it answers false for every key.
+type alwaysFalse struct{}
+
+func (alwaysFalse) Add([]byte)           {}
+func (alwaysFalse) Contains([]byte) bool { return false }
+
+// forgetful is moduloFilter with a fault: it drops every thousandth key
+// offered to Add, so 0.1% of its keys are false negatives.
+type forgetful struct {
+	*moduloFilter
+	adds int
+}
+
+func (f *forgetful) Add(key []byte) {
+	f.adds++
+	if f.adds%1000 == 0 {
+		return
+	}
+	f.moduloFilter.Add(key)
+}
+
+// TestMeasureFalseNegatives checks that Measure catches a filter that
+// answers false for inserted keys: the always-false filter and a filter
+// that forgets one key in a thousand both fail with an error wrapping
+// ErrFalseNegative that names the spec and the point, the results beside
+// it count the misses, and a correct filter beside them counts none. The
+// error survives sharding and Merge.
+func TestMeasureFalseNegatives(t *testing.T) {
+	broken := experiments.Spec{
+		Name:  "always false",
+		New:   func(uint64) (experiments.Filter, error) { return alwaysFalse{}, nil },
+		Items: []uint64{500},
+	}
+	forgets := experiments.Spec{
+		Name: "forgets 1 in 1000",
+		New: func(seed uint64) (experiments.Filter, error) {
+			return &forgetful{moduloFilter: newModuloFilter(1<<18, 4, seed)}, nil
+		},
+		Items: []uint64{5000, 30_000},
+	}
+	good := moduloSpec("correct", 1)
+	p := experiments.Params{Filters: 4, Queries: 1000}
+	for _, c := range []struct {
+		spec experiments.Spec
+		want []string
+		// missed is the exact count at the first point, where every
+		// inserted key is queried: 500 per filter for the always-false
+		// filter, 5 per filter for the forgetful one.
+		missed uint64
+	}{
+		{broken, []string{`"always false" at 500 items: 2000 of 2000 inserted keys`, "filters 0, 1, 2, 3"}, 2000},
+		{forgets, []string{`"forgets 1 in 1000" at 5000 items: 20 of 20000 inserted keys`, `"forgets 1 in 1000" at 30000 items: `}, 20},
+	} {
+		r, err := experiments.Measure(context.Background(), []experiments.Spec{good, c.spec}, p, experiments.Options{Seed: 7})
+		if !errors.Is(err, experiments.ErrFalseNegative) || r == nil {
+			t.Fatalf("%s: Measure = %v, %v; want results and an error wrapping ErrFalseNegative", c.spec.Name, r, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", c.spec.Name, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "correct") {
+			t.Errorf("the error names the correct filter: %v", err)
+		}
+		for _, row := range r.Rows[:3] {
+			if row.FalseNegatives != 0 || row.Members != row.Items {
+				t.Errorf("correct filter at %d items: %d false negatives among %d members", row.Items, row.FalseNegatives, row.Members)
+			}
+		}
+		row := r.Rows[3]
+		if row.FalseNegatives != c.missed || row.Members != row.Items {
+			t.Errorf("%s: %d false negatives among %d members per filter, want %d", c.spec.Name, row.FalseNegatives, row.Members, c.missed)
+		}
+		csv, _ := encode(t, r)
+		if !strings.Contains(string(csv), "members,false_negatives") {
+			t.Errorf("%s: the CSV has no false-negative column:\n%s", c.spec.Name, csv)
+		}
+	}
+	// The forgetful filter at 30000 items is sampled: 10000 of its keys
+	// per filter, about 10 of which it forgot.
+	r, _ := experiments.Measure(context.Background(), []experiments.Spec{forgets}, p, experiments.Options{Seed: 7})
+	if row := r.Rows[1]; row.Members != 10_000 || row.FalseNegatives == 0 || row.FalseNegatives > 80 {
+		t.Errorf("sampled point: %d false negatives among %d members of 4 filters, want about 40", row.FalseNegatives, row.Members)
+	}
+
+	var shards []*experiments.Results
+	for i := range 2 {
+		s, err := experiments.Measure(context.Background(), []experiments.Spec{broken}, p, experiments.Options{Seed: 7, Shard: experiments.Shard{Index: i, Count: 2}})
+		if !errors.Is(err, experiments.ErrFalseNegative) {
+			t.Errorf("shard %d: %v", i, err)
+		}
+		shards = append(shards, s)
+	}
+	if m, err := experiments.Merge(shards); !errors.Is(err, experiments.ErrFalseNegative) || m == nil || m.Rows[0].FalseNegatives != 2000 {
+		t.Errorf("Merge = %v, %v; want the merged results and ErrFalseNegative", m, err)
+	}
+}
+
+// TestMeasureUnnamedTheory checks the notes of a spec whose theory has no
+// model name.
+func TestMeasureUnnamedTheory(t *testing.T) {
+	s := moduloSpec("modulo", 1)
+	s.Model = ""
+	r := measure(t, []experiments.Spec{s}, experiments.Params{Filters: 4, Queries: 2000}, experiments.Options{Seed: 1})
+	notes := strings.Join(r.Notes, "\n")
+	if strings.Contains(notes, "theory theory") || !strings.Contains(notes, "modulo: the theory lies") || !strings.Contains(notes, "the number the theory expects") {
+		t.Errorf("notes:\n%s", notes)
+	}
+}

@@ -19,7 +19,7 @@ import (
 //
 // Results hold no timestamps and no worker count, so a rerun with the same
 // seed and parameters writes byte-identical files on any number of
-// workers. Only the time columns (NsPerAdd, NsPerQuery) and the memory of
+// workers. Only the time columns (NsPerAdd, NsPerQuery, NsPerPresent) and the memory of
 // a Go map (Bytes of the "go map" series) differ from run to run.
 type Results struct {
 	// Experiment is the experiment's name, for example "fill", or
@@ -46,6 +46,10 @@ type Results struct {
 	// per group, rates too small to measure, ratios the experiment
 	// derives.
 	Notes []string `json:"notes,omitempty"`
+	// Caches are the data caches of the machine that measured, by level,
+	// for the speed experiment, whose times depend on them; empty where
+	// the system does not report them.
+	Caches []Cache `json:"caches,omitempty"`
 	// Rows are the measured points, grouped by series, in a fixed order.
 	Rows []Row `json:"rows"`
 }
@@ -67,6 +71,9 @@ type Row struct {
 	// Hashing is the hash function and index derivation, as
 	// "xxh3/enhanced-double", or a reference scheme such as "md5".
 	Hashing string `json:"hashing,omitempty"`
+	// Keys names the key source of the filters' keys (KeySource.Name)
+	// where it is not the uniform one.
+	Keys string `json:"keys,omitempty"`
 	// R and S are the tightening ratio and growth factor of a scalable
 	// filter.
 	R float64 `json:"r,omitempty"`
@@ -102,6 +109,13 @@ type Row struct {
 	Filters int `json:"filters"`
 	// Queries is the number of queries each filter answered.
 	Queries uint64 `json:"queries,omitempty"`
+	// Members is the number of inserted keys each filter was queried with
+	// to count its false negatives (see Spec.Members), 0 for rows that do
+	// not check them.
+	Members uint64 `json:"members,omitempty"`
+	// FalseNegatives is the number of those keys that tested absent,
+	// summed over the filters: 0 for every correct Bloom filter.
+	FalseNegatives uint64 `json:"false_negatives,omitempty"`
 	// Trials are the raw per-filter measurements, in filter order. A
 	// shard holds only its own filters' trials.
 	Trials []Trial `json:"trials"`
@@ -143,6 +157,9 @@ type Row struct {
 	// Contains, in nanoseconds, for the experiments that time.
 	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
 	NsPerQuery float64 `json:"ns_per_query,omitempty"`
+	// NsPerPresent is the mean time of one Contains of a key the filter
+	// holds (Time; NsPerQuery is then that of an absent key).
+	NsPerPresent float64 `json:"ns_per_present,omitempty"`
 	// Bytes is the memory of the structure, in bytes.
 	Bytes float64 `json:"bytes,omitempty"`
 	// Removed is the mean number of successful removals (counting).
@@ -159,14 +176,19 @@ type Trial struct {
 	// Count is the number of the row's queries this filter answered
 	// positively (see Row).
 	Count uint64 `json:"count"`
+	// FalseNegatives is the number of the row's Members inserted keys
+	// this filter answered negatively.
+	FalseNegatives uint64 `json:"false_negatives,omitempty"`
 	// Estimated is the filter's Stats().EstimatedFPR.
 	Estimated float64 `json:"estimated,omitempty"`
 	// Bits and Stages are the filter's Stats().Bits and number of stages.
 	Bits   uint64 `json:"bits,omitempty"`
 	Stages int    `json:"stages,omitempty"`
-	// NsPerAdd and NsPerQuery are the filter's times per operation.
-	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
-	NsPerQuery float64 `json:"ns_per_query,omitempty"`
+	// NsPerAdd, NsPerQuery and NsPerPresent are the filter's times per
+	// operation.
+	NsPerAdd     float64 `json:"ns_per_add,omitempty"`
+	NsPerQuery   float64 `json:"ns_per_query,omitempty"`
+	NsPerPresent float64 `json:"ns_per_present,omitempty"`
 	// Bytes is the memory measured for this trial.
 	Bytes uint64 `json:"bytes,omitempty"`
 	// Removed is the number of successful removals (counting).
@@ -187,13 +209,16 @@ func (r *Row) aggregate(conf float64) error {
 		return fmt.Errorf("experiments: row %s items %d has no trials", r.Series, r.Items)
 	}
 	nf := float64(len(t))
-	var est, bits, stages, add, query, bytes, removed float64
+	var est, bits, stages, add, query, present, bytes, removed float64
+	r.FalseNegatives = 0
 	for _, x := range t {
+		r.FalseNegatives += x.FalseNegatives
 		est += x.Estimated
 		bits += float64(x.Bits)
 		stages += float64(x.Stages)
 		add += x.NsPerAdd
 		query += x.NsPerQuery
+		present += x.NsPerPresent
 		bytes += float64(x.Bytes)
 		removed += float64(x.Removed)
 	}
@@ -204,6 +229,7 @@ func (r *Row) aggregate(conf float64) error {
 	r.Stages = stages / nf
 	r.NsPerAdd = add / nf
 	r.NsPerQuery = query / nf
+	r.NsPerPresent = present / nf
 	r.Bytes = bytes / nf
 	r.Removed = removed / nf
 	if r.Items > 0 && r.Bits > 0 {
@@ -316,9 +342,9 @@ func outsideNotes(res *Results, groups []group) ([]string, error) {
 		tl := by[s]
 		var note string
 		if len(tl.out) == 0 {
-			note = fmt.Sprintf("%s: the %s theory lies inside the measured %g%% interval at all %d points", s, tl.model, 100*res.Params.Conf, tl.checked)
+			note = fmt.Sprintf("%s: %s lies inside the measured %g%% interval at all %d points", s, theoryName(tl.model), 100*res.Params.Conf, tl.checked)
 		} else {
-			note = fmt.Sprintf("%s: the %s theory lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, tl.model, 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; "))
+			note = fmt.Sprintf("%s: %s lies OUTSIDE the measured %g%% interval at %d of %d points (%s)", s, theoryName(tl.model), 100*res.Params.Conf, len(tl.out), tl.checked, strings.Join(tl.out, "; "))
 		}
 		switch {
 		case tl.checked == 1:
@@ -414,8 +440,18 @@ func pooledCheck(res *Results, g group, series string) (string, error) {
 	if lo > 1 || hi < 1 {
 		verdict = "NOT consistent with the theory"
 	}
-	return fmt.Sprintf("%s, pooled over its %d points from %d to %d items: the filters' false positives are %.4g times the number the %s theory expects (%g%% %s: %.4g to %.4g), %s",
-		series, len(rows), rows[0].Items, rows[len(rows)-1].Items, mean, rows[0].Model, 100*conf, how, lo, hi, verdict), nil
+	return fmt.Sprintf("%s, pooled over its %d points from %d to %d items: the filters' false positives are %.4g times the number %s expects (%g%% %s: %.4g to %.4g), %s",
+		series, len(rows), rows[0].Items, rows[len(rows)-1].Items, mean, theoryName(rows[0].Model), 100*conf, how, lo, hi, verdict), nil
+}
+
+// theoryName names a model in a note: "the exact theory" for "exact", and
+// "the theory" for a spec's unnamed model (Model "theory"), not "the
+// theory theory".
+func theoryName(model string) string {
+	if model == "" || model == "theory" {
+		return "the theory"
+	}
+	return "the " + model + " theory"
 }
 
 // pointLabel names a row's point in words for notes.
@@ -427,6 +463,11 @@ func pointLabel(exp string, r Row) string {
 		return fmt.Sprintf("k = %d", r.Hashes)
 	case "small-m", "hashing":
 		return fmt.Sprintf("m = %d", r.Bits)
+	case "blocking":
+		if r.Target > 0 {
+			return fmt.Sprintf("n = %d sized for p = %g", r.Items, r.Target)
+		}
+		return fmt.Sprintf("%.2f bits per element", float64(r.Bits)/float64(r.Items))
 	case "counting":
 		switch r.Model {
 		case "binomial":
@@ -473,6 +514,7 @@ var columns = []column{
 	{"series", func(r *Row) string { return r.Series }},
 	{"variant", func(r *Row) string { return r.Variant }},
 	{"hashing", func(r *Row) string { return r.Hashing }},
+	{"keys", func(r *Row) string { return r.Keys }},
 	{"r", func(r *Row) string { return fmtFloat(r.R) }},
 	{"s", func(r *Row) string { return fmtFloat(r.S) }},
 	{"width", func(r *Row) string { return fmtInt(r.Width) }},
@@ -492,6 +534,13 @@ var columns = []column{
 	{"bits_per_element", func(r *Row) string { return fmtFloat(r.BitsPerElement) }},
 	{"filters", func(r *Row) string { return strconv.Itoa(r.Filters) }},
 	{"queries", func(r *Row) string { return fmtUint(r.Queries) }},
+	{"members", func(r *Row) string { return fmtUint(r.Members) }},
+	{"false_negatives", func(r *Row) string {
+		if r.Members == 0 {
+			return ""
+		}
+		return strconv.FormatUint(r.FalseNegatives, 10)
+	}},
 	{"rate", func(r *Row) string { return rateCell(r, r.Rate) }},
 	{"lo", func(r *Row) string { return rateCell(r, r.Lo) }},
 	{"hi", func(r *Row) string { return rateCell(r, r.Hi) }},
@@ -505,6 +554,7 @@ var columns = []column{
 	{"removed", func(r *Row) string { return fmtFloat(r.Removed) }},
 	{"ns_per_add", func(r *Row) string { return fmtFloat(r.NsPerAdd) }},
 	{"ns_per_query", func(r *Row) string { return fmtFloat(r.NsPerQuery) }},
+	{"ns_per_present", func(r *Row) string { return fmtFloat(r.NsPerPresent) }},
 	{"bytes", func(r *Row) string { return fmtFloat(r.Bytes) }},
 	{"estimate", func(r *Row) string { return r.Estimate }},
 	{"overlap", func(r *Row) string { return overlapCell(r) }},
@@ -602,8 +652,10 @@ func ReadJSON(rd io.Reader) (*Results, error) {
 // plan-time part that every shard of a run shares.
 func (r Row) template() Row {
 	r.Trials = nil
+	r.FalseNegatives = 0
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
+	r.NsPerPresent = 0
 	r.BitsPerElement = 0
 	r.CardinalityRow = r.CardinalityRow.template()
 	return r
@@ -616,7 +668,8 @@ func (r Row) template() Row {
 // WriteCSV and WriteJSON of the merged results write exactly the bytes the
 // unsharded run writes (up to the time columns, which differ run to run).
 // It reports an error if the shards do not belong to one run or a shard is
-// missing or repeated.
+// missing or repeated; and, with the merged results, an error wrapping
+// ErrFalseNegative if a filter of any shard had a false negative.
 func Merge(shards []*Results) (*Results, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("experiments: merge: no shard results")
@@ -718,7 +771,8 @@ func Merge(shards []*Results) (*Results, error) {
 	if err := out.finish(planNotes(first), groups, summarize); err != nil {
 		return nil, err
 	}
-	return out, nil
+	// A false negative fails the merged run as it fails the unsharded one.
+	return out, falseNegatives(out)
 }
 
 // planNotes returns the notes of shard results, which are the plan-time

@@ -17,6 +17,7 @@ type plan struct {
 	rows   []Row
 	groups []group
 	notes  []string
+	caches []Cache // of the machine, for experiments that time
 }
 
 // A group is a set of rows measured on the same filter, in order: the
@@ -31,6 +32,8 @@ type group struct {
 	filters int
 	hashing variants.Hashing // Seed is replaced per filter
 	run     runFunc
+	// keys is the key source of a Spec's group; nil is the uniform one.
+	keys *KeySource
 	// pooled marks the group of a Spec: its rows are false-positive
 	// rates of the same growing filters, which the notes check once,
 	// pooled over the rows (see pooledCheck).
@@ -53,7 +56,8 @@ type trial struct {
 	filter  int
 	hashing variants.Hashing
 	stream  uint64
-	buf     [16]byte
+	keys    *KeySource // nil for the uniform keys
+	buf     [96]byte
 }
 
 // Keys are 16 bytes: the filter's 64-bit stream id, then a 64-bit counter
@@ -69,17 +73,38 @@ const (
 func (t *trial) key(space, i uint64) []byte {
 	binary.LittleEndian.PutUint64(t.buf[:8], t.stream)
 	binary.LittleEndian.PutUint64(t.buf[8:], space|i&counterMask)
-	return t.buf[:]
+	return t.buf[:16]
 }
 
-// member returns the i-th key inserted into the filter.
-func (t *trial) member(i uint64) []byte { return t.key(spaceMember, i) }
+// member returns the i-th key inserted into the filter, from its key
+// source.
+func (t *trial) member(i uint64) []byte {
+	if t.keys != nil {
+		return t.sourced(i, false)
+	}
+	return t.key(spaceMember, i)
+}
 
-// query returns the i-th never-inserted key used for queries.
-func (t *trial) query(i uint64) []byte { return t.key(spaceQuery, i) }
+// query returns the i-th never-inserted key used for queries, from its
+// key source.
+func (t *trial) query(i uint64) []byte {
+	if t.keys != nil {
+		return t.sourced(i, true)
+	}
+	return t.key(spaceQuery, i)
+}
+
+// sourced returns the i-th member (or query) key from the trial's key
+// source.
+func (t *trial) sourced(i uint64, query bool) []byte {
+	return t.keys.key(t.buf[:0], t.stream, i, query)
+}
 
 // stranger returns the i-th never-inserted key used for removals.
 func (t *trial) stranger(i uint64) []byte { return t.key(spaceRemoved, i) }
+
+// uniformKeys is the default key source.
+var uniformKeys = UniformKeys()
 
 // splitmix64 is the SplitMix64 output function (Steele, Lea and Flood
 // 2014) applied to x + golden gamma.
@@ -154,6 +179,9 @@ func execute(ctx context.Context, pl *plan, o Options, sequential bool) error {
 					rows[i] = &pl.rows[r]
 				}
 				t := &trial{filter: j.f, hashing: gr.hashing}
+				if gr.keys != nil && gr.keys.kind != keysUniform {
+					t.keys = gr.keys // nil: the uniform keys, made inline
+				}
 				t.hashing.Seed, t.stream = seeds(o.Seed, gr.key, j.f)
 				if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
 					cancel(err)

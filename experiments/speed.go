@@ -48,7 +48,7 @@ func anyBuilder(variant string, n uint64, p Params) (builder, error) {
 // Queries absent keys. It runs on one goroutine, so the times are those of
 // one core with nothing else of the experiment's running.
 func planSpeed(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+	pl := &plan{caches: dataCaches()}
 	for _, v := range selected(variant, Variants) {
 		for _, n := range p.Keys {
 			b, err := anyBuilder(v, n, p)
@@ -251,7 +251,7 @@ func timeOps(build builder) runFunc {
 				if i%interruptEvery == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				f.Add(t.member(i))
+				f.Add(t.key(spaceMember, i)) // t.member inlined: the speed experiment's keys are uniform
 			}
 			addTime += time.Since(start)
 			adds += r.Items

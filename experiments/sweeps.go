@@ -83,7 +83,7 @@ var bitsExperiment = Experiment{
 	Summary:   "false-positive rate against bits per element (1 to 32) at the best integer k, standard, partitioned, blocked and split-block, beside theory",
 	Variants:  bitsVariants,
 	Shardable: true,
-	flags:     fixedFlags("n", "filters", "queries"),
+	flags:     fixedFlags("n", "filters", "queries", "keys"),
 	defaults: func(string, bool) Params {
 		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: floats(seq(1, 32))}
@@ -130,7 +130,7 @@ var hashesExperiment = Experiment{
 	Summary:   "false-positive rate against the number of hashes k at fixed bits per element, with the optimum near (m/n) ln 2",
 	Variants:  []string{"standard", "partitioned"},
 	Shardable: true,
-	flags:     fixedFlags("n", "filters", "queries"),
+	flags:     fixedFlags("n", "filters", "queries", "keys"),
 	defaults: func(string, bool) Params {
 		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{10}, Hashes: seq(1, 16)}
@@ -162,7 +162,7 @@ var smallMExperiment = Experiment{
 	Summary:   "small filters (64 to 4096 bits), where the classic formula underestimates the rate: measured against classic and exact",
 	Variants:  []string{"standard"},
 	Shardable: true,
-	flags:     fixedFlags("filters", "queries"),
+	flags:     fixedFlags("filters", "queries", "keys"),
 	defaults: func(string, bool) Params {
 		return Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}

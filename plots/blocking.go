@@ -38,7 +38,6 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 		}
 	}
 	a := newPlot(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per element (m/n)", rateLabel)
-	placeLegend(a, false, true)
 	logY(a, lo, hi)
 	for i, name := range names {
 		rows := Rows(r, name, sweep)
@@ -58,7 +57,6 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 	var target float64
 	b := newPlot("(b) filters sized for p: measured over theory", "items n (filter sized for n)", "measured rate / exact theory")
 	logX(b)
-	placeLegend(b, true, false)
 	b.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ts []plot.Tick
 		for v := math.Ceil(lo*40) / 40; v <= hi; v += 0.025 {
@@ -96,7 +94,6 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 
 	c := newPlot(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per element")
 	logX(c)
-	placeLegend(c, true, false)
 	if err := penaltyLines(c); err != nil {
 		return nil, err
 	}
@@ -142,7 +139,11 @@ func penaltyLines(c *plot.Plot) error {
 		if b == 64 {
 			dashes = dotted
 		}
-		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, fmt.Sprintf("blocked B=%d", b)); err != nil {
+		label := fmt.Sprintf("blocked B=%d", b)
+		if b == 64 {
+			label += " (off the top)"
+		}
+		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, label); err != nil {
 			return err
 		}
 	}

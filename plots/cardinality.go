@@ -71,15 +71,6 @@ func errorSeries(mean, spread *plot.Plot, rows []*experiments.Row, xLine, xPoint
 	return addMeasured(spread, SpreadPoints(rows, xPoint, 100), c, shape, name)
 }
 
-// headroom raises the top of p's y axis so that the legend, in a top
-// corner, stays clear of the data: the data keep the lower part of
-// the height, share of it.
-func headroom(p *plot.Plot, share float64) {
-	if span := p.Y.Max - p.Y.Min; span > 0 && !math.IsInf(span, 0) {
-		p.Y.Max = p.Y.Min + span*(1+share)
-	}
-}
-
 func bias(r *experiments.Row) float64     { return r.Bias }
 func stdError(r *experiments.Row) float64 { return r.StdError }
 
@@ -114,8 +105,6 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	for _, p := range []*plot.Plot{a, b} {
 		logX(p)
 	}
-	placeLegend(a, true, true)
-	placeLegend(b, true, false)
 	// Shift each series a little sideways so that their bars do not
 	// overlap.
 	shift := func(x func(*experiments.Row) float64, i, of int, log bool) func(*experiments.Row) float64 {
@@ -133,13 +122,10 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	}
 	a.Legend.Add("lines: predicted bias")
 	b.Legend.Add("lines: predicted standard error")
-	headroom(a, 0.9)
 	b.Y.Min = 0
 
 	c := newPlot(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
 	d := newPlot("(d) union and intersection: spread over the filter pairs", "overlap, % of n", "standard deviation of the error, % of n")
-	placeLegend(c, true, true)
-	placeLegend(d, true, false)
 	variantsSeen := map[string]int{}
 	for i, name := range sets {
 		rows := Rows(r, name, nil)
@@ -162,7 +148,6 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	for _, p := range []*plot.Plot{c, d} {
 		p.X.Min, p.X.Max = -4, 104
 	}
-	headroom(c, 0.9)
 	d.Y.Min = 0
 	var panels [][]*plot.Plot
 	if len(counts) > 0 {
@@ -208,7 +193,6 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 	for _, p := range []*plot.Plot{mean, spread} {
 		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
 		p.X.Tick.Marker = decades{}
-		placeLegend(p, true, true)
 	}
 	for _, row := range rows {
 		if row.Saturated > 0 || row.PSaturated >= 0.5/float64(row.Filters) {

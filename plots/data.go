@@ -15,6 +15,8 @@ type Points struct {
 	XYs     plotter.XYs
 	Errors  plotter.YErrors
 	Dropped int
+
+	open []int // points whose interval reaches below a logarithmic axis (clampLow)
 }
 
 // Len, XY and YError make Points usable by plotter.NewYErrorBars.
@@ -137,13 +139,18 @@ func logRange(ys ...float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// clampLow shortens the lower error bars of p so that no bar reaches below
-// floor: a logarithmic axis cannot draw zero, and an interval reaching zero
-// is drawn down to the axis.
+// clampLow prepares p for a logarithmic axis starting at floor: an
+// interval whose lower end is below it (zero, typically) loses its lower
+// bar, and addMeasured draws an arrow pointing down from the point
+// instead, so that no bar runs to the bottom of the axis as if the
+// interval ended there.
 func clampLow(p Points, floor float64) Points {
+	p.open = nil
+	p.Errors = append(plotter.YErrors(nil), p.Errors...)
 	for i := range p.XYs {
-		if p.XYs[i].Y-p.Errors[i].Low < floor {
-			p.Errors[i].Low = math.Max(0, p.XYs[i].Y-floor)
+		if p.XYs[i].Y-p.Errors[i].Low < floor*(1-1e-9) {
+			p.Errors[i].Low = 0
+			p.open = append(p.open, i)
 		}
 	}
 	return p

@@ -5,11 +5,10 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -99,18 +98,10 @@ func (f *Figure) Render(w io.Writer, format string) error {
 		return fmt.Errorf("plots: unsupported format %q, want png or svg", format)
 	}
 	dc := draw.New(c)
-	rows, cols := len(f.Panels), len(f.Panels[0])
-	if rows == 1 && cols == 1 {
-		f.Panels[0][0].Draw(dc)
-	} else {
-		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 6, PadY: vg.Millimeter * 6,
-			PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
-		canvases := plot.Align(f.Panels, t, dc)
-		for i, row := range f.Panels {
-			for j, p := range row {
-				if p != nil {
-					p.Draw(canvases[i][j])
-				}
+	for i, row := range f.layout(dc) {
+		for j, l := range row {
+			if p := f.Panels[i][j]; p != nil {
+				drawPanel(p, l)
 			}
 		}
 	}
@@ -130,7 +121,7 @@ func Render(w io.Writer, r *experiments.Results, format string) error {
 }
 
 func single(p *plot.Plot) *Figure {
-	return &Figure{Panels: [][]*plot.Plot{{p}}, Width: 8 * vg.Inch, Height: 5.5 * vg.Inch}
+	return &Figure{Panels: [][]*plot.Plot{{p}}, Width: 11 * vg.Inch, Height: 5.5 * vg.Inch}
 }
 
 // Styles.
@@ -147,8 +138,6 @@ var (
 	fontSize = vg.Points(11)
 )
 
-func seriesColor(i int) color.Color { return plotutil.Color(i) }
-
 // newPlot returns a plot with a title, axis labels and a white background.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
@@ -159,23 +148,11 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.TextStyle.Font.Size = fontSize
 	p.Y.Label.TextStyle.Font.Size = fontSize
 	p.Legend.TextStyle.Font.Size = vg.Points(9.5)
-	placeLegend(p, true, true)
 	p.Legend.ThumbnailWidth = vg.Points(22)
+	p.X.Tick.Marker = linearTicks{}
+	p.Y.Tick.Marker = linearTicks{}
 	p.Add(plotter.NewGrid())
 	return p
-}
-
-// placeLegend puts p's legend in a corner of the data area, clear of the
-// axes and the title.
-func placeLegend(p *plot.Plot, top, left bool) {
-	p.Legend.Top, p.Legend.Left = top, left
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(-12)
-	if !left {
-		p.Legend.XOffs = -vg.Points(8)
-	}
-	if !top {
-		p.Legend.YOffs = vg.Points(8)
-	}
 }
 
 // logY makes p's y axis logarithmic over [lo, hi].
@@ -191,47 +168,26 @@ func logX(p *plot.Plot) {
 	p.X.Tick.Marker = decades{}
 }
 
-// decades marks a logarithmic axis: a labelled tick at every power of ten,
-// unlabelled ones at its multiples 2 to 9. Unlike plot.LogTicks it labels
-// 1e-05 as such, not as 9.999999999999999e-06.
-type decades struct{}
-
-// Ticks implements plot.Ticker.
-func (decades) Ticks(min, max float64) []plot.Tick {
-	if min <= 0 || max <= 0 {
-		return nil
-	}
-	lo := int(math.Floor(math.Log10(min) + 1e-9))
-	hi := int(math.Ceil(math.Log10(max) - 1e-9))
-	var ticks []plot.Tick
-	for e := lo; e <= hi; e++ {
-		v := math.Pow(10, float64(e))
-		ticks = append(ticks, plot.Tick{Value: v, Label: decadeLabel(e)})
-		if e < hi {
-			for i := 2; i < 10; i++ {
-				ticks = append(ticks, plot.Tick{Value: float64(i) * v})
-			}
-		}
-	}
-	return ticks
-}
-
-// decadeLabel returns "0.001" to "1000" for exponents -3 to 3, else "1e-5".
-func decadeLabel(e int) string {
-	if e >= -3 && e <= 3 {
-		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', -1, 64)
-	}
-	return fmt.Sprintf("1e%d", e)
-}
-
 // addMeasured draws pts as glyphs with interval bars in colour c, labelled.
 func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label string) error {
+	var notes []string
 	if pts.Dropped > 0 {
-		label += fmt.Sprintf(" (%d zero %s not drawn)", pts.Dropped, plural(pts.Dropped, "rate", "rates"))
+		notes = append(notes, fmt.Sprintf("%d zero %s not drawn", pts.Dropped, plural(pts.Dropped, "rate", "rates")))
+	}
+	if len(pts.open) > 0 {
+		notes = append(notes, fmt.Sprintf("arrows: %d %s down to 0", len(pts.open), plural(len(pts.open), "interval reaches", "intervals reach")))
+	}
+	// The notes go on a line of their own under the label, so that the
+	// legend stays narrow.
+	addNotes := func() {
+		if label != "" && len(notes) > 0 {
+			p.Legend.Add("   (" + strings.Join(notes, "; ") + ")")
+		}
 	}
 	if len(pts.XYs) == 0 {
 		if label != "" {
 			p.Legend.Add(label)
+			addNotes()
 		}
 		return nil
 	}
@@ -241,7 +197,7 @@ func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label strin
 	}
 	s.GlyphStyle.Color = c
 	s.GlyphStyle.Radius = glyphR
-	s.GlyphStyle.Shape = plotutil.Shape(shape)
+	s.GlyphStyle.Shape = seriesShape(shape)
 	eb, err := plotter.NewYErrorBars(pts)
 	if err != nil {
 		return err
@@ -250,8 +206,23 @@ func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label strin
 	eb.LineStyle.Width = thinW
 	eb.CapWidth = vg.Points(5)
 	p.Add(eb, s)
+	if len(pts.open) > 0 {
+		// Intervals down to zero, which a logarithmic axis cannot show:
+		// an arrow down from the point instead of a bar to the axis.
+		var xys plotter.XYs
+		for _, i := range pts.open {
+			xys = append(xys, pts.XYs[i])
+		}
+		a, err := plotter.NewScatter(xys)
+		if err != nil {
+			return err
+		}
+		a.GlyphStyle = draw.GlyphStyle{Color: c, Radius: glyphR, Shape: downArrow{}}
+		p.Add(a)
+	}
 	if label != "" {
 		p.Legend.Add(label, s)
+		addNotes()
 	}
 	return nil
 }
@@ -289,7 +260,7 @@ func addPolyline(p *plot.Plot, xys plotter.XYs, c color.Color, shape int, dashes
 	l.LineStyle.Dashes = dashes
 	s.GlyphStyle.Color = c
 	s.GlyphStyle.Radius = glyphR
-	s.GlyphStyle.Shape = plotutil.Shape(shape)
+	s.GlyphStyle.Shape = seriesShape(shape)
 	p.Add(l, s)
 	if label != "" {
 		p.Legend.Add(label, l, s)

@@ -102,14 +102,12 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+1.2*(hi-lo)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
-	placeLegend(a, true, false)
 	if err := hline(a, 0, a.X.Min, a.X.Max, black, dashed, "exact theory"); err != nil {
 		return nil, err
 	}
 
 	// (b) times at the largest m.
 	b := newPlot(fmt.Sprintf("(b) time per key at m = %g bits", xs[len(xs)-1]), "nanoseconds per key", "")
-	placeLegend(b, false, false)
 	var pos, add, query []float64
 	var labels []string
 	for i := len(names) - 1; i >= 0; i-- {
@@ -128,6 +126,9 @@ func hashingFigure(r *experiments.Results) (*Figure, error) {
 	b.Legend.Add("add (all k indexes)", &bars{color: seriesColor(0)})
 	b.Legend.Add("query of an absent key", &bars{color: seriesColor(1)})
 	b.X.Min = 0
+	if len(pos) > 0 {
+		b.X.Max = 1.08 * math.Max(slices.Max(add), slices.Max(query)) // no bar at the edge
+	}
 	b.Y.Min, b.Y.Max = -0.7, float64(len(pos))-0.3
 	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 13 * vg.Inch, Height: 5.5 * vg.Inch}, nil
 }
@@ -251,25 +252,38 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 		if err := addPolyline(a, addXY, c, shape, dashes, name); err != nil {
 			return nil, err
 		}
-		if err := addPolyline(b, qXY, c, shape, dashes, name); err != nil {
+		qLabel := "" // named in (a), unless it has no adds (the random-line baseline)
+		if len(addXY) == 0 {
+			qLabel = name
+		}
+		if err := addPolyline(b, qXY, c, shape, dashes, qLabel); err != nil {
 			return nil, err
 		}
 	}
 	lo, hi := logRange(all...)
+	var caches []string
+	for _, c := range r.Caches {
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
+	}
 	for _, p := range []*plot.Plot{a, b} {
 		logY(p, lo, hi)
-		for _, c := range []float64{32 << 10, 1 << 20, 32 << 20} {
-			if err := vline(p, c, lo, hi, grey, dotted, thinW, ""); err != nil {
+		for _, c := range r.Caches {
+			if err := vline(p, float64(c.Bytes), lo, hi, grey, dotted, thinW, ""); err != nil {
 				return nil, err
 			}
 		}
 	}
-	a.Legend.Add("vertical lines: 32 KiB, 1 MiB, 32 MiB (typical L1, L2, L3 cache sizes)")
+	if len(caches) > 0 {
+		a.Legend.Add("dotted verticals: the caches of the machine measured,")
+		a.Legend.Add("   " + strings.Join(caches, ", ") + " (one of each, as the system reports)")
+	} else {
+		a.Legend.Add("(no cache sizes recorded with these results)")
+	}
 	a.Legend.Add("dashed: batched, 256 keys per call")
 	if slices.Contains(names, experiments.ScalableBlocked) {
 		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 7 * vg.Inch}, nil
 }
 
 // speedStyle returns the colour, glyph and dashes of series i of the speed
@@ -309,17 +323,16 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	first := hist[0]
 	a := newPlot(fmt.Sprintf("(a) counter values, n = %d items in m = %d counters, k = %d", first.Items, first.Cells, first.Hashes),
 		"counter value (15: saturated)", "fraction of counters")
-	placeLegend(a, true, false)
 	pts := Rates(hist, value)
 	th := Values(hist, value, theory)
 	po := Values(hist, value, classic)
 	lo, _ := logRange(append(pts.ys(), xysY(th)...)...)
 	lo = math.Max(lo, 1e-16)
 	logY(a, lo, 1)
-	if err := addLine(a, po, grey, dashed, lineW, "Poisson(kn/m) approximation"); err != nil {
+	if err := addLine(a, th, seriesColor(0), nil, lineW, "binomial(kn, 1/m) prediction"); err != nil {
 		return nil, err
 	}
-	if err := addLine(a, th, seriesColor(0), nil, lineW, "binomial(kn, 1/m) prediction"); err != nil {
+	if err := addLine(a, po, grey, dashed, thinW*1.5, "Poisson(kn/m) approximation (grey dashes, on top)"); err != nil {
 		return nil, err
 	}
 	if err := addMeasured(a, clampLow(pts, lo), black, 0, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
@@ -341,13 +354,13 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	}
 	blo, _ := logRange(all...)
 	logY(b, blo, 1)
-	placeLegend(b, false, false)
 	for i, name := range sat {
 		rows := Rows(r, name, nil)
-		if err := addLine(b, Values(rows, items, theory), seriesColor(i+1), nil, lineW, name+": theory"); err != nil {
+		short := strings.TrimPrefix(name, "saturated, ") // the title says saturated
+		if err := addLine(b, Values(rows, items, theory), seriesColor(i+1), nil, lineW, short+": theory"); err != nil {
 			return nil, err
 		}
-		if err := addMeasured(b, clampLow(Rates(rows, items), blo), seriesColor(i+1), i+1, name+": measured"); err != nil {
+		if err := addMeasured(b, clampLow(Rates(rows, items), blo), seriesColor(i+1), i+1, short+": measured"); err != nil {
 			return nil, err
 		}
 	}
@@ -371,11 +384,11 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 	fpts := Rates(fn, removals)
 	flo, fhi := logRange(fpts.ys()...)
 	logY(c, flo, math.Max(fhi, 1))
-	if err := addMeasured(c, clampLow(fpts, flo), red, 0, "members now testing absent"); err != nil {
+	if err := addMeasured(c, clampLow(fpts, flo), red, 0, "members testing absent"); err != nil {
 		return nil, err
 	}
 	succ := Values(fn, removals, func(row *experiments.Row) float64 { return row.Removed / float64(row.Items) })
-	if err := addPolyline(c, succ, grey, 1, dashed, "removals that succeeded, per member"); err != nil {
+	if err := addPolyline(c, succ, grey, 1, dashed, "removals done, per member"); err != nil {
 		return nil, err
 	}
 	var xs []float64
@@ -386,5 +399,16 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 		c.X.Tick.Marker = powerTicks(xs)
 		c.X.Min, c.X.Max = xs[0]/1.3, xs[len(xs)-1]*1.3
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 16 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+}
+
+// bytesText writes a cache size as "48 KiB", "1 MiB" or "1536 B".
+func bytesText(b uint64) string {
+	switch {
+	case b >= 1<<20 && b%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", b>>20)
+	case b >= 1<<10 && b%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", b>>10)
+	}
+	return fmt.Sprintf("%d B", b)
 }

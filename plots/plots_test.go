@@ -40,8 +40,9 @@ func tiny(name string) experiments.Params {
 	return experiments.Params{}
 }
 
-// TestRenderEveryFigure draws every experiment's figure from tiny results
-// as PNG and SVG and checks the output is an image of that format.
+// TestRenderEveryFigure draws every experiment's figure from tiny results,
+// checks the figure standard on its plot data, renders it as PNG and SVG
+// and checks the output is an image of that format.
 func TestRenderEveryFigure(t *testing.T) {
 	for _, e := range experiments.List() {
 		vs := []string{"all"}
@@ -61,6 +62,7 @@ func TestRenderEveryFigure(t *testing.T) {
 				if len(f.Panels) == 0 || f.Width <= 0 || f.Height <= 0 {
 					t.Fatalf("empty figure %+v", f)
 				}
+				checkFigure(t, e.Name+"-"+v, f)
 				var png, svg bytes.Buffer
 				if err := f.Render(&png, "png"); err != nil {
 					t.Fatal(err)
@@ -124,10 +126,17 @@ func TestRatesDropZeros(t *testing.T) {
 	if lo, hi := p.YError(0); math.Abs(lo-0.01) > 1e-15 || math.Abs(hi-0.01) > 1e-15 {
 		t.Errorf("errors of point 0 = %g, %g", lo, hi)
 	}
-	// An interval reaching zero is cut at the axis floor.
+	// An interval reaching zero loses its lower bar and is marked for an
+	// arrow; the others keep theirs.
 	c := clampLow(p, 1e-3)
-	if lo, _ := c.YError(1); math.Abs(lo-(0.1-1e-3)) > 1e-15 {
-		t.Errorf("clamped low error %g", lo)
+	if lo, _ := c.YError(1); lo != 0 || len(c.open) != 1 || c.open[0] != 1 {
+		t.Errorf("clamped low error %g, open %v", lo, c.open)
+	}
+	if lo, _ := c.YError(0); math.Abs(lo-0.01) > 1e-15 {
+		t.Errorf("low error of point 0 changed to %g", lo)
+	}
+	if lo, _ := p.YError(1); lo != 0.1 {
+		t.Errorf("clampLow changed its argument: %g", lo)
 	}
 	th := Values(ptrs(rows), items, theory)
 	if len(th) != 3 || th[0].Y != 1e-5 {

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,6 @@ func fillFigure(r *experiments.Results) (*Figure, error) {
 	p := newPlot(fmt.Sprintf("%s Bloom filter sized for n = %d at p = %g (%s, k = %d)",
 		titleCase(first.Variant), first.Capacity, first.Target, geom, first.Hashes),
 		"items inserted", rateLabel)
-	placeLegend(p, false, false)
 	logY(p, lo, hi)
 	if err := vline(p, float64(first.Capacity), lo, hi, grey, dashDot, thinW, fmt.Sprintf("capacity n = %d", first.Capacity)); err != nil {
 		return nil, err
@@ -60,10 +60,10 @@ func fillFigure(r *experiments.Results) (*Figure, error) {
 	if err := hline(p, first.Target, 0, xmax, red, dotted, fmt.Sprintf("target p = %g", first.Target)); err != nil {
 		return nil, err
 	}
-	if err := addLine(p, cl, grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
+	if err := addLine(p, th, seriesColor(0), nil, lineW, theoryWords(first.Model)); err != nil {
 		return nil, err
 	}
-	if err := addLine(p, th, seriesColor(0), nil, lineW, theoryWords(first.Model)); err != nil {
+	if err := addClassic(p, cl); err != nil {
 		return nil, err
 	}
 	if err := addMeasured(p, pts, black, 0, measuredLabel(r, rows)); err != nil {
@@ -162,7 +162,7 @@ func stageBoundaries(s analysis.Scalable, limit uint64) []float64 {
 func scalableFillFigure(r *experiments.Results) (*Figure, error) {
 	names := SeriesNames(r)
 	lo, hi := logRange(append(rateValues(r, items, nil), r.Params.P)...)
-	hi = math.Max(hi*100, r.Params.P*100) // room for the legend above the target
+	hi = math.Max(hi, r.Params.P*10)
 	first := Rows(r, names[0], nil)[0]
 	xmin, xmax := xRange(allRows(r), items)
 	title := fmt.Sprintf("Scalable Bloom filter growing from n0 = %d to %d items, target P = %g", first.Capacity, uint64(xmax), r.Params.P)
@@ -223,19 +223,18 @@ func bitsFigure(r *experiments.Results) (*Figure, error) {
 	first := r.Rows[0]
 	p := newPlot(fmt.Sprintf("False-positive rate against memory, n = %d items, best integer k at each size", first.Items),
 		"bits per element (m/n)", rateLabel)
-	placeLegend(p, true, false)
 	logY(p, lo, hi)
-	if err := addLine(p, Values(Rows(r, names[0], nil), bpe, classic), grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
-		return nil, err
-	}
 	for i, name := range names {
 		rows := Rows(r, name, nil)
-		if err := addLine(p, Values(rows, bpe, theory), seriesColor(i), nil, lineW, name+": "+theoryWords(rows[0].Model)); err != nil {
+		if err := addLine(p, Values(rows, bpe, theory), seriesColor(i), theoryDashes(i), lineW, name+": "+theoryWords(rows[0].Model)); err != nil {
 			return nil, err
 		}
 		if err := addMeasured(p, clampLow(Rates(rows, bpe), lo), seriesColor(i), i, name+": "+measuredLabel(r, rows)); err != nil {
 			return nil, err
 		}
+	}
+	if err := addClassic(p, Values(Rows(r, names[0], nil), bpe, classic)); err != nil {
+		return nil, err
 	}
 	p.X.Min = 0
 	return single(p), nil
@@ -253,27 +252,26 @@ func hashesFigure(r *experiments.Results) (*Figure, error) {
 		all = append(all, xysY(Values(rows, k, theory))...)
 	}
 	lo, hi := logRange(all...)
-	hi *= 10
 	first := r.Rows[0]
 	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
 	p := newPlot(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per element)",
 		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
 		"hashes k", rateLabel)
 	logY(p, lo, hi)
-	if err := vline(p, opt, lo, hi/8, red, dotted, lineW, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
-		return nil, err
-	}
-	if err := addLine(p, Values(Rows(r, names[0], nil), k, classic), grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
+	if err := vline(p, opt, lo, hi, red, dotted, lineW, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
 		return nil, err
 	}
 	for i, name := range names {
 		rows := Rows(r, name, nil)
-		if err := addLine(p, Values(rows, k, theory), seriesColor(i), nil, lineW, name+": "+theoryWords(rows[0].Model)); err != nil {
+		if err := addLine(p, Values(rows, k, theory), seriesColor(i), theoryDashes(i), lineW, name+": "+theoryWords(rows[0].Model)); err != nil {
 			return nil, err
 		}
 		if err := addMeasured(p, clampLow(Rates(rows, k), lo), seriesColor(i), i, name+": "+measuredLabel(r, rows)); err != nil {
 			return nil, err
 		}
+	}
+	if err := addClassic(p, Values(Rows(r, names[0], nil), k, classic)); err != nil {
+		return nil, err
 	}
 	p.X.Min = 0
 	return single(p), nil
@@ -303,14 +301,13 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 	cl := Values(rows, m, classic)
 
 	a := newPlot("(a) false-positive rate of small filters", "filter size m (bits)", rateLabel)
-	placeLegend(a, true, false)
 	logX(a)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.Y.Scale = plot.LogScale{}
-	a.Y.Tick.Marker = plot.DefaultTicks{}
+	a.Y.Tick.Marker = decades{}
 	ys := append(append(pts.span(), xysY(th)...), xysY(cl)...)
 	ylo, yhi := minMax(ys)
-	a.Y.Min, a.Y.Max = ylo*0.98, yhi+(yhi-ylo)*0.6
+	a.Y.Min, a.Y.Max = ylo*0.98, yhi*1.02
 	if err := addLine(a, cl, grey, dashed, lineW, "classic formula (1-exp(-kn/m))^k"); err != nil {
 		return nil, err
 	}
@@ -322,7 +319,6 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 	}
 
 	b := newPlot("(b) the same, divided by the classic rate", "filter size m (bits)", "rate / classic rate")
-	placeLegend(b, true, false)
 	logX(b)
 	b.X.Tick.Marker = powerTicks(xs)
 	ratio := Ratio(rows, m, classic)
@@ -333,7 +329,7 @@ func smallMFigure(r *experiments.Results) (*Figure, error) {
 		}
 	}
 	rlo, rhi := minMax(append(ratio.span(), xysY(exact)...))
-	b.Y.Min, b.Y.Max = math.Min(rlo, 1)-0.01, rhi+(rhi-math.Min(rlo, 1))*0.5
+	b.Y.Min, b.Y.Max = math.Min(rlo, 1)-0.01, rhi+0.01
 	if err := hline(b, 1, xs[0], xs[len(xs)-1], grey, dashed, "classic formula"); err != nil {
 		return nil, err
 	}
@@ -356,35 +352,38 @@ func minMax(v []float64) (lo, hi float64) {
 
 // scalableFigure draws the scalable sweep: rate, bits per element, stages
 // and query time against items, for every (r, s) and the standard filter
-// sized in advance.
+// sized in advance. Panel (a) has each series' measured rates with their
+// intervals beside its theory (the compound rate of the stages; the exact
+// rate of the standard filter), and the target drawn over them.
 func scalableFigure(r *experiments.Results) (*Figure, error) {
 	names := SeriesNames(r)
-	var all []float64
+	// The rate axis holds the measurements, the target and the scalable
+	// theory; the standard filter's theory falls far below it before
+	// that filter fills, and is drawn only where the axis reaches.
+	all := []float64{r.Params.P}
 	for _, name := range names {
 		rows := Rows(r, name, nil)
 		all = append(all, Rates(rows, items).ys()...)
+		if rows[0].Variant == "scalable" {
+			all = append(all, xysY(Values(rows, items, theory))...)
+		}
 	}
-	all = append(all, r.Params.P)
-	lo, _ := logRange(all...)
-	hi := r.Params.P * 100
+	lo, hi := logRange(all...)
+	hi = math.Max(hi, r.Params.P*10)
 	xmin, xmax := xRange(allRows(r), items)
 
 	a := newPlot(fmt.Sprintf("(a) false-positive rate, target P = %g", r.Params.P), "items inserted", rateLabel)
 	logX(a)
 	logY(a, lo, hi)
-	a.X.Min, a.X.Max = xmin, xmax
-	if err := hline(a, r.Params.P, xmin, xmax, red, dashed, fmt.Sprintf("target P = %g", r.Params.P)); err != nil {
-		return nil, err
-	}
+	a.X.Min, a.X.Max = xmin/1.15, xmax*1.15
 	b := newPlot("(b) memory", "items inserted", "bits per element")
 	logX(b)
 	b.Y.Scale = plot.LogScale{}
-	b.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	b.Y.Tick.Marker = decades{}
 	c := newPlot("(c) stages", "items inserted", "stages")
 	logX(c)
 	d := newPlot("(d) query time", "items inserted", "ns per query of an absent key")
 	logX(d)
-	placeLegend(b, true, false)
 	var bpe []float64
 	for i, name := range names {
 		rows := Rows(r, name, nil)
@@ -393,7 +392,16 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 		if rows[0].Variant == "standard" {
 			col, dash = black, dashed
 		}
-		if err := addPolyline(a, Values(rows, items, func(r *experiments.Row) float64 { return r.Rate }), col, i, dash, name); err != nil {
+		var th plotter.XYs
+		for _, xy := range Values(rows, items, theory) {
+			if xy.Y >= lo {
+				th = append(th, xy)
+			}
+		}
+		if err := addLine(a, th, col, dash, thinW, ""); err != nil {
+			return nil, err
+		}
+		if err := addMeasured(a, clampLow(Rates(rows, items), lo), col, i, name); err != nil {
 			return nil, err
 		}
 		bp := Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
@@ -410,10 +418,37 @@ func scalableFigure(r *experiments.Results) (*Figure, error) {
 			return nil, err
 		}
 	}
+	a.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals", 100*r.Params.Conf))
+	a.Legend.Add("lines: each series' theory")
+	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, dashed, fmt.Sprintf("target P = %g (drawn over the series)", r.Params.P)); err != nil {
+		return nil, err
+	}
+	// The number of stages depends on s, not on r: lines of equal s
+	// coincide, and the legend of (c) says which.
+	var groups [][]string
+	var keys []string
+	for _, name := range names {
+		rows := Rows(r, name, nil)
+		if rows[0].Variant != "scalable" {
+			continue
+		}
+		key := fmt.Sprint(Values(rows, items, func(r *experiments.Row) float64 { return r.Stages }))
+		if k := slices.Index(keys, key); k >= 0 {
+			groups[k] = append(groups[k], name)
+		} else {
+			keys = append(keys, key)
+			groups = append(groups, []string{name})
+		}
+	}
+	for _, g := range groups {
+		if len(g) > 1 {
+			c.Legend.Add(fmt.Sprintf("one line for %s (same stages)", strings.Join(g, ", ")))
+		}
+	}
 	blo, bhi := logRange(bpe...)
 	b.Y.Min, b.Y.Max = blo, bhi
 	c.Y.Min, d.Y.Min = 0, 0
-	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 12 * vg.Inch, Height: 9 * vg.Inch}, nil
+	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
 }
 
 // blockedModel reports the block size of a Model "blocked/B".
@@ -424,4 +459,22 @@ func blockedModel(model string) (uint64, bool) {
 	}
 	b, err := strconv.ParseUint(rest, 10, 64)
 	return b, err == nil
+}
+
+// classicWords names the classic formula in a legend; it is drawn last,
+// dashed and thin, so that it stays visible where it lies on a theory
+// line.
+const classicWords = "classic formula (1-exp(-kn/m))^k (grey dashes, on top)"
+
+// addClassic draws the classic formula's rates xys over the other lines.
+func addClassic(p *plot.Plot, xys plotter.XYs) error {
+	return addLine(p, xys, grey, dashed, thinW*1.5, classicWords)
+}
+
+// theoryDashes returns the dash pattern of the theory line of series i of
+// a figure whose series' theories may coincide (standard and partitioned
+// filters, at these sizes): the first solid, the others dashed, dotted and
+// dash-dotted, so that a line drawn over another does not hide it.
+func theoryDashes(i int) []vg.Length {
+	return [][]vg.Length{nil, {vg.Points(7), vg.Points(3)}, dotted, dashDot}[i%4]
 }

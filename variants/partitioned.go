@@ -62,10 +62,18 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 	return &Partitioned{bitCore: bitCore{words: w, k: g.Hashes, hashing: h}, sliceBits: b, sliceWords: sw}, nil
 }
 
-// NewPartitionedFor returns an empty partitioned filter sized by Sized for
-// capacity items at false-positive rate fpr.
-func NewPartitionedFor(capacity uint64, fpr float64, h Hashing) (*Partitioned, error) {
-	g, err := Sized(capacity, fpr)
+// NewPartitionedFor returns an empty partitioned filter sized for capacity
+// items at false-positive rate fpr: by Sized (ClassicSizing) unless the
+// optional rule says ExactSizing, which gives the fewest bits, a multiple
+// of k, whose exact partitioned rate at capacity items is at most fpr
+// (analysis.ExactPartitionedBits). More than one rule, or an unknown one,
+// is an error wrapping ErrInvalidParams.
+func NewPartitionedFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule) (*Partitioned, error) {
+	r, err := sizingRule(rule)
+	if err != nil {
+		return nil, err
+	}
+	g, err := sizedBy(r, capacity, fpr, true)
 	if err != nil {
 		return nil, err
 	}

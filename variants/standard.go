@@ -100,10 +100,17 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	return &Standard{bitCore: bitCore{words: w, k: g.Hashes, hashing: h}, m: g.Bits}, nil
 }
 
-// NewStandardFor returns an empty standard filter sized by Sized for
-// capacity items at false-positive rate fpr.
-func NewStandardFor(capacity uint64, fpr float64, h Hashing) (*Standard, error) {
-	g, err := Sized(capacity, fpr)
+// NewStandardFor returns an empty standard filter sized for capacity items
+// at false-positive rate fpr: by Sized (ClassicSizing) unless the optional
+// rule says ExactSizing, which gives the fewest bits whose exact rate at
+// capacity items is at most fpr (analysis.ExactBits). More than one rule,
+// or an unknown one, is an error wrapping ErrInvalidParams.
+func NewStandardFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule) (*Standard, error) {
+	r, err := sizingRule(rule)
+	if err != nil {
+		return nil, err
+	}
+	g, err := sizedBy(r, capacity, fpr, false)
 	if err != nil {
 		return nil, err
 	}

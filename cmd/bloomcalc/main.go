@@ -4,7 +4,10 @@
 // calculator (see analysis.Solve), and prints the geometry, its memory, the
 // bits per item against the information-theoretic minimum, and the
 // false-positive rate at that geometry by the classic and the exact
-// formula.
+// formula. Given -n and -p only, it prints the exact sizing too: the
+// fewest bits whose exact rate at the best integer k is at most p
+// (analysis.ExactBits), and whether and by how much the classic geometry's
+// exact rate misses p.
 //
 // With -variant blocked or -variant split-block it sizes a blocked filter
 // (Putze, Sanders and Singler 2007: each item sets k bits in one block of
@@ -34,8 +37,21 @@
 //	bloomcalc -variant blocked -block 64 -n 1e6 -m 2MiB
 //	bloomcalc -variant split-block -n 1e6 -p 0.001
 //
-// Bad, missing or contradictory flags print a message and the usage text
-// and exit with status 2.
+// With -variant partitioned or -variant counting it sizes those filters
+// from the same combinations as a standard one (analysis.PartitionedFPR for
+// k slices of ceil(m/k) bits; for counters of -width bits, the memory and
+// the probability that a counter saturates, analysis.SaturationProbability,
+// with the bound of Fan et al.); with -variant scalable, from the items held
+// -n and the target -p, the stages of analysis.Scalable and the compound
+// rate.
+//
+// With -http addr it serves the same calculator as a web page on addr (see
+// serve), with figures, and each result also as JSON.
+//
+// Bad, missing or contradictory flags, and a geometry that cannot hold its
+// items usefully (under one bit per item, or a rate that rounds to 1),
+// print a one-line message naming the flag and a hint to run -h, and exit
+// with status 2; bloomcalc without flags prints the usage text.
 package main
 
 import (
@@ -55,7 +71,7 @@ func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
-			os.Exit(2) // run has printed the message and the usage
+			os.Exit(2) // run has printed the message and a hint (the usage, without flags)
 		}
 		fmt.Fprintln(os.Stderr, "bloomcalc:", err)
 		os.Exit(1)
@@ -63,14 +79,47 @@ func main() {
 }
 
 // usageError reports a problem with the command line. run prints it with
-// the usage text before returning it; main exits with status 2.
+// a hint to -h before returning it; main exits with status 2.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Error() string { return plain(e.err.Error()) }
+
+// plain removes from a message the package prefixes and sentinel words
+// of the errors it wraps ("analysis: invalid parameters: "), so that the
+// command's prefix and the flag come first, once.
+func plain(msg string) string {
+	for _, w := range []string{"analysis: ", "variants: ", "invalid parameters: "} {
+		msg = strings.ReplaceAll(msg, w, "")
+	}
+	return msg
+}
+
+// hint follows every command-line error, in place of the usage text.
+const hint = "run 'bloomcalc -h' for the flags and examples"
+
+// flagError rewords the flag package's errors to begin with the flag, as
+// the others do.
+func flagError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Errorf("%s: no such flag", name)
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if val, after, ok := strings.Cut(rest, " for flag "); ok {
+			name, why, _ := strings.Cut(after, ": ")
+			return fmt.Errorf("%s: %s is not valid (%s)", name, val, why)
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Errorf("%s: needs a value", name)
+	}
+	return err
+}
 func (e *usageError) Unwrap() error { return e.err }
 
-const usageText = `usage: bloomcalc [-variant standard|blocked|split-block] [-block bits]
-                 [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+const usageText = `usage: bloomcalc [-variant v] [-block bits] [-width bits] [-r ratio] [-s growth]
+                 [-n0 items] [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+       bloomcalc -http localhost:8080
 
 Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
   -n and -p      the bits and the best number of hashes
@@ -86,18 +135,31 @@ m must be a whole number of blocks and at least one bit per item. The
 output adds the bits of a standard filter for the same n and p and the
 penalty of the blocks; for blocked also the approximation of Putze et al.
 
+Partitioned and counting filters take the combinations of a standard one.
+A scalable filter takes -n (the items it holds) and -p (the target P), with
+-r, -s, -n0 and -block (blocked stages) optional, and prints its stages.
+
 Flags:
-  -variant v  standard (the default), blocked (each item sets k bits in one
-              block of -block bits) or split-block (Impala, Kudu and Parquet:
-              256-bit blocks of eight 32-bit words, one bit in each, k = 8)
-  -block B    block size in bits for -variant blocked: a power of two from
-              64 to 4096 (default 512, one 64-byte cache line)
+  -variant v  standard (the default), partitioned (one slice per hash),
+              counting (counters of -width bits), blocked (each item sets
+              k bits in one block of -block bits), split-block (Impala, Kudu
+              and Parquet: 256-bit blocks of eight 32-bit words, one bit in
+              each, k = 8) or scalable (Almeida et al.: stages that grow)
+  -block B    block size in bits for -variant blocked (and blocked stages of
+              -variant scalable): a power of two from 64 to 4096 (default
+              512, one 64-byte cache line)
+  -width w    counter width for -variant counting: 2, 4, 8 or 16 (default 4)
+  -r ratio    scalable: tightening ratio, 0 < r < 1 (default 0.9)
+  -s growth   scalable: growth factor of stage capacity, s >= 1 (default 2)
+  -n0 items   scalable: capacity of the first stage (default 1000)
   -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
   -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
   -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
               bytes (1MB = 10^6 bytes, 1MiB = 2^20 bytes)
   -k hashes   number of hash functions
   -json       print the result as JSON
+  -http addr  serve the calculator page on addr (localhost if no host is
+              given) instead; the page takes the same inputs as the flags
 `
 
 // result is what bloomcalc prints.
@@ -112,6 +174,8 @@ type result struct {
 	Overhead           float64 `json:"overhead"`
 	ClassicFPR         float64 `json:"fpr_classic"`
 	ExactFPR           float64 `json:"fpr_exact"`
+	// Exact is the exact sizing, given n and p only (see exact.go).
+	Exact *exactResult `json:"exact,omitempty"`
 }
 
 // run is bloomcalc with its command-line arguments (without the program
@@ -124,34 +188,49 @@ func run(args []string, stdout, stderr io.Writer) error {
 	mFlag := fs.String("m", "", "size in bits, or with a unit")
 	kFlag := fs.Int("k", 0, "number of hash functions")
 	jsonFlag := fs.Bool("json", false, "print JSON")
-	variantFlag := fs.String("variant", standard, "standard, blocked or split-block")
+	variantFlag := fs.String("variant", standard, "standard, partitioned, counting, blocked, split-block or scalable")
 	blockFlag := fs.Int("block", variants.DefaultBlockBits, "block size in bits for -variant blocked")
+	more := addMoreFlags(fs)
+	httpFlag := fs.String("http", "", "serve the calculator page on this address")
 
 	usage := func(err error) error {
-		fmt.Fprintf(stderr, "bloomcalc: %v\n\n%s", err, usageText)
-		return &usageError{err}
+		ue := &usageError{err}
+		fmt.Fprintf(stderr, "bloomcalc: %v\n%s\n", ue, hint)
+		return ue
+	}
+	if len(args) == 0 {
+		// A bare invocation asks what the command does.
+		fmt.Fprint(stderr, usageText)
+		return &usageError{errors.New("no flags given; give two of -n, -m and -p")}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usageText)
 			return nil
 		}
-		return usage(err)
+		return usage(flagError(err))
 	}
 	if fs.NArg() > 0 {
 		return usage(fmt.Errorf("unexpected argument %q (all input is given by flags)", fs.Arg(0)))
 	}
-	switch *variantFlag {
-	case standard, blocked, splitBlock:
-	default:
-		return usage(fmt.Errorf("flag -variant: unknown variant %q, want %s, %s or %s", *variantFlag, standard, blocked, splitBlock))
+	if *httpFlag != "" {
+		if fs.NFlag() > 1 {
+			return usage(errors.New("-http: give no other flag with -http; the page has its own form"))
+		}
+		return serve(*httpFlag, stderr)
 	}
-	blockGiven := false
-	fs.Visit(func(f *flag.Flag) { blockGiven = blockGiven || f.Name == "block" })
-	if blockGiven && *variantFlag != blocked {
-		return usage(fmt.Errorf("flag -block: only -variant blocked takes a block size, not -variant %s", *variantFlag))
+	if !knownVariant(*variantFlag) {
+		return usage(unknownVariant(*variantFlag))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["block"] && *variantFlag != blocked && *variantFlag != scalable {
+		return usage(fmt.Errorf("-block: only -variant blocked and scalable take a block size, not -variant %s", *variantFlag))
 	}
 	if err := checkBlockBits(*blockFlag); err != nil {
+		return usage(err)
+	}
+	if err := more.check(*variantFlag, fs); err != nil {
 		return usage(err)
 	}
 
@@ -160,10 +239,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *nFlag != "" {
 		n, err := analysis.ParseCount(*nFlag)
 		if err != nil {
-			return usage(fmt.Errorf("flag -n: %w", err))
+			return usage(fmt.Errorf("-n: %w", err))
 		}
 		if n == 0 {
-			return usage(errors.New("flag -n: capacity must be at least 1"))
+			return usage(errors.New("-n: 0 items, want a capacity of at least 1"))
 		}
 		known.N = n
 		given = append(given, "-n")
@@ -171,17 +250,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *mFlag != "" {
 		m, err := analysis.ParseBits(*mFlag)
 		if err != nil {
-			return usage(fmt.Errorf("flag -m: %w", err))
+			return usage(fmt.Errorf("-m: %w", err))
 		}
 		if m == 0 {
-			return usage(errors.New("flag -m: size must be at least 1 bit"))
+			return usage(errors.New("-m: 0 bits, want a size of at least 1 bit"))
 		}
 		known.M = m
 		given = append(given, "-m")
 	}
-	if *kFlag != 0 {
+	if set["k"] {
 		if *kFlag < 1 || *kFlag > analysis.MaxHashes {
-			return usage(fmt.Errorf("flag -k: %d hash functions, want 1 to %d", *kFlag, analysis.MaxHashes))
+			return usage(fmt.Errorf("-k: %d hash functions, want 1 to %d", *kFlag, analysis.MaxHashes))
 		}
 		known.K = *kFlag
 		given = append(given, "-k")
@@ -189,12 +268,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *pFlag != "" {
 		p, err := analysis.ParseProbability(*pFlag)
 		if err != nil {
-			return usage(fmt.Errorf("flag -p: %w", err))
+			return usage(fmt.Errorf("-p: %w", err))
 		}
 		known.P = p
 		given = append(given, "-p")
 	}
-	if *variantFlag != standard {
+	switch *variantFlag {
+	case partitioned, counting:
+		return runSolved(stdout, *variantFlag, *more.width, known, given, *jsonFlag, usage)
+	case scalable:
+		var b uint64
+		if set["block"] {
+			b = uint64(*blockFlag)
+		}
+		return runScalable(stdout, more, b, known, *jsonFlag, usage)
+	case blocked, splitBlock:
 		return runVariant(stdout, *variantFlag, uint64(*blockFlag), known, given, *jsonFlag, usage)
 	}
 	if need := missingFlags(known); need != "" {
@@ -206,7 +294,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	s, err := analysis.Solve(known)
 	if err != nil {
-		return usage(fmt.Errorf("flags %s: %w", strings.Join(given, ", "), err))
+		return usage(fmt.Errorf("%s: %w", strings.Join(given, ", "), err))
 	}
 
 	r := result{
@@ -220,13 +308,47 @@ func run(args []string, stdout, stderr io.Writer) error {
 		ClassicFPR:         analysis.ClassicFPR(s.M, s.N, s.K),
 		ExactFPR:           analysis.ExactFPR(s.M, s.N, s.K),
 	}
+	if err := useless(s, r.ExactFPR, given); err != nil {
+		return usage(err)
+	}
 	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	if r.Exact, err = exactSizing(known, s); err != nil {
+		return err
+	}
 	if *jsonFlag {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	return printText(stdout, r, known.P != 0)
+	if err := printText(stdout, r, known.P != 0); err != nil {
+		return err
+	}
+	return printExact(stdout, r.Exact, r.M)
+}
+
+// useless refuses a geometry that cannot hold its items usefully: under
+// one bit per item (no k then gives a rate below 0.6), or a rate that
+// prints as 1.
+func useless(s analysis.Sizing, exact float64, given []string) error {
+	flags := strings.Join(given, ", ")
+	if s.M < s.N {
+		return fmt.Errorf("%s: %d bits for %d items is %.3g bits per item (rate %.3g); a useful filter has at least one (-m %d)",
+			flags, s.M, s.N, analysis.BitsPerElement(s.M, s.N), exact, s.N)
+	}
+	if exact >= 0.9995 {
+		return fmt.Errorf("%s: m = %d, n = %d and k = %d give a rate of %.4g, yes to every key; use a smaller -k or a larger -m",
+			flags, s.M, s.N, s.K, exact)
+	}
+	return nil
+}
+
+// oneIn writes 1/p for "1 in ...": whole below 1e15, in scientific
+// notation above, where the digits would be noise.
+func oneIn(p float64) string {
+	if 1/p < 1e15 {
+		return fmt.Sprintf("%.0f", 1/p)
+	}
+	return fmt.Sprintf("%.4g", 1/p)
 }
 
 // missingFlags returns what must be added to the known values, or "".
@@ -252,7 +374,7 @@ func printText(w io.Writer, r result, target bool) error {
 	}
 	lines := [][2]string{
 		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
-		{pLabel, fmt.Sprintf("%.4g (1 in %.0f)", r.P, 1/r.P)},
+		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Bytes)},
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
 		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},

@@ -76,39 +76,89 @@ func TestRunOtherForms(t *testing.T) {
 	}
 }
 
-func TestRunUsageErrors(t *testing.T) {
+// checkMistake checks the answer to a mistaken command line: exit status
+// 2, nothing on stdout, and on stderr two lines: the message, prefixed
+// once, naming mention and fitting two 80-column lines, then the hint.
+func checkMistake(t *testing.T, args []string, mention string) {
+	t.Helper()
+	out, errOut, err := runArgs(args...)
+	var ue *usageError
+	if !errors.As(err, &ue) {
+		t.Errorf("run(%q) = %v, want a usage error (exit status 2)", args, err)
+		return
+	}
+	if out != "" {
+		t.Errorf("run(%q) wrote to stdout: %q", args, out)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if len(lines) != 2 || lines[0] != "bloomcalc: "+err.Error() || lines[1] != hint {
+		t.Errorf("run(%q): stderr is not the message and the hint:\n%s", args, errOut)
+		return
+	}
+	msg := lines[0]
+	if !strings.Contains(msg, mention) {
+		t.Errorf("run(%q): %q does not name %q", args, msg, mention)
+	}
+	if len(msg) > 160 {
+		t.Errorf("run(%q): message of %d characters, more than two lines: %q", args, len(msg), msg)
+	}
+	for _, w := range []string{"analysis:", "variants:", "invalid parameters", "flag provided", "usage:", "%!"} {
+		if strings.Contains(msg, w) {
+			t.Errorf("run(%q): message %q says %q", args, msg, w)
+		}
+	}
+	if strings.Count(msg, "bloomcalc:") != 1 {
+		t.Errorf("run(%q): message %q repeats its prefix", args, msg)
+	}
+}
+
+// TestMistakes runs mistaken command lines: each gets a two-line answer
+// naming the flag or value at fault.
+func TestMistakes(t *testing.T) {
 	for _, c := range []struct {
 		args    []string
 		mention string
 	}{
-		{nil, "give two of -n, -m and -p"},
 		{[]string{"-n", "10M"}, "only -n given; give -m or -p"},
 		{[]string{"-m", "1MB", "-k", "3"}, "give -n or -p"},
 		{[]string{"-p", "0.01"}, "give -n or -m"},
-		{[]string{"-n", "10x", "-p", "0.01"}, "flag -n"},
-		{[]string{"-n", "0", "-p", "0.01"}, "flag -n"},
-		{[]string{"-n", "10", "-p", "2"}, "flag -p"},
-		{[]string{"-n", "10", "-m", "1.5b"}, "flag -m"},
-		{[]string{"-n", "10", "-m", "0"}, "flag -m"},
-		{[]string{"-n", "10", "-p", "0.1", "-k", "-3"}, "flag -k"},
-		{[]string{"-n", "10", "-p", "0.1", "-k", "x"}, "-k"},
+		{[]string{"-k", "7"}, "give two of -n, -m and -p"},
+		{[]string{"-json"}, "give two of -n, -m and -p"},
+		{[]string{"-n", "10x", "-p", "0.01"}, "-n: count \"10x\""},
+		{[]string{"-n", "0", "-p", "0.01"}, "-n: 0 items"},
+		{[]string{"-n", "-5", "-p", "0.01"}, "-n"},
+		{[]string{"-n", "10", "-p", "2"}, "-p: probability \"2\""},
+		{[]string{"-n", "10", "-p", "0"}, "-p: probability \"0\""},
+		{[]string{"-n", "10", "-p", "abc"}, "-p"},
+		{[]string{"-n", "10", "-m", "1.5b"}, "-m"},
+		{[]string{"-n", "10", "-m", "0"}, "-m: 0 bits"},
+		{[]string{"-n", "10", "-p", "0.1", "-k", "-3"}, "-k: -3 hash functions"},
+		{[]string{"-n", "10", "-p", "0.1", "-k", "0"}, "-k: 0 hash functions, want 1 to"},
+		{[]string{"-n", "10", "-p", "0.1", "-k", "5000"}, "-k: 5000 hash functions"},
+		{[]string{"-n", "10", "-p", "0.1", "-k", "x"}, "-k: \"x\""},
+		{[]string{"-n", "10", "-p", "0.1", "-k"}, "-k: needs a value"},
 		{[]string{"-n", "1000", "-m", "20000", "-k", "7", "-p", "0.01"}, "contradictory"},
-		{[]string{"-x"}, "not defined: -x"},
-		{[]string{"-n", "10", "-p", "0.1", "extra"}, "unexpected argument"},
+		{[]string{"-x"}, "-x: no such flag"},
+		{[]string{"-n", "10", "-p", "0.1", "extra"}, "unexpected argument \"extra\""},
 		{[]string{"-m", "10", "-p", "1e-9"}, "cannot hold"},
+		{[]string{"-n", "1M", "-m", "1KB"}, "-n, -m: 8000 bits for 1000000 items"},
+		{[]string{"-n", "1000", "-m", "999"}, "0.999 bits per item"},
+		{[]string{"-n", "1000", "-m", "2000", "-k", "64"}, "k = 64"},
+		{[]string{"-variant", "bogus", "-n", "1", "-p", "0.1"}, "-variant: unknown variant \"bogus\""},
+		{[]string{"-block", "64", "-n", "1", "-p", "0.1"}, "-block: only -variant blocked"},
+		{[]string{"-json=maybe", "-n", "1", "-p", "0.1"}, "-json"},
 	} {
-		out, errOut, err := runArgs(c.args...)
-		var ue *usageError
-		if !errors.As(err, &ue) {
-			t.Errorf("run(%q) = %v, want a usage error (exit status 2)", c.args, err)
-			continue
-		}
-		if out != "" {
-			t.Errorf("run(%q) wrote to stdout: %q", c.args, out)
-		}
-		if !strings.Contains(errOut, c.mention) || !strings.Contains(errOut, "usage: bloomcalc") {
-			t.Errorf("run(%q) stderr does not mention %q and the usage:\n%s", c.args, c.mention, errOut)
-		}
+		checkMistake(t, c.args, c.mention)
+	}
+}
+
+// TestBareInvocation: bloomcalc without flags prints its usage, and exits
+// with status 2.
+func TestBareInvocation(t *testing.T) {
+	out, errOut, err := runArgs()
+	var ue *usageError
+	if !errors.As(err, &ue) || out != "" || !strings.HasPrefix(errOut, "usage: bloomcalc") {
+		t.Errorf("bare invocation: %v, stdout %q, stderr starts %.40q", err, out, errOut)
 	}
 }
 
@@ -305,46 +355,51 @@ func TestRunVariantUsageErrors(t *testing.T) {
 		args    []string
 		mention string // in the first line
 	}{
-		{[]string{"-variant", "counting", "-n", "1e6", "-p", "0.01"}, "flag -variant: unknown variant \"counting\""},
-		{[]string{"-variant", "blocked", "-block", "100", "-n", "1e6", "-p", "0.01"}, "flag -block: 100 bits, want a power of two from 64 to 4096"},
-		{[]string{"-variant", "blocked", "-block", "32", "-n", "1e6", "-p", "0.01"}, "flag -block: 32 bits"},
-		{[]string{"-variant", "blocked", "-block", "8192", "-n", "1e6", "-p", "0.01"}, "flag -block: 8192 bits"},
-		{[]string{"-variant", "blocked", "-block", "0", "-n", "1e6", "-p", "0.01"}, "flag -block: 0 bits"},
-		{[]string{"-variant", "blocked", "-block", "1KB", "-n", "1e6", "-p", "0.01"}, "flag -block"},
-		{[]string{"-block", "512", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked takes a block size, not -variant standard"},
-		{[]string{"-variant", "standard", "-block", "64", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked"},
-		{[]string{"-variant", "split-block", "-block", "256", "-n", "1e6", "-p", "0.01"}, "flag -block: only -variant blocked takes a block size, not -variant split-block"},
-		{[]string{"-variant", "split-block", "-k", "7", "-n", "1e6", "-p", "0.01"}, "flag -k: a split-block filter always uses 8 hashes"},
-		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "5000"}, "flag -k"},
-		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1000000"}, "flag -m: 1000000 bits is not a whole number of 512-bit blocks; the nearest valid sizes are 999936 bits (1953 blocks) and 1000448 bits (1954 blocks)"},
-		{[]string{"-variant", "blocked", "-block", "64", "-n", "1000", "-m", "10000"}, "flag -m: 10000 bits is not a whole number of 64-bit blocks; the nearest valid sizes are 9984 bits (156 blocks) and 10048 bits (157 blocks)"},
-		{[]string{"-variant", "split-block", "-n", "1000", "-m", "10000"}, "flag -m: 10000 bits is not a whole number of 256-bit blocks; the nearest valid sizes are 9984 bits (39 blocks) and 10240 bits (40 blocks)"},
-		{[]string{"-variant", "blocked", "-n", "1", "-m", "100"}, "flag -m: 100 bits is less than one 512-bit block"},
-		{[]string{"-variant", "blocked", "-m", "1MiB", "-p", "0.01"}, "flags -m, -p: not supported for a blocked filter; give -n and -p (for m and k), or -n and -m, with or without -k"},
-		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "7"}, "flags -n, -k, -p: not supported for a blocked filter"},
-		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1MiB", "-p", "0.01"}, "flags -n, -m, -p: not supported"},
-		{[]string{"-variant", "split-block", "-m", "1MiB", "-p", "0.01"}, "flags -m, -p: not supported for a split-block filter; give -n and -p (for m), or -n and -m"},
-		{[]string{"-variant", "split-block", "-n", "1e6", "-m", "1MiB", "-p", "0.01", "-k", "8"}, "flags -n, -m, -k, -p: not supported"},
+		{[]string{"-variant", "cuckoo", "-n", "1e6", "-p", "0.01"}, "-variant: unknown variant \"cuckoo\""},
+		{[]string{"-variant", "blocked", "-block", "100", "-n", "1e6", "-p", "0.01"}, "-block: 100 bits, want a power of two from 64 to 4096"},
+		{[]string{"-variant", "blocked", "-block", "32", "-n", "1e6", "-p", "0.01"}, "-block: 32 bits"},
+		{[]string{"-variant", "blocked", "-block", "8192", "-n", "1e6", "-p", "0.01"}, "-block: 8192 bits"},
+		{[]string{"-variant", "blocked", "-block", "0", "-n", "1e6", "-p", "0.01"}, "-block: 0 bits"},
+		{[]string{"-variant", "blocked", "-block", "1KB", "-n", "1e6", "-p", "0.01"}, "-block"},
+		{[]string{"-block", "512", "-n", "1e6", "-p", "0.01"}, "-block: only -variant blocked and scalable take a block size, not -variant standard"},
+		{[]string{"-variant", "standard", "-block", "64", "-n", "1e6", "-p", "0.01"}, "-block: only -variant blocked"},
+		{[]string{"-variant", "split-block", "-block", "256", "-n", "1e6", "-p", "0.01"}, "-block: only -variant blocked and scalable take a block size, not -variant split-block"},
+		{[]string{"-variant", "split-block", "-k", "7", "-n", "1e6", "-p", "0.01"}, "-k: a split-block filter always uses 8 hashes"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "5000"}, "-k"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1000000"}, "-m: 1000000 bits is not a whole number of 512-bit blocks; the nearest valid sizes are 999936 bits (1953 blocks) and 1000448 bits (1954 blocks)"},
+		{[]string{"-variant", "blocked", "-block", "64", "-n", "1000", "-m", "10000"}, "-m: 10000 bits is not a whole number of 64-bit blocks; the nearest valid sizes are 9984 bits (156 blocks) and 10048 bits (157 blocks)"},
+		{[]string{"-variant", "split-block", "-n", "1000", "-m", "10000"}, "-m: 10000 bits is not a whole number of 256-bit blocks; the nearest valid sizes are 9984 bits (39 blocks) and 10240 bits (40 blocks)"},
+		{[]string{"-variant", "blocked", "-n", "1", "-m", "100"}, "-m: 100 bits is less than one 512-bit block"},
+		{[]string{"-variant", "blocked", "-m", "1MiB", "-p", "0.01"}, "-m, -p: not supported for a blocked filter; give -n and -p (for m and k), or -n and -m, with or without -k"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "0.01", "-k", "7"}, "-n, -k, -p: not supported for a blocked filter"},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-m", "1MiB", "-p", "0.01"}, "-n, -m, -p: not supported"},
+		{[]string{"-variant", "split-block", "-m", "1MiB", "-p", "0.01"}, "-m, -p: not supported for a split-block filter; give -n and -p (for m), or -n and -m"},
+		{[]string{"-variant", "split-block", "-n", "1e6", "-m", "1MiB", "-p", "0.01", "-k", "8"}, "-n, -m, -k, -p: not supported"},
 		{[]string{"-variant", "blocked", "-n", "1e6"}, "not enough to size a blocked filter: only -n given; give -n and -p"},
 		{[]string{"-variant", "blocked", "-m", "1MiB", "-k", "3"}, "only -m and -k given"},
 		{[]string{"-variant", "split-block"}, "not enough to size a split-block filter: no flags given"},
-		{[]string{"-variant", "blocked", "-n", "1e12", "-m", "1024"}, "flags -n, -m: 1024 bits for 1000000000000 items is under one bit per item"},
-		{[]string{"-variant", "split-block", "-n", "1e6", "-p", "0.7"}, "flag -p: at p = 0.7 even a standard filter has under one bit per item"},
-		{[]string{"-variant", "split-block", "-n", "1e6", "-p", "1e-300"}, "flags -n, -p: analysis: invalid parameters"},
-		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "2"}, "flag -p"},
+		{[]string{"-variant", "blocked", "-n", "1e12", "-m", "1024"}, "-n, -m: 1024 bits for 1000000000000 items is under one bit per item"},
+		{[]string{"-variant", "split-block", "-n", "1e6", "-p", "0.7"}, "-p: at p = 0.7 even a standard filter has under one bit per item"},
+		{[]string{"-variant", "split-block", "-n", "1e6", "-p", "1e-300"}, "-n, -p: "},
+		{[]string{"-variant", "blocked", "-n", "1e6", "-p", "2"}, "-p"},
 	} {
-		out, errOut, err := runArgs(c.args...)
-		var ue *usageError
-		if !errors.As(err, &ue) {
-			t.Errorf("run(%q) = %v, want a usage error (exit status 2)", c.args, err)
-			continue
-		}
-		if out != "" {
-			t.Errorf("run(%q) wrote to stdout: %q", c.args, out)
-		}
-		first, _, _ := strings.Cut(errOut, "\n")
-		if !strings.Contains(first, c.mention) || !strings.Contains(errOut, "usage: bloomcalc") {
-			t.Errorf("run(%q) stderr does not mention %q in its first line, and the usage:\n%s", c.args, c.mention, errOut)
-		}
+		checkMistake(t, c.args, c.mention)
+	}
+}
+
+// TestTinyRates: a rate below 1e-15 prints "1 in" in scientific notation,
+// not as the noise digits of a float's reciprocal.
+func TestTinyRates(t *testing.T) {
+	out, _, err := runArgs("-n", "1M", "-p", "1e-30")
+	if err != nil || !strings.Contains(out, "1e-30 (1 in 1e+30)") {
+		t.Errorf("-p 1e-30: %v\n%s", err, out)
+	}
+	out, _, err = runArgs("-n", "1M", "-p", "1e-6")
+	if err != nil || !strings.Contains(out, "(1 in 1000000)") {
+		t.Errorf("-p 1e-6: %v\n%s", err, out)
+	}
+	out, _, err = runArgs("-variant", "blocked", "-n", "1M", "-p", "1e-20")
+	if err != nil || !strings.Contains(out, "(1 in 1e+20)") {
+		t.Errorf("blocked -p 1e-20: %v\n%s", err, out)
 	}
 }

@@ -21,7 +21,7 @@ const (
 // that variants.Blocked accepts.
 func checkBlockBits(b int) error {
 	if b < variants.MinBlockBits || b > variants.MaxBlockBits || b&(b-1) != 0 {
-		return fmt.Errorf("flag -block: %d bits, want a power of two from %d to %d (%d, one 64-byte cache line, by default)",
+		return fmt.Errorf("-block: %d bits, want a power of two from %d to %d (%d, one 64-byte cache line, by default)",
 			b, variants.MinBlockBits, variants.MaxBlockBits, variants.DefaultBlockBits)
 	}
 	return nil
@@ -47,6 +47,10 @@ type variantResult struct {
 	K           int     `json:"k"`
 	P           float64 `json:"p"` // the target if -p was given, else the exact rate
 	BitsPerItem float64 `json:"bits_per_item"`
+	// InformationMinimum is log2(1/p) bits per item, and Overhead the
+	// bits per item over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
 	// Standard is the standard filter for the same n and p; nil if p is
 	// not a rate a filter can be sized for (0 or 1 after rounding).
 	Standard *standardSize `json:"standard,omitempty"`
@@ -75,7 +79,7 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 	if v == splitBlock {
 		blockBits = analysis.SplitBlockBits
 		if known.K != 0 && known.K != analysis.SplitBlockHashes {
-			return usage(fmt.Errorf("flag -k: a split-block filter always uses %d hashes (one bit in each of its eight 32-bit words), not %d; omit -k",
+			return usage(fmt.Errorf("-k: a split-block filter always uses %d hashes (one bit in each of its eight 32-bit words), not %d; omit -k",
 				analysis.SplitBlockHashes, known.K))
 		}
 	}
@@ -112,7 +116,7 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		}
 		return usage(fmt.Errorf("not enough to size a %s filter: %s; %s", v, what, combinations(v)))
 	default:
-		return usage(fmt.Errorf("flags %s: not supported for a %s filter; %s", flags, v, combinations(v)))
+		return usage(fmt.Errorf("%s: not supported for a %s filter; %s", flags, v, combinations(v)))
 	}
 
 	r := variantResult{Variant: v, BlockBits: blockBits, N: known.N, P: known.P}
@@ -122,10 +126,10 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		// answers yes to nearly everything).
 		std, err := analysis.OptimalBits(known.N, known.P)
 		if err != nil {
-			return usage(fmt.Errorf("flags %s: %w", flags, err))
+			return usage(fmt.Errorf("%s: %w", flags, err))
 		}
 		if std < known.N {
-			return usage(fmt.Errorf("flag -p: at p = %g even a standard filter has under one bit per item; %s filters are sized from one bit per item up (p at most 0.618)",
+			return usage(fmt.Errorf("-p: at p = %g even a standard filter has under one bit per item; %s filters are sized from one bit per item up (p at most 0.618)",
 				known.P, v))
 		}
 		if v == blocked {
@@ -134,23 +138,23 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 			r.M, err = analysis.SplitBlockSize(known.N, known.P)
 		}
 		if err != nil {
-			return usage(fmt.Errorf("flags %s: %w", flags, err))
+			return usage(fmt.Errorf("%s: %w", flags, err))
 		}
 	} else {
 		m := known.M
 		if m > analysis.MaxBits {
-			return usage(fmt.Errorf("flag -m: %d bits exceeds the maximum %d", m, uint64(analysis.MaxBits)))
+			return usage(fmt.Errorf("-m: %d bits exceeds the maximum %d", m, uint64(analysis.MaxBits)))
 		}
 		if m%blockBits != 0 {
 			lo := m / blockBits * blockBits
 			if lo == 0 {
-				return usage(fmt.Errorf("flag -m: %d bits is less than one %d-bit block, the smallest valid size", m, blockBits))
+				return usage(fmt.Errorf("-m: %d bits is less than one %d-bit block, the smallest valid size", m, blockBits))
 			}
-			return usage(fmt.Errorf("flag -m: %d bits is not a whole number of %d-bit blocks; the nearest valid sizes are %d bits (%d blocks) and %d bits (%d blocks)",
+			return usage(fmt.Errorf("-m: %d bits is not a whole number of %d-bit blocks; the nearest valid sizes are %d bits (%d blocks) and %d bits (%d blocks)",
 				m, blockBits, lo, lo/blockBits, lo+blockBits, lo/blockBits+1))
 		}
 		if m < known.N {
-			return usage(fmt.Errorf("flags %s: %d bits for %d items is under one bit per item; %s filters are rated from one bit per item up (-m at least %d)",
+			return usage(fmt.Errorf("%s: %d bits for %d items is under one bit per item; %s filters are rated from one bit per item up (-m at least %d)",
 				flags, m, known.N, v, known.N))
 		}
 		r.M, r.K = m, known.K
@@ -159,7 +163,7 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		}
 		if v == blocked {
 			if err := analysis.CheckBlocked(m, blockBits, r.K); err != nil {
-				return usage(fmt.Errorf("flags %s: %w", flags, err))
+				return usage(fmt.Errorf("%s: %w", flags, err))
 			}
 		}
 	}
@@ -177,6 +181,8 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 	r.Blocks = r.M / blockBits
 	r.Bytes = analysis.FormatBytes(r.M)
 	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.InformationMinimum = analysis.InformationMinimum(r.P)
+	r.Overhead = r.BitsPerItem / r.InformationMinimum
 	if std, err := analysis.OptimalBits(r.N, r.P); err == nil {
 		r.Standard = &standardSize{
 			M:              std,
@@ -210,7 +216,7 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 	lines := [][2]string{
 		{"variant", kind},
 		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
-		{pLabel, fmt.Sprintf("%.4g (1 in %.0f)", r.P, 1/r.P)},
+		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Bytes, r.Blocks)},
 		{"hashes (k)", hashes},
 		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},

@@ -10,7 +10,8 @@
 //
 // Every figure of the README:
 //
-//	go run ./cmd/experiment -exp all -out plots/figures -format png
+//	go run ./cmd/experiment -exp all -out plots/figures -format png,json
+//	go test ./plots -run TestCommittedFigures -update
 //
 // Run with -h for the flags and -list for the experiments.
 package main
@@ -31,9 +32,9 @@ func main() {
 	if err != nil {
 		var u *usageError
 		if errors.As(err, &u) {
-			os.Exit(2) // run printed it, before the usage
+			os.Exit(2) // run printed it, with a hint to -h
 		}
-		fmt.Fprintln(os.Stderr, "experiment:", err)
+		fmt.Fprintln(os.Stderr, "experiment:", plain(err.Error())) // one prefix
 		os.Exit(1)
 	}
 }

@@ -22,7 +22,7 @@ import (
 // usageError is an error in the command line: main exits with status 2.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Error() string { return plain(e.err.Error()) }
 func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error {
@@ -32,12 +32,18 @@ func usagef(format string, args ...any) error {
 const usageText = `usage: experiment [flags]
 
 Runs a named experiment on bloomlab's Bloom filters, prints a table and
-writes <out>/<exp>-<variant>.csv, .json, .png (and .svg).
+writes <out>/<exp>-<variant>.csv, .json, .png (and .svg); with -keys K
+other than uniform the names end in -keys-K (-keys-file-NAME for a file).
 
   go run ./cmd/experiment -variant scalable          the main job (fill, scalable)
-  go run ./cmd/experiment -exp all -out plots/figures -format png
-                                                     every figure of the README
+  go run ./cmd/experiment -exp all -out plots/figures -format png,json
+                                                     every figure of the README (then
+                                                     go test ./plots -update files the JSON)
   go run ./cmd/experiment -list                      the experiments
+  go run ./cmd/experiment -exp hashing -keys sequential
+                                                     the hashing options on sequential keys
+  go run ./cmd/experiment -exp fill -variant standard -keys file:keys.txt
+                                                     a filter filled from your own keys
 
 Sharding: run -shard i/N for i = 0..N-1 (same flags, any machines), then
 -merge the N shard files; the merged output equals the unsharded run's.
@@ -48,7 +54,7 @@ Flags:
 // options are the parsed flags.
 type options struct {
 	exp, variant, out, format, shard, merge string
-	n, p, queries, r, s, conf               string
+	n, p, queries, r, s, conf, keys         string
 	filters, workers                        int
 	seed                                    uint64
 	list, quick                             bool
@@ -65,6 +71,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
 	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
+	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (one key a line, split into members and queries per filter); for the experiments that measure rates against inserted keys")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
 	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: all cores); the results do not depend on it")
 	fs.StringVar(&o.out, "out", "results", "output directory, created if missing")
@@ -86,16 +93,16 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 
 // run is the whole command: main only calls it. Errors in the command line
 // are *usageError, which run has already printed to stderr, followed by
-// the usage.
+// a one-line hint; the usage text is printed only for -h.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var o options
 	fs := newFlagSet(&o)
 	defer func() {
 		var u *usageError
 		if errors.As(err, &u) {
-			// The error first, where the eye lands, then the flags.
-			fmt.Fprintf(stderr, "experiment: %v\n\n", err)
-			printUsage(stderr, fs)
+			// The error, then where to read more: the usage text is for
+			// -h, not for every mistake.
+			fmt.Fprintf(stderr, "experiment: %v\n%s\n", err, hint)
 		}
 	}()
 	if err := fs.Parse(args); err != nil {
@@ -103,7 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			printUsage(stdout, fs)
 			return nil
 		}
-		return &usageError{err}
+		return &usageError{flagError(err)}
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
@@ -127,7 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usagef("-out: empty output directory")
 	}
 	if o.merge != "" {
-		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick"} {
+		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick", "keys"} {
 			if set[name] {
 				return usagef("-merge cannot be combined with -%s: the shard files hold the run's parameters", name)
 			}
@@ -143,11 +150,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return err
 	}
 	progress := newProgress(stderr)
+	var failed error
 	for i, rn := range runs {
 		rn.opts.Progress = progress.start(fmt.Sprintf("%s %s", rn.exp, rn.variant))
 		started := time.Now()
 		res, err := experiments.Run(ctx, rn.exp, rn.variant, rn.params, rn.opts)
 		progress.stop()
+		if errors.Is(err, experiments.ErrFalseNegative) && res != nil {
+			// The results show the false negatives; write them, then fail.
+			failed = errors.Join(failed, err)
+			err = nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s %s; files written before are complete, nothing of this run was written", rn.exp, rn.variant)
@@ -159,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			fmt.Fprintln(stdout)
 		}
 		if res.Shard != nil {
-			path := filepath.Join(o.out, fmt.Sprintf("%s-%s.shard-%d-of-%d.json", rn.exp, rn.variant, res.Shard.Index, res.Shard.Count))
+			path := filepath.Join(o.out, fmt.Sprintf("%s-%s%s.shard-%d-of-%d.json", rn.exp, rn.variant, keysSuffix(rn.params.KeySource), res.Shard.Index, res.Shard.Count))
 			if err := writeFiles([]output{{path, func(w io.Writer) error { return experiments.WriteJSON(w, res) }}}); err != nil {
 				return err
 			}
@@ -171,7 +184,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			return err
 		}
 	}
-	return nil
+	return failed
 }
 
 // runSpec is one experiments.Run call.
@@ -223,6 +236,14 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 	}
 	p.Quick = o.quick
+	if set["keys"] {
+		if _, isFile := strings.CutPrefix(o.keys, "file:"); !isFile && !slices.Contains(experiments.KeySourceNames, o.keys) {
+			return nil, usagef("-keys: unknown key source %q, want %s, or file:PATH", o.keys, strings.Join(experiments.KeySourceNames, ", "))
+		}
+		if o.keys != "uniform" {
+			p.KeySource = o.keys
+		}
+	}
 	if o.workers < 0 {
 		return nil, usagef("-workers: %d, want 0 (all cores) or more", o.workers)
 	}
@@ -270,12 +291,15 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 		for _, v := range vs {
 			q := p
-			for _, name := range []string{"n", "p", "filters", "queries", "r", "s"} {
-				if !set[name] || e.Uses(name, v) {
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "conf", "quick", "keys"} {
+				if !set[name] || uses(e, name, v) {
 					continue
 				}
 				if o.exp != "all" {
-					return nil, usagef("-%s: experiment %s %s does not use it", name, e.Name, v)
+					if v == "all" || len(vs) > 1 {
+						return nil, usagef("-%s: experiment %s does not use it", name, e.Name)
+					}
+					return nil, usagef("-%s: experiment %s does not use it for -variant %s", name, e.Name, v)
 				}
 				q = dropParam(q, name) // -exp all: the experiments that use it get it
 			}
@@ -311,8 +335,61 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 		p.R = nil
 	case "s":
 		p.S = nil
+	case "conf":
+		p.Conf = 0
+	case "quick":
+		p.Quick = false
+	case "keys":
+		p.KeySource = ""
 	}
 	return p
+}
+
+// uses reports whether experiment e run on variant v uses the flag name:
+// -conf sets the level of the intervals, which the timed measurements of
+// memory and speed do not have; -quick shortens only those two.
+func uses(e experiments.Experiment, name, v string) bool {
+	timing := e.Name == "memory" || e.Name == "speed"
+	switch name {
+	case "conf":
+		return !timing
+	case "quick":
+		return timing
+	}
+	return e.Uses(name, v)
+}
+
+// hint follows every command-line error, in place of the usage text.
+const hint = "run 'experiment -h' for the flags, 'experiment -list' for the experiments"
+
+// plain removes from a message the package prefixes and sentinel words
+// of the errors it wraps ("analysis: invalid parameters: "): the command's
+// own prefix and the flag come first, once.
+func plain(msg string) string {
+	for _, w := range []string{"analysis: ", "variants: ", "experiments: ", "plots: ", "invalid parameters: "} {
+		msg = strings.ReplaceAll(msg, w, "")
+	}
+	return msg
+}
+
+// flagError rewords the flag package's errors to begin with the flag, as
+// the others do.
+func flagError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Errorf("%s: no such flag", name)
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		// invalid value "x" for flag -seed: parse error
+		if val, after, ok := strings.Cut(rest, " for flag "); ok {
+			name, why, _ := strings.Cut(after, ": ")
+			return fmt.Errorf("%s: %s is not valid (%s)", name, val, why)
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Errorf("%s: needs a value", name)
+	}
+	return err
 }
 
 func why(err error, fallback string) string {
@@ -420,7 +497,7 @@ func report(stdout io.Writer, res *experiments.Results, dir string, formats []st
 	for _, n := range res.Notes {
 		fmt.Fprintln(stdout, "note:", n)
 	}
-	base := filepath.Join(dir, res.Experiment+"-"+res.Variant)
+	base := filepath.Join(dir, res.Experiment+"-"+res.Variant+keysSuffix(res.Params.KeySource))
 	var outs []output
 	for _, f := range formats {
 		switch f {
@@ -477,6 +554,9 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 		}
 		shards = append(shards, r)
 	}
+	if err := missingShards(shards); err != nil {
+		return err
+	}
 	res, err := experiments.Merge(shards)
 	if err != nil {
 		return usagef("-merge: %v", err)
@@ -500,4 +580,56 @@ func list(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, vs, e.Summary)
 	}
 	return tw.Flush()
+}
+
+// missingShards names the shards of the first file's run that no file
+// given holds, with the file name -shard gives them.
+func missingShards(shards []*experiments.Results) error {
+	first := shards[0]
+	if first.Shard == nil || first.Shard.Count < 1 {
+		return nil // experiments.Merge says what is wrong
+	}
+	have := map[int]bool{}
+	for _, r := range shards {
+		if r.Shard != nil && r.Shard.Count == first.Shard.Count {
+			have[r.Shard.Index] = true
+		}
+	}
+	var missing []string
+	for i := range first.Shard.Count {
+		if !have[i] {
+			missing = append(missing, fmt.Sprintf("%s-%s.shard-%d-of-%d.json", first.Experiment, first.Variant, i, first.Shard.Count))
+		}
+	}
+	switch {
+	case len(missing) == 0:
+		return nil
+	case len(missing) == 1:
+		return usagef("-merge: shard file %s is missing (the run has %d shards)", missing[0], first.Shard.Count)
+	case len(missing) <= 3:
+		return usagef("-merge: shard files %s are missing (the run has %d shards)", strings.Join(missing, ", "), first.Shard.Count)
+	}
+	return usagef("-merge: %d of the %d shard files are missing, %s first", len(missing), first.Shard.Count, missing[0])
+}
+
+// keysSuffix returns what the output files of a run with key source src
+// add to their names, so that runs on different keys do not overwrite
+// each other: "" for the uniform keys, "-keys-url" for a named source,
+// "-keys-file-NAME" for file:PATH, NAME the file's base name without its
+// extension, other characters than letters, digits, '-' and '_' dropped.
+func keysSuffix(src string) string {
+	if src == "" || src == "uniform" {
+		return ""
+	}
+	if path, ok := strings.CutPrefix(src, "file:"); ok {
+		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		name = strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return -1
+		}, name)
+		return "-keys-file-" + name
+	}
+	return "-keys-" + src
 }

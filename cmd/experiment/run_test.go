@@ -6,8 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // small are flags that make a fill run take a fraction of a second.
@@ -37,60 +40,81 @@ func entries(t *testing.T, dir string) []string {
 }
 
 // TestBadFlags checks that every invalid flag or combination is a usage
-// error (exit status 2) whose message names the flag, that the usage is
-// printed, and that no file is written.
+// error (exit status 2) whose message names the flag or value at fault,
+// once prefixed, in two lines at most, followed by a one-line hint and no
+// usage text, and that no file is written.
 func TestBadFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		flag string
 	}{
-		{[]string{"-filters", "0"}, "-filters"},
-		{[]string{"-filters", "-3"}, "-filters"},
-		{[]string{"-filters", "many"}, "-filters"},
+		{[]string{"-filters", "0"}, "-filters: 0"},
+		{[]string{"-filters", "-3"}, "-filters: -3"},
+		{[]string{"-filters", "many"}, "-filters: \"many\""},
 		{[]string{"-n", "0"}, "-n"},
-		{[]string{"-n", "ten"}, "-n"},
+		{[]string{"-n", "ten"}, "-n: count \"ten\""},
 		{[]string{"-n", "2.5"}, "-n"},
-		{[]string{"-p", "2"}, "-p"},
+		{[]string{"-p", "2"}, "-p: probability \"2\""},
 		{[]string{"-exp", "hashing", "-n", "5"}, "-n"},
 		{[]string{"-exp", "bits", "-p", "0.5"}, "-p"},
 		{[]string{"-exp", "fill", "-variant", "standard", "-r", "0.5"}, "-r"},
 		{[]string{"-exp", "counting", "-queries", "10"}, "-queries"},
+		{[]string{"-exp", "memory", "-conf", "0.9"}, "-conf: experiment memory"},
+		{[]string{"-exp", "speed", "-conf", "0.9"}, "-conf: experiment speed"},
+		{[]string{"-exp", "fill", "-quick"}, "-quick: experiment fill"},
 		{[]string{"-p", "0"}, "-p"},
 		{[]string{"-queries", "0"}, "-queries"},
-		{[]string{"-conf", "1.5"}, "-conf"},
-		{[]string{"-variant", "bogus"}, "-variant"},
-		{[]string{"-exp", "bogus"}, "-exp"},
+		{[]string{"-conf", "1.5"}, "-conf: \"1.5\""},
+		{[]string{"-variant", "bogus"}, "-variant: unknown variant \"bogus\""},
+		{[]string{"-exp", "bogus"}, "-exp: unknown experiment \"bogus\""},
 		{[]string{"-exp", "bits", "-variant", "scalable"}, "-variant"},
-		{[]string{"-format", "gif"}, "-format"},
-		{[]string{"-shard", "2/2"}, "-shard"},
+		{[]string{"-format", "gif"}, "-format: unknown format \"gif\""},
+		{[]string{"-shard", "2/2"}, "-shard: \"2/2\""},
 		{[]string{"-shard", "x"}, "-shard"},
 		{[]string{"-exp", "speed", "-shard", "0/2"}, "-shard"},
-		{[]string{"-workers", "-1"}, "-workers"},
-		{[]string{"-variant", "scalable", "-r", "1.5"}, "-r"},
+		{[]string{"-workers", "-1"}, "-workers: -1"},
+		{[]string{"-variant", "scalable", "-r", "1.5"}, "-r: 1.5"},
 		{[]string{"-variant", "scalable", "-s", "0.5"}, "-s"},
+		{[]string{"-variant", "scalable", "-s", "1"}, "-s: 1"},
+		{[]string{"-exp", "scalable", "-s", "1"}, "-s: 1"},
+		{[]string{"-variant", "scalable", "-p", "0"}, "-p"},
 		{[]string{"-variant", "scalable", "-r", "a,b"}, "-r"},
 		{[]string{"-merge", "x.json", "-n", "5"}, "-merge"},
-		{[]string{"-merge", "nothing-matches-*.json"}, "-merge"},
+		{[]string{"-merge", "nothing-matches-*.json"}, "-merge: no file matches"},
+		{[]string{"-merge", "no-such-file.json"}, "no-such-file.json"},
 		{[]string{"-list", "-n", "5"}, "-list"},
-		{[]string{"-bogus"}, "-bogus"},
+		{[]string{"-bogus"}, "-bogus: no such flag"},
+		{[]string{"-seed", "x"}, "-seed: \"x\""},
+		{[]string{"-seed"}, "-seed: needs a value"},
 		{[]string{"stray"}, "stray"},
 		{[]string{"-out", ""}, "-out"},
 	} {
 		dir := filepath.Join(t.TempDir(), "out")
-		_, stderr, err := runArgs(t, append(append([]string{"-out", dir}, small...), c.args...)...)
+		args := []string{"-out", dir}
+		if c.args[0] != "-merge" && !slices.Contains(c.args, "memory") {
+			args = append(args, small...) // fast, should a mistake go unnoticed
+		}
+		_, stderr, err := runArgs(t, append(args, c.args...)...)
 		var u *usageError
 		if !errors.As(err, &u) {
 			t.Errorf("%v: err = %v, want a usage error", c.args, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), c.flag) {
-			t.Errorf("%v: message %q does not name %s", c.args, err, c.flag)
+		msg := err.Error()
+		if !strings.Contains(msg, c.flag) {
+			t.Errorf("%v: message %q does not name %s", c.args, msg, c.flag)
 		}
-		if !strings.Contains(stderr, "usage: experiment") {
-			t.Errorf("%v: no usage on stderr", c.args)
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if len(lines) != 2 || lines[0] != "experiment: "+msg || lines[1] != hint {
+			t.Errorf("%v: stderr is not the message and the hint:\n%s", c.args, stderr)
 		}
-		if !strings.HasPrefix(stderr, "experiment: "+err.Error()+"\n") {
-			t.Errorf("%v: stderr does not start with the error: %.80q", c.args, stderr)
+		if len(lines[0]) > 160 {
+			t.Errorf("%v: message of %d characters, more than two lines: %q", c.args, len(lines[0]), lines[0])
+		}
+		for _, w := range []string{"analysis:", "variants:", "experiments:", "invalid parameters", "span", "flag provided", "usage:", "%!"} {
+			if strings.Contains(lines[0], w) {
+				t.Errorf("%v: message %q says %q", c.args, lines[0], w)
+			}
 		}
 		if names := entries(t, dir); len(names) > 0 {
 			t.Errorf("%v: left files %v", c.args, names)
@@ -213,8 +237,8 @@ func TestShardAndMerge(t *testing.T) {
 	}
 	// Two of three shards do not make a run.
 	_, _, err := runArgs(t, "-merge", filepath.Join(shards, "fill-standard.shard-0-of-3.json")+","+filepath.Join(shards, "fill-standard.shard-1-of-3.json"), "-out", merged)
-	if err == nil {
-		t.Error("merge of an incomplete set succeeded")
+	if err == nil || !strings.Contains(err.Error(), "fill-standard.shard-2-of-3.json is missing") {
+		t.Errorf("merge of an incomplete set: %v, want the missing shard named", err)
 	}
 }
 
@@ -250,5 +274,29 @@ func TestTooManyItemsNamesN(t *testing.T) {
 	}
 	if !strings.HasPrefix(stderr, "experiment: -n: ") {
 		t.Errorf("stderr starts %.60q, want the error first", stderr)
+	}
+}
+
+// TestBlockingTable: the blocking table tells its rows apart by memory
+// (bits per item) and by the target they were sized for.
+func TestBlockingTable(t *testing.T) {
+	res := &experiments.Results{Experiment: "blocking", Variant: "all", Rows: []experiments.Row{
+		{Series: "standard", Items: 10000, Bits: 100000, Hashes: 7, Queries: 10, Rate: 0.008, Theory: 0.0082, Inside: "yes"},
+		{Series: "standard", Items: 10000, Bits: 110000, Hashes: 8, Queries: 10, Rate: 0.005, Theory: 0.0051, Inside: "yes"},
+		{Series: "standard", Items: 2000, Bits: 19171, Hashes: 7, Target: 0.01, Queries: 10, Rate: 0.01, Theory: 0.01, Inside: "yes"},
+	}}
+	var b bytes.Buffer
+	printTable(&b, res)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "bits/item") || !strings.Contains(lines[0], "sized for p") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for i, want := range []string{"10.00", "11.00", "9.59"} {
+		if !strings.Contains(lines[i+1], want) {
+			t.Errorf("row %d lacks its bits per item %s: %q", i, want, lines[i+1])
+		}
+	}
+	if !strings.Contains(lines[3], "0.01") {
+		t.Errorf("sized row lacks its target: %q", lines[3])
 	}
 }

@@ -42,6 +42,10 @@ var (
 	colStages  = col{"stages", func(r *experiments.Row) string { return strconv.FormatFloat(r.Stages, 'f', 1, 64) }}
 	colAdd     = col{"ns/add", func(r *experiments.Row) string { return ns(r.NsPerAdd) }}
 	colQuery   = col{"ns/query", func(r *experiments.Row) string { return ns(r.NsPerQuery) }}
+	// colFalseNegatives is printed when some row has a false negative.
+	colFalseNegatives = col{"FALSE NEGATIVES", func(r *experiments.Row) string {
+		return fmt.Sprintf("%d of %d", r.FalseNegatives, r.Members*uint64(r.Filters))
+	}}
 )
 
 // tableColumns returns the columns printed for res.
@@ -90,6 +94,20 @@ func tableColumns(res *experiments.Results) []col {
 		return []col{colSeries, col{"keys", colItems.get},
 			col{"bytes", func(r *experiments.Row) string { return strconv.FormatUint((r.Bits+7)/8, 10) }},
 			colAdd, colQuery, col{"measured rate", func(r *experiments.Row) string { return g4(r.Rate) }}}
+	case "blocking":
+		// The sweep's rows differ in memory, the sized rows in n and p.
+		return []col{colSeries, colItems,
+			col{"bits/item", func(r *experiments.Row) string {
+				return strconv.FormatFloat(float64(r.Bits)/float64(r.Items), 'f', 2, 64)
+			}},
+			colK,
+			col{"sized for p", func(r *experiments.Row) string {
+				if r.Target == 0 {
+					return ""
+				}
+				return g4(r.Target)
+			}},
+			colMeasured, colTheory, colInside}
 	case "counting":
 		return countingColumns()
 	case "cardinality":
@@ -113,6 +131,12 @@ func seriesNames(res *experiments.Results) []string {
 // printTable prints res's rows as an aligned table.
 func printTable(w io.Writer, res *experiments.Results) {
 	cols := tableColumns(res)
+	for i := range res.Rows {
+		if res.Rows[i].FalseNegatives > 0 {
+			cols = append(cols, colFalseNegatives)
+			break
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	heads := make([]string, len(cols))
 	for i, c := range cols {

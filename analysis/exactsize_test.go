@@ -1,0 +1,117 @@
+package analysis
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"testing"
+)
+
+// checkMinimal checks that m bits with k hashes reach p and that m-1 bits
+// (or, for a partitioned filter, the next multiple of the slice count
+// below m) reach p with no k near the optimum: every k from 1 to twice
+// log2(1/p) plus 4, which holds the best k of every filter tested here
+// (its real optimum is (m/n) ln 2 = log2(1/p) for the sizes in question).
+func checkMinimal(t *testing.T, name string, n uint64, p float64, m uint64, k int, rate func(m uint64, k int) float64, partitioned bool) {
+	t.Helper()
+	if r := rate(m, k); !(r <= p) {
+		t.Errorf("%s n=%d p=%g: m=%d k=%d has rate %.6g > p", name, n, p, m, k, r)
+	}
+	kmax := 2*int(math.Ceil(-math.Log2(p))) + 4
+	for j := 1; j <= kmax; j++ {
+		less := m - 1
+		if partitioned {
+			less = (m - 1) / uint64(j) * uint64(j)
+			if less < uint64(j) {
+				continue
+			}
+		}
+		if r := rate(less, j); r <= p {
+			t.Errorf("%s n=%d p=%g: not minimal: %d bits with k=%d have rate %.6g <= p (answer m=%d k=%d)", name, n, p, less, j, r, m, k)
+			return
+		}
+	}
+}
+
+// TestExactBitsGrid checks the exact sizings over n from 1e2 to 1e10 and
+// p from 1e-1 to 1e-9 (decades): each answer reaches p, one bit fewer
+// reaches it with no k, and the standard answer is never more than 1%
+// above the classic m = OptimalBits(n, p). It logs the largest excess and
+// how far above p the classic geometry's exact rate lands.
+func TestExactBitsGrid(t *testing.T) {
+	var worst, worstMiss float64
+	var worstAt, missAt string
+	for e := 2; e <= 10; e++ {
+		n := uint64(math.Round(math.Pow(10, float64(e))))
+		for d := 1; d <= 9; d++ {
+			p := math.Pow(10, -float64(d))
+			m, k, err := ExactBits(n, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMinimal(t, "standard", n, p, m, k, func(m uint64, k int) float64 { return ExactFPR(m, n, k) }, false)
+			classic, _ := OptimalBits(n, p)
+			excess := float64(m)/float64(classic) - 1
+			if excess > 0.01 {
+				t.Errorf("n=%d p=%g: exact m=%d is %.3f%% above the classic %d", n, p, m, 100*excess, classic)
+			}
+			if excess > worst {
+				worst, worstAt = excess, "n="+strconv.FormatUint(n, 10)+" p="+ftoa(p)
+			}
+			if miss := ExactFPR(classic, n, OptimalHashes(classic, n))/p - 1; miss > worstMiss {
+				worstMiss, missAt = miss, "n="+strconv.FormatUint(n, 10)+" p="+ftoa(p)
+			}
+			if testing.Short() && e > 6 {
+				continue
+			}
+			pm, pk, err := ExactPartitionedBits(n, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pm%uint64(pk) != 0 {
+				t.Errorf("partitioned n=%d p=%g: m=%d is not a multiple of k=%d", n, p, pm, pk)
+			}
+			checkMinimal(t, "partitioned", n, p, pm, pk, func(m uint64, k int) float64 { return PartitionedFPR(m, n, k) }, true)
+		}
+	}
+	t.Logf("largest excess of the exact m over the classic m: %.4f%% (%s)", 100*worst, worstAt)
+	t.Logf("largest miss of the classic geometry's exact rate over p: %.4f%% (%s)", 100*worstMiss, missAt)
+}
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// TestExactBitsIssueCases checks the two cases that motivated exact
+// sizing: the classic geometry for n = 1e6 at p = 1% (m = 9,585,059,
+// k = 7, exact rate 1.0039%) and for n = 1e7 at p = 1e-4 (exact rate
+// 1.00135e-4) exceed p, and the exact sizing does not.
+func TestExactBitsIssueCases(t *testing.T) {
+	for _, c := range []struct {
+		n    uint64
+		p    float64
+		miss float64 // the classic geometry's exact rate / p, to 4 digits
+	}{{1e6, 0.01, 1.0039}, {1e7, 1e-4, 1.0013}} {
+		classic, _ := OptimalBits(c.n, c.p)
+		ck := OptimalHashes(classic, c.n)
+		if r := ExactFPR(classic, c.n, ck) / c.p; math.Abs(r-c.miss) > 5e-5 {
+			t.Errorf("n=%d p=%g: classic m=%d k=%d rate/p = %.5f, want %.4f", c.n, c.p, classic, ck, r, c.miss)
+		}
+		m, k, err := ExactBits(c.n, c.p)
+		if err != nil || m <= classic || ExactFPR(m, c.n, k) > c.p {
+			t.Errorf("n=%d p=%g: ExactBits = %d, %d, %v (classic %d)", c.n, c.p, m, k, err, classic)
+		}
+	}
+}
+
+func TestExactBitsErrors(t *testing.T) {
+	for _, c := range []struct {
+		n uint64
+		p float64
+	}{{0, 0.01}, {10, 0}, {10, 1}, {10, math.NaN()}, {1 << 62, 1e-9}} {
+		if _, _, err := ExactBits(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("ExactBits(%d, %v) err = %v", c.n, c.p, err)
+		}
+		if _, _, err := ExactPartitionedBits(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("ExactPartitionedBits(%d, %v) err = %v", c.n, c.p, err)
+		}
+	}
+}

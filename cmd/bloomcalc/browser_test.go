@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"math"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// chromium returns the path of a Chromium the browser test can drive, or
+// "" if there is none.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestBrowser drives the page in a real headless Chromium: it fills the
+// form and submits it, checks the numbers shown against analysis and the
+// series of the SVG figure, follows the shared link in a new tab, opens a
+// scalable filter's link and counts its stages, and submits a bad value.
+// With BLOOMCALC_SCREENSHOT=file.png it also saves a screenshot of the
+// submitted page. It skips only when no Chromium is found and CI is
+// unset; in CI it fails instead.
+func TestBrowser(t *testing.T) {
+	exe := chromium()
+	if exe == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI is set but no Chromium was found (chromium, chromium-browser, google-chrome); .ci/run installs Debian's chromium package")
+		}
+		t.Skip("no Chromium found (chromium, chromium-browser, google-chrome): install Debian's chromium package to run the browser test")
+	}
+	srv := httptest.NewServer(newHandler())
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+
+	// submit clicks the form's button and waits for the new page.
+	submit := chromedp.Steps(
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](`window.oldPage = true`)(ctx, tg)
+			return err
+		}),
+		chromedp.Click(chromedp.CSS("#submit")),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			// Until the new page has loaded, evaluating fails (the old
+			// page is gone) or finds the old page's mark.
+			for {
+				done, err := chromedp.Evaluate[bool](`!window.oldPage && document.readyState === "complete"`)(ctx, tg)
+				if err == nil && done {
+					return nil
+				}
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}),
+	)
+	fill := func(sel, v string) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), v))
+	}
+	eval := func(ctx context.Context, expr string, dst any) {
+		t.Helper()
+		var err error
+		switch d := dst.(type) {
+		case *bool:
+			*d, err = chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		case *int:
+			*d, err = chromedp.Run(ctx, chromedp.Evaluate[int](expr))
+		case *[]string:
+			*d, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](expr))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+	}
+	text := func(ctx context.Context, sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		return strings.TrimSpace(s)
+	}
+
+	// Load the page, choose blocked, fill n, p and B, submit.
+	err := chromedp.Do(bctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#result")),
+		chromedp.SetValue(chromedp.CSS("#in-variant"), blocked),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var widthDisabled, blockDisabled bool
+	eval(bctx, `document.getElementById("in-variant").dispatchEvent(new Event("change"))`, new(bool))
+	eval(bctx, `document.getElementById("in-width").disabled`, &widthDisabled)
+	eval(bctx, `document.getElementById("in-B").disabled`, &blockDisabled)
+	if !widthDisabled || blockDisabled {
+		t.Errorf("for a blocked filter the width field is disabled: %v, the block field: %v", widthDisabled, blockDisabled)
+	}
+	if err := chromedp.Do(bctx, fill("#in-n", "2M"), fill("#in-p", "1 in 1000"), fill("#in-B", "256"), submit); err != nil {
+		t.Fatal(err)
+	}
+	location, err := chromedp.Run(bctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := srv.URL + "/?variant=blocked&n=2M&p=1+in+1000&B=256"; location != want {
+		t.Errorf("submitted to %s, want %s (empty fields left out)", location, want)
+	}
+
+	// The numbers, against analysis.
+	m, k, err := analysis.BlockedSize(2e6, 0.001, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	for _, id := range []string{"n", "m", "k", "blocks", "fpr_exact", "fpr_putze"} {
+		texts[id] = text(bctx, "#v-"+id)
+	}
+	for key, want := range map[string]string{"n": "2000000", "m": strconv.FormatUint(m, 10), "k": strconv.Itoa(k), "blocks": strconv.FormatUint(m/256, 10)} {
+		if texts[key] != want {
+			t.Errorf("page shows %s = %q, analysis gives %s", key, texts[key], want)
+		}
+	}
+	for key, want := range map[string]float64{"fpr_exact": analysis.BlockedFPR(m, 2e6, k, 256), "fpr_putze": analysis.BlockedClassicFPR(m, 2e6, k, 256)} {
+		got, err := strconv.ParseFloat(texts[key], 64)
+		if err != nil || math.Abs(got-want) > 5e-6*want {
+			t.Errorf("page shows %s = %q, analysis gives %g", key, texts[key], want)
+		}
+	}
+
+	// The figure: its labels and legend, and three curves.
+	var legend []string
+	var curves int
+	eval(bctx, `Array.from(document.querySelectorAll("#fig-rate svg text")).map(t => t.textContent)`, &legend)
+	// A curve is a path of one move and a line to each of its points.
+	eval(bctx, `Array.from(document.querySelectorAll("#fig-rate svg path")).filter(p => (p.getAttribute("d").match(/L/g) || []).length >= 15).length`, &curves)
+	all := strings.Join(legend, "\n")
+	for _, want := range []string{"exact, blocked", "approximation of Putze et al.", "standard filter, same m and k (exact)",
+		"capacity n = 2000000", "p = 0.001", "items inserted", "false-positive rate"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the rate figure lacks %q; its texts are %q", want, legend)
+		}
+	}
+	if curves != 3 {
+		t.Errorf("the rate figure has %d curves of 15 points or more, want 3 (exact, Putze et al., standard)", curves)
+	}
+	if path := os.Getenv("BLOOMCALC_SCREENSHOT"); path != "" {
+		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Follow the shared link in a new tab: the same page, the form filled.
+	share, err := chromedp.Run(bctx, chromedp.AttributeValue(chromedp.CSS("#share"), "href"))
+	if err != nil || !share.Exists {
+		t.Fatalf("no shared link: %v", err)
+	}
+	tab, cancelTab := chromedp.NewContext(bctx)
+	defer cancelTab()
+	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+share.Value), chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
+		t.Fatal(err)
+	}
+	n2, err1 := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#in-n")))
+	variant2, err2 := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#in-variant")))
+	if m2 := text(tab, "#v-m"); m2 != texts["m"] || n2 != "2M" || variant2 != blocked || err1 != nil || err2 != nil {
+		t.Errorf("the shared link %s shows m = %q, n field %q, variant %q (%v, %v); want %q, 2M, blocked", share.Value, m2, n2, variant2, err1, err2, texts["m"])
+	}
+
+	// A scalable filter's link: its stages table has a row per stage.
+	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+"/?variant=scalable&n=1M&p=0.001"), chromedp.WaitVisible(chromedp.CSS("#stages"))); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	eval(tab, `document.querySelectorAll("#stages tbody tr").length`, &rows)
+	stages, err := analysis.Scalable{P: 0.001, R: 0.9, S: 2, N0: 1000}.Stages(1e6)
+	if err != nil || rows != len(stages) {
+		t.Errorf("the stages table has %d rows, analysis gives %d stages (%v)", rows, len(stages), err)
+	}
+
+	// A bad value: the command line's message.
+	if err := chromedp.Do(bctx, fill("#in-n", "-5"), submit); err != nil {
+		t.Fatal(err)
+	}
+	message := text(bctx, "#error")
+	_, errOut, _ := runArgs("-variant", blocked, "-n", "-5", "-p", "1 in 1000", "-block", "256")
+	want, _, _ := strings.Cut(errOut, "\n")
+	if message != want {
+		t.Errorf("bad n: the page says %q, bloomcalc says %q", message, want)
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// labels names every number bloomcalc -json prints, in the order the page
+// shows them; a key of a nested object is "object.key". describe refuses a
+// key missing here, so the page cannot drop a number silently.
+var labels = []struct{ key, label string }{
+	{"n", "items n"},
+	{"p", "rate p"},
+	{"bound", "bound P0 / (1 − r) on the compound rate"},
+	{"r", "tightening ratio r"},
+	{"s", "growth factor s"},
+	{"n0", "first stage's capacity n0"},
+	{"m", "bits m"},
+	{"width", "counter width (bits)"},
+	{"memory_bits", "memory (bits)"},
+	{"bytes", "memory"},
+	{"k", "hashes k"},
+	{"slice_bits", "bits per slice"},
+	{"block_bits", "block size B (bits)"},
+	{"blocks", "blocks"},
+	{"bits_per_item", "bits per item"},
+	{"information_minimum_bits_per_item", "information-theoretic minimum (bits per item at p)"},
+	{"overhead", "overhead (× the minimum)"},
+	{"fpr_classic", "rate at (m, n, k), classic formula"},
+	{"fpr_exact", "rate at (m, n, k), exact"},
+	{"exact.classic_miss", "exact rate of the geometry above over p, less one (above 0: the classic sizing misses p)"},
+	{"exact.m", "exact sizing: the fewest bits m whose exact rate is at most p"},
+	{"exact.bytes", "exact sizing: memory"},
+	{"exact.k", "exact sizing: hashes k"},
+	{"exact.fpr_exact", "exact sizing: exact rate at n"},
+	{"exact.extra_bits", "exact sizing: bits more than the classic m"},
+	{"fpr_putze", "rate, approximation of Putze et al."},
+	{"fpr_standard_exact", "rate of a standard filter of the same m, n, k (exact)"},
+	{"standard.m", "standard filter for the same n and p: bits"},
+	{"standard.bytes", "standard filter: memory"},
+	{"standard.bits_per_item", "standard filter: bits per item"},
+	{"standard.penalty_percent", "block penalty (% more bits than the standard filter)"},
+	{"saturation_probability", "probability that some counter saturates at n"},
+	{"fan_overflow_bound", "bound of Fan et al. on a counter overflowing"},
+}
+
+// variantLabels replaces labels whose meaning differs for a variant.
+var variantLabels = map[string]map[string]string{
+	counting: {
+		"m":             "counters m",
+		"bits_per_item": "memory bits per item",
+	},
+	scalable: {
+		"p":          "target rate P",
+		"n":          "items held n",
+		"m":          "bits m, all stages",
+		"block_bits": "block size B of the stages (0: partitioned)",
+		"fpr_exact":  "compound rate at n",
+	},
+}
+
+// figInput is what the figures need of a result.
+type figInput struct {
+	variant   string
+	N         uint64          `json:"n"`
+	M         uint64          `json:"m"`
+	K         int             `json:"k"`
+	P         float64         `json:"p"`
+	BlockBits uint64          `json:"block_bits"`
+	Width     int             `json:"width"`
+	R         float64         `json:"r"`
+	S         float64         `json:"s"`
+	N0        uint64          `json:"n0"`
+	Stages    []scalableStage `json:"stages"`
+}
+
+// describe turns what bloomcalc -json printed into the page's rows (every
+// number, as printed and formatted), the stages table of a scalable
+// filter, and the figures' input.
+func describe(out []byte) (rows []row, stages [][]string, in figInput, err error) {
+	var top map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&top); err != nil {
+		return nil, nil, in, err
+	}
+	leaves := map[string]string{}
+	for k, v := range top {
+		switch k {
+		case "variant":
+			continue
+		case "stages":
+			var sts []map[string]json.Number
+			d := json.NewDecoder(bytes.NewReader(v))
+			d.UseNumber()
+			if err := d.Decode(&sts); err != nil {
+				return nil, nil, in, err
+			}
+			for _, st := range sts {
+				stages = append(stages, []string{
+					string(st["index"]), string(st["capacity"]), string(st["items"]), string(st["k"]),
+					string(st["bits"]), format(string(st["design_error"])), format(string(st["fpr"])),
+				})
+			}
+			continue
+		}
+		if len(v) > 0 && v[0] == '{' {
+			var sub map[string]json.RawMessage
+			if err := json.Unmarshal(v, &sub); err != nil {
+				return nil, nil, in, err
+			}
+			for k2, v2 := range sub {
+				leaves[k+"."+k2] = string(v2)
+			}
+			continue
+		}
+		leaves[k] = string(v)
+	}
+	variant := ""
+	if v, ok := top["variant"]; ok {
+		json.Unmarshal(v, &variant)
+	}
+	for _, l := range labels {
+		raw, ok := leaves[l.key]
+		if !ok {
+			continue
+		}
+		delete(leaves, l.key)
+		label := l.label
+		if v := variantLabels[variant][l.key]; v != "" {
+			label = v
+		}
+		rows = append(rows, row{Label: label, Key: l.key, Raw: strings.Trim(raw, `"`), Text: format(raw)})
+	}
+	for k := range leaves {
+		return nil, nil, in, fmt.Errorf("bloomcalc -json printed %q, which the page has no label for", k)
+	}
+	if err := json.Unmarshal(out, &in); err != nil {
+		return nil, nil, in, err
+	}
+	return rows, stages, in, nil
+}
+
+// format shows a JSON value: a string without its quotes, an integer as
+// it is, any other number with six significant digits.
+func format(raw string) string {
+	if strings.HasPrefix(raw, `"`) {
+		s, err := strconv.Unquote(raw)
+		if err == nil {
+			return s
+		}
+		return raw
+	}
+	if !strings.ContainsAny(raw, ".eE") {
+		return raw
+	}
+	x, err := strconv.ParseFloat(raw, 64)
+	if err != nil {
+		return raw
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}

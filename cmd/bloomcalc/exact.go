@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// exactResult is the exact sizing printed beside the classic one when n
+// and p are given: the fewest bits whose exact rate at the best integer k
+// is at most p (analysis.ExactBits), and how far the classic geometry's
+// exact rate lands from p.
+type exactResult struct {
+	M     uint64  `json:"m"`
+	Bytes string  `json:"bytes"`
+	K     int     `json:"k"`
+	FPR   float64 `json:"fpr_exact"`
+	// ExtraBits is M less the classic m (negative if fewer).
+	ExtraBits int64 `json:"extra_bits"`
+	// ClassicMiss is the classic geometry's exact rate divided by p, less
+	// one: positive when the classic sizing misses its target.
+	ClassicMiss float64 `json:"classic_miss"`
+}
+
+// exactSizing returns the exact sizing for the solved geometry s when the
+// user gave n and p only (with m or k given there is no sizing to
+// compare), or nil.
+func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
+	if known.N == 0 || known.P == 0 || known.M != 0 || known.K != 0 {
+		return nil, nil
+	}
+	m, k, err := analysis.ExactBits(s.N, s.P)
+	if err != nil {
+		return nil, err
+	}
+	return &exactResult{
+		M:           m,
+		Bytes:       analysis.FormatBytes(m),
+		K:           k,
+		FPR:         analysis.ExactFPR(m, s.N, k),
+		ExtraBits:   int64(m) - int64(s.M),
+		ClassicMiss: analysis.ExactFPR(s.M, s.N, s.K)/s.P - 1,
+	}, nil
+}
+
+// printExact prints the exact sizing after the classic one.
+func printExact(w io.Writer, e *exactResult, classicM uint64) error {
+	if e == nil {
+		return nil
+	}
+	verdict := fmt.Sprintf("the classic geometry's exact rate is %.3g%% above p", 100*e.ClassicMiss)
+	if e.ClassicMiss <= 0 {
+		verdict = fmt.Sprintf("the classic geometry keeps p (its exact rate is %.3g%% below it)", -100*e.ClassicMiss)
+	}
+	lines := [][2]string{
+		{"classic sizing", verdict},
+		{"exact sizing", fmt.Sprintf("m = %d (%s), k = %d: exact rate %.7g <= p", e.M, e.Bytes, e.K, e.FPR)},
+		{"", fmt.Sprintf("the fewest bits that keep p: %+d bits (%+.3f%%) against the classic m", e.ExtraBits, 100*float64(e.ExtraBits)/float64(classicM))},
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintf(w, "%-21s %s\n", l[0], l[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

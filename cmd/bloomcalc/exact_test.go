@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// TestRunExactSizing checks that -n and -p print both geometries: the
+// issue's case, n = 1e6 at p = 1%, whose classic geometry (m = 9,585,059,
+// k = 7) has exact rate 1.0039%, 0.39% above p, and the exact sizing of
+// analysis.ExactBits; the JSON form carries the same; with -m there is no
+// sizing to compare and nothing is added.
+func TestRunExactSizing(t *testing.T) {
+	out, _, err := runArgs("-n", "1M", "-p", "1%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, k, _ := analysis.ExactBits(1e6, 0.01)
+	for _, want := range []string{
+		"9585059", "the classic geometry's exact rate is 0.392% above p",
+		"exact sizing          m = " + itoa(m) + " ", "k = " + itoa(uint64(k)) + ": exact rate",
+		"+" + itoa(m-9585059) + " bits",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	js, _, err := runArgs("-json", "-n", "1M", "-p", "1%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	if err := json.Unmarshal([]byte(js), &r); err != nil || r.Exact == nil || r.Exact.M != m || r.Exact.K != k || r.Exact.FPR > 0.01 || r.Exact.ClassicMiss < 0.0039 || r.Exact.ClassicMiss > 0.004 {
+		t.Errorf("JSON %s: %+v, %v", js, r.Exact, err)
+	}
+	// p = 0.5 with 100 items: the classic geometry keeps p.
+	out, _, _ = runArgs("-n", "100", "-p", "0.5")
+	if !strings.Contains(out, "the classic geometry keeps p") {
+		t.Errorf("output:\n%s", out)
+	}
+	for _, args := range [][]string{{"-n", "1M", "-m", "1MiB"}, {"-n", "1M", "-p", "1%", "-k", "5"}} {
+		out, _, err := runArgs(args...)
+		if err != nil || strings.Contains(out, "exact sizing") {
+			t.Errorf("%v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+func itoa(x uint64) string {
+	b, _ := json.Marshal(x)
+	return string(b)
+}

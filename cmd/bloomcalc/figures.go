@@ -1,0 +1,641 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"image/color"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// The figures' sizes and the points of their curves. Blocked rates cost a
+// mixture over the block's load per point (see analysis.BlockedFPR), so
+// their curves have fewer points.
+const (
+	figWidth      = 14 * vg.Centimeter
+	figHeight     = 9 * vg.Centimeter
+	ratePoints    = 90
+	blockedPoints = 20
+	penaltyPoints = 8
+	scalePoints   = 48
+)
+
+// curve is one theory line of the rate figure.
+type curve struct {
+	label  string
+	rate   func(items uint64) float64
+	dashed bool
+}
+
+// figures draws the figures of a result: the rate against the items
+// inserted for every variant; for blocked and split-block filters the
+// block penalty against the bits per item; for a scalable filter the
+// compound rate and the bits per item against the items, with the stage
+// boundaries.
+func figures(in figInput) ([]figure, error) {
+	if in.variant == scalable {
+		return scalableFigures(in)
+	}
+	f, err := rateFigure(in)
+	if err != nil {
+		return nil, err
+	}
+	figs := []figure{f}
+	if in.variant == counting {
+		f, err := saturationFigure(in)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+	}
+	if in.variant == blocked || in.variant == splitBlock {
+		f, err := penaltyFigure(in)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+	}
+	return figs, nil
+}
+
+// curves returns the theory lines of the rate figure of in.
+func curves(in figInput) []curve {
+	m, k, b := in.M, in.K, in.BlockBits
+	classic := curve{"classic (1 − e^(−kn/m))^k", func(x uint64) float64 { return analysis.ClassicFPR(m, x, k) }, true}
+	switch in.variant {
+	case partitioned:
+		return []curve{{"exact, partitioned (1 − (1 − k/m)^n)^k", func(x uint64) float64 { return analysis.PartitionedFPR(m, x, k) }, false},
+			classic}
+	case blocked:
+		return []curve{
+			{"exact, blocked", func(x uint64) float64 { return analysis.BlockedFPR(m, x, k, b) }, false},
+			{"approximation of Putze et al.", func(x uint64) float64 { return analysis.BlockedClassicFPR(m, x, k, b) }, true},
+			{"standard filter, same m and k (exact)", func(x uint64) float64 { return analysis.ExactFPR(m, x, k) }, false},
+		}
+	case splitBlock:
+		return []curve{
+			{"exact, split-block", func(x uint64) float64 { return analysis.SplitBlockFPR(m, x) }, false},
+			{"standard filter, same m and k = 8 (exact)", func(x uint64) float64 { return analysis.ExactFPR(m, x, 8) }, false},
+		}
+	}
+	// standard and counting (whose m counters answer as m bits would)
+	return []curve{{"exact", func(x uint64) float64 { return analysis.ExactFPR(m, x, k) }, false}, classic}
+}
+
+// rateFigure draws the rate against the items inserted, from 0 to 3n,
+// with the capacity n and the rate p marked.
+func rateFigure(in figInput) (figure, error) {
+	points := ratePoints
+	if in.variant == blocked || in.variant == splitBlock {
+		points = blockedPoints
+	}
+	cs := curves(in)
+	hi := 3 * float64(in.N)
+	lines := make([]plotter.XYs, len(cs))
+	for i := range cs {
+		lines[i] = make(plotter.XYs, points)
+	}
+	parallel(len(cs)*points, func(t int) {
+		i, j := t/points, t%points
+		x := uint64(math.Round(hi * float64(j+1) / float64(points)))
+		y := math.NaN() // not drawn
+		if x > 0 {
+			y = cs[i].rate(x)
+		}
+		lines[i][j] = plotter.XY{X: float64(x), Y: y}
+	})
+	atN := cs[0].rate(in.N)
+	lo := math.Max(atN*1e-6, 1e-300)
+	if !(atN > 0) {
+		lo = 1e-300
+	}
+	top := lo * 10
+	for _, l := range lines {
+		for _, xy := range l {
+			if xy.Y > top {
+				top = xy.Y
+			}
+		}
+	}
+	top = math.Min(1, top*2)
+	p := newFigure("rate against items inserted, "+in.variant+" filter", "items inserted", "false-positive rate")
+	p.X.Min, p.X.Max = 0, hi
+	p.X.Tick.Marker = plainTicks{}
+	logY(p, lo, top)
+	// The curves rise from the bottom left; the bottom right is empty.
+	placeLegend(p, false, false)
+	for i, c := range cs {
+		if err := addLine(p, keep(lines[i], lo), i, c.dashed, c.label); err != nil {
+			return figure{}, err
+		}
+	}
+	if err := markX(p, float64(in.N), lo, top, "capacity n = "+strconv.FormatUint(in.N, 10)); err != nil {
+		return figure{}, err
+	}
+	if in.P >= lo && in.P <= top {
+		if err := markY(p, in.P, 0, hi, "p = "+strconv.FormatFloat(in.P, 'g', 4, 64)); err != nil {
+			return figure{}, err
+		}
+	}
+	caption := fmt.Sprintf("The rate of this geometry (m = %d, k = %d) as it fills, at %d points from 0 to 3n = %.0f items; rates below %.3g are not drawn.",
+		in.M, in.K, points, hi, lo)
+	// Say which lines lie on the first one, where the eye cannot tell.
+	for i := 1; i < len(cs); i++ {
+		worst := 0.0
+		for j, xy := range lines[i] {
+			if y0 := lines[0][j].Y; y0 >= lo && xy.Y >= lo {
+				worst = math.Max(worst, math.Abs(xy.Y/y0-1))
+			}
+		}
+		if worst < 0.005 {
+			caption += fmt.Sprintf(" The line %q lies within %.2g%% of %q throughout.", cs[i].label, math.Max(100*worst, 1e-4), cs[0].label)
+		}
+	}
+	return render(p, "fig-rate", caption)
+}
+
+// saturationFigure draws the probability that some counter of a counting
+// filter of this geometry saturates (analysis.SaturationProbability)
+// against the items inserted, for each counter width bloomlab builds.
+func saturationFigure(in figInput) (figure, error) {
+	hi := 3 * float64(in.N)
+	p := newFigure(fmt.Sprintf("counter saturation, m = %d counters, k = %d", in.M, in.K), "items inserted", "P(some counter saturates)")
+	p.X.Min, p.X.Max = 0, hi
+	p.X.Tick.Marker = plainTicks{}
+	const lo = 1e-12
+	logY(p, lo, 2)
+	placeLegend(p, false, false)
+	for i, w := range []int{2, 4, 8, 16} {
+		// The tail of 16-bit counters costs about 1 ms a point.
+		points := ratePoints
+		if w == 16 {
+			points = 15
+		}
+		var xys plotter.XYs
+		for j := 1; j <= points; j++ {
+			x := uint64(math.Round(hi * float64(j) / float64(points)))
+			if x > 0 {
+				xys = append(xys, plotter.XY{X: float64(x), Y: analysis.SaturationProbability(in.M, x, in.K, w)})
+			}
+		}
+		label := fmt.Sprintf("%d-bit counters", w)
+		if w == in.Width {
+			label += " (this filter)"
+		}
+		xys = keep(xys, lo)
+		if len(xys) == 0 {
+			label += ": below 1e-12 throughout"
+			p.Legend.Add(label)
+			continue
+		}
+		if err := addLine(p, xys, i, w != in.Width, label); err != nil {
+			return figure{}, err
+		}
+	}
+	if err := markX(p, float64(in.N), lo, 2, "capacity n = "+strconv.FormatUint(in.N, 10)); err != nil {
+		return figure{}, err
+	}
+	return render(p, "fig-saturation", "The probability that at least one counter reaches its maximum and sticks there, "+
+		"as the filter fills; a stuck counter never decrements, so removals can no longer clear its bit. Probabilities below 1e-12 are not drawn.")
+}
+
+// penaltyFigure draws the rate of a blocked or split-block filter against
+// that of a standard filter of the same bits per item, each with its best
+// k, at this n and block size.
+func penaltyFigure(in figInput) (figure, error) {
+	b, n := in.BlockBits, in.N
+	pts := make([]plotter.XY, penaltyPoints)
+	parallel(penaltyPoints, func(i int) {
+		pts[i] = plotter.XY{X: math.NaN()} // not drawn
+		c := 3 * float64(i+1)              // 3 to 24 bits per item
+		blocks := math.Max(1, math.Round(c*float64(n)/float64(b)))
+		m := uint64(blocks) * b
+		if m < n || m > analysis.MaxBits {
+			return
+		}
+		var rate float64
+		if in.variant == splitBlock {
+			rate = analysis.SplitBlockFPR(m, n)
+		} else {
+			rate = analysis.BlockedFPR(m, n, analysis.BlockedOptimalHashes(m, n, b), b)
+		}
+		std := analysis.ExactFPR(m, n, analysis.OptimalHashes(m, n))
+		if rate > 0 && std > 0 {
+			pts[i] = plotter.XY{X: analysis.BitsPerElement(m, n), Y: rate / std}
+		}
+	})
+	var xys plotter.XYs
+	for _, xy := range pts {
+		if !math.IsNaN(xy.X) {
+			xys = append(xys, xy)
+		}
+	}
+	p := newFigure(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per item", "rate ÷ standard filter's rate")
+	p.X.Min, p.X.Max = 0, 25
+	p.X.Tick.Marker = plainTicks{}
+	top := 10.0
+	for _, xy := range xys {
+		top = math.Max(top, xy.Y*2)
+	}
+	logY(p, 1, top)
+	label := "blocked, best k"
+	if in.variant == splitBlock {
+		label = "split-block, k = 8"
+	}
+	if err := addLine(p, xys, 0, false, label); err != nil {
+		return figure{}, err
+	}
+	if c := analysis.BitsPerElement(in.M, in.N); c <= 25 {
+		if err := markX(p, c, 1, top, fmt.Sprintf("this filter, %.2f bits per item", c)); err != nil {
+			return figure{}, err
+		}
+	}
+	caption := "How many times a standard filter's rate the blocks cost at each bits per item, both with their best k, " +
+		"at this n and block size; the bits the blocks cost at this n and p are the block penalty in the table."
+	if in.variant == splitBlock {
+		caption = "How many times a standard filter's rate (with its best k) the split-block filter (k = 8) has at each bits per item, " +
+			"at this n; the bits it costs at this n and p are the block penalty in the table."
+	}
+	return render(p, "fig-penalty", caption)
+}
+
+// scalableFigures draws a scalable filter's compound rate and its bits per
+// item against the items held, on logarithmic axes, with the boundaries of
+// its stages and the bound P.
+func scalableFigures(in figInput) ([]figure, error) {
+	sc := analysis.Scalable{P: in.P, R: in.R, S: in.S, N0: in.N0, BlockBits: in.BlockBits}
+	lo := math.Max(1, float64(in.N0)/4)
+	hi := math.Max(3*float64(in.N), 4*lo)
+	points := scalePoints
+	// Log-spaced counts; the curves stop at n if the stages for 3n exceed
+	// analysis's limits.
+	grid := func(lo, hi float64) []uint64 {
+		var xs []uint64
+		for j := 0; j < points; j++ {
+			xs = append(xs, uint64(math.Round(lo*math.Pow(hi/lo, float64(j)/float64(points-1)))))
+		}
+		return slices.Compact(xs)
+	}
+	// The stages bloomcalc printed, those of n items, are not built again.
+	known := analysisStages(in.Stages)
+	xs := grid(lo, hi)
+	c, err := sc.CurveFrom(known, xs)
+	if err != nil {
+		hi = math.Max(float64(in.N), 4*lo)
+		xs = grid(lo, hi)
+		if c, err = sc.CurveFrom(known, xs); err != nil {
+			return nil, err
+		}
+	}
+	var rate plotter.XYs
+	for j, x := range xs {
+		rate = append(rate, plotter.XY{X: float64(x), Y: c.FPR[j]})
+	}
+	// The bits per item jump where a stage opens: at a boundary b the
+	// stages so far are full, at b+1 the next one is open. Between the
+	// grid's points they are the bits of the stages open, over the items.
+	var bounds []float64
+	var bpi plotter.XYs
+	var held uint64 // items in the stages before st
+	var bits float64
+	j := 0
+	for i, st := range c.Stages {
+		if i > 0 {
+			for ; j < len(xs) && xs[j] <= held; j++ {
+				bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
+			}
+			if len(bpi) == 0 || bpi[len(bpi)-1].X != float64(held) {
+				bpi = append(bpi, plotter.XY{X: float64(held), Y: bits / float64(held)})
+			}
+			bounds = append(bounds, float64(held))
+			bpi = append(bpi, plotter.XY{X: float64(held + 1), Y: (bits + float64(st.Bits)) / float64(held+1)})
+		}
+		bits += float64(st.Bits)
+		held += st.Capacity
+	}
+	for ; j < len(xs); j++ {
+		bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
+	}
+	// The rate.
+	p := newFigure("compound rate against items held, scalable filter", "items held", "false-positive rate")
+	logX(p, lo, hi)
+	ylo := in.P / 1e4
+	for _, xy := range rate {
+		ylo = math.Min(ylo, xy.Y/2)
+	}
+	ylo = math.Max(ylo, in.P*1e-12)
+	logY(p, ylo, math.Min(1, in.P*10))
+	// The rate stays just below P; the bottom is empty.
+	placeLegend(p, false, false)
+	if err := addLine(p, keep(rate, ylo), 0, false, "compound rate"); err != nil {
+		return nil, err
+	}
+	if err := markY(p, in.P, lo, hi, "bound P = "+strconv.FormatFloat(in.P, 'g', 4, 64)); err != nil {
+		return nil, err
+	}
+	if err := markStages(p, bounds, ylo, math.Min(1, in.P*10)); err != nil {
+		return nil, err
+	}
+	if err := markX(p, float64(in.N), ylo, math.Min(1, in.P*10), "n = "+strconv.FormatUint(in.N, 10)); err != nil {
+		return nil, err
+	}
+	f1, err := render(p, "fig-rate", fmt.Sprintf("The compound rate of the stages (analysis.Scalable.Curve) at %d points from %.0f to %.0f items; dotted lines where a stage fills and the next opens.", len(rate), lo, hi))
+	if err != nil {
+		return nil, err
+	}
+	// The bits per item.
+	q := newFigure("bits per item against items held, scalable filter", "items held", "bits per item")
+	logX(q, lo, hi)
+	top := 1.0
+	for _, xy := range bpi {
+		top = math.Max(top, xy.Y)
+	}
+	q.Y.Min, q.Y.Max = 0, top*1.15
+	if err := addLine(q, bpi, 0, false, "bits of all stages ÷ items held"); err != nil {
+		return nil, err
+	}
+	if err := markStages(q, bounds, 0, top*1.15); err != nil {
+		return nil, err
+	}
+	if err := markX(q, float64(in.N), 0, top*1.15, "n = "+strconv.FormatUint(in.N, 10)); err != nil {
+		return nil, err
+	}
+	placeLegend(q, false, false)
+	f2, err := render(q, "fig-bits", "The memory of all the stages opened so far per item held: each new stage costs its bits at once.")
+	if err != nil {
+		return nil, err
+	}
+	return []figure{f1, f2}, nil
+}
+
+// parallel calls f(i) for every i from 0 to n-1, on all cores, and returns
+// when all have returned. A panic in f is raised again in the caller.
+func parallel(n int, f func(i int)) {
+	var (
+		wg       sync.WaitGroup
+		next     atomic.Int64
+		panicked atomic.Value
+	)
+	for w := 0; w < min(n, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.Store(fmt.Sprint(r))
+				}
+			}()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
+}
+
+// analysisStages returns the stages of bloomcalc's JSON as analysis gave
+// them; JSON keeps every field exactly.
+func analysisStages(sts []scalableStage) []analysis.Stage {
+	out := make([]analysis.Stage, len(sts))
+	for i, st := range sts {
+		out[i] = analysis.Stage{Index: st.Index, Capacity: st.Capacity, Hashes: st.Hashes, SliceBits: st.SliceBits, Bits: st.Bits, Error: st.Error}
+	}
+	return out
+}
+
+// newFigure returns a plot with a title, axis labels and a grid.
+func newFigure(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Add(plotter.NewGrid())
+	placeLegend(p, true, true)
+	return p
+}
+
+// placeLegend puts p's legend inside a corner of the data area.
+func placeLegend(p *plot.Plot, top, left bool) {
+	p.Legend.Top, p.Legend.Left = top, left
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), -vg.Points(8)
+	if !left {
+		p.Legend.XOffs = -vg.Points(8)
+	}
+	if !top {
+		p.Legend.YOffs = vg.Points(8)
+	}
+}
+
+// logY makes p's y axis logarithmic over [lo, hi].
+func logY(p *plot.Plot, lo, hi float64) {
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = decades{}
+	p.Y.Min, p.Y.Max = lo, hi
+}
+
+// logX makes p's x axis logarithmic over [lo, hi].
+func logX(p *plot.Plot, lo, hi float64) {
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = decades{}
+	p.X.Min, p.X.Max = lo, hi
+}
+
+// keep returns the points of xys whose y is at least lo (and a number), so
+// that a logarithmic axis can show them.
+func keep(xys plotter.XYs, lo float64) plotter.XYs {
+	var out plotter.XYs
+	for _, xy := range xys {
+		if xy.Y >= lo && !math.IsInf(xy.Y, 0) && !math.IsNaN(xy.X) {
+			out = append(out, xy)
+		}
+	}
+	return out
+}
+
+// addLine draws xys in the i-th colour, dashed or solid, with a legend
+// entry; an empty series gets no line, and its legend says so.
+func addLine(p *plot.Plot, xys plotter.XYs, i int, dashed bool, label string) error {
+	if len(xys) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return err
+	}
+	l.Color = plotutil.Color(i)
+	l.Width = vg.Points(2)
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+		l.Width = vg.Points(1.5)
+	}
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+var markColor = color.Gray{Y: 110}
+
+// markX draws a vertical grey line at x from lo to hi.
+func markX(p *plot.Plot, x, lo, hi float64, label string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+	if err != nil {
+		return err
+	}
+	l.Color = markColor
+	l.Width = vg.Points(1)
+	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// markY draws a horizontal grey line at y from lo to hi.
+func markY(p *plot.Plot, y, lo, hi float64, label string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
+	if err != nil {
+		return err
+	}
+	l.Color = color.Black
+	l.Width = vg.Points(1)
+	l.Dashes = []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// markStages draws a dotted vertical line at each stage boundary, with one
+// legend entry.
+func markStages(p *plot.Plot, bounds []float64, lo, hi float64) error {
+	for i, x := range bounds {
+		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+		if err != nil {
+			return err
+		}
+		l.Color = color.RGBA{R: 200, G: 120, B: 0, A: 255}
+		l.Width = vg.Points(0.8)
+		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		p.Add(l)
+		if i == 0 {
+			p.Legend.Add("stage boundaries", l)
+		}
+	}
+	return nil
+}
+
+// render writes p as SVG and returns it, without its XML prolog, to be
+// placed inline in the page.
+func render(p *plot.Plot, id, caption string) (figure, error) {
+	wt, err := p.WriterTo(figWidth, figHeight, "svg")
+	if err != nil {
+		return figure{}, err
+	}
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
+		return figure{}, err
+	}
+	s := b.String()
+	if i := strings.Index(s, "<svg"); i > 0 {
+		s = s[i:]
+	}
+	// The SVG is gonum's own output, with our labels escaped by it.
+	return figure{ID: id, SVG: template.HTML(s), Caption: caption}, nil
+}
+
+// decades marks a logarithmic axis: a labelled tick at every power of ten,
+// unlabelled ones at its multiples 2 to 9, and only labelled ones when the
+// axis spans more than twelve decades.
+type decades struct{}
+
+// Ticks implements plot.Ticker.
+func (decades) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > 0) {
+		return nil
+	}
+	lo := int(math.Floor(math.Log10(min) + 1e-9))
+	hi := int(math.Ceil(math.Log10(max) - 1e-9))
+	step := 1
+	for (hi-lo)/step > 12 {
+		step++
+	}
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Pow(10, float64(e))
+		if (e-lo)%step == 0 {
+			ticks = append(ticks, plot.Tick{Value: v, Label: decadeLabel(e)})
+		} else {
+			ticks = append(ticks, plot.Tick{Value: v})
+		}
+		if e < hi && step == 1 && hi-lo <= 6 {
+			for i := 2; i < 10; i++ {
+				ticks = append(ticks, plot.Tick{Value: float64(i) * v})
+			}
+		}
+	}
+	return ticks
+}
+
+// decadeLabel returns "0.001" to "1000" for exponents -3 to 3, else "1e-5".
+func decadeLabel(e int) string {
+	if e >= -3 && e <= 3 {
+		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', -1, 64)
+	}
+	return fmt.Sprintf("1e%d", e)
+}
+
+// plainTicks marks a linear axis that starts at zero with about five round
+// values, labelled in full (with k, M, G for thousands, millions,
+// billions) so that neighbouring labels always differ.
+type plainTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) {
+		return nil
+	}
+	span := max - min
+	step := math.Pow(10, math.Floor(math.Log10(span/5)))
+	for _, f := range []float64{1, 2, 2.5, 5, 10} {
+		if span/(step*f) <= 6 {
+			step *= f
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+step*1e-9; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: siLabel(v)})
+	}
+	return ticks
+}
+
+// siLabel writes v with an SI suffix: 2500000 as 2.5M.
+func siLabel(v float64) string {
+	for _, u := range []struct {
+		f float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if math.Abs(v) >= u.f {
+			return strconv.FormatFloat(v/u.f, 'g', 4, 64) + u.s
+		}
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}

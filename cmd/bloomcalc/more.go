@@ -1,0 +1,349 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// The values of -variant added to standard, blocked and split-block.
+const (
+	partitioned = "partitioned"
+	counting    = "counting"
+	scalable    = "scalable"
+)
+
+// variantNames lists every value of -variant, in the order the usage text
+// and the page give them.
+var variantNames = []string{standard, partitioned, counting, blocked, splitBlock, scalable}
+
+// moreFlags are the flags of the partitioned, counting and scalable
+// variants.
+type moreFlags struct {
+	width *int    // -width: counter width of a counting filter
+	r, s  *string // -r, -s: tightening ratio and growth factor of a scalable filter
+	n0    *string // -n0: capacity of a scalable filter's first stage
+}
+
+// addMoreFlags defines the flags of moreFlags on fs.
+func addMoreFlags(fs *flag.FlagSet) moreFlags {
+	return moreFlags{
+		width: fs.Int("width", 0, "counter width in bits for -variant counting"),
+		r:     fs.String("r", "", "tightening ratio for -variant scalable"),
+		s:     fs.String("s", "", "growth factor for -variant scalable"),
+		n0:    fs.String("n0", "", "first stage's capacity for -variant scalable"),
+	}
+}
+
+// check refuses the flags of moreFlags that variant v does not take.
+func (mf moreFlags) check(v string, fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		switch {
+		case f.Name == "width" && v != counting:
+			err = fmt.Errorf("-width: only -variant counting takes a counter width, not -variant %s", v)
+		case (f.Name == "r" || f.Name == "s" || f.Name == "n0") && v != scalable:
+			err = fmt.Errorf("-%s: only -variant scalable takes -%s, not -variant %s", f.Name, f.Name, v)
+		case (f.Name == "m" || f.Name == "k") && v == scalable:
+			err = fmt.Errorf("-%s: a scalable filter sizes its own stages; give -n (items held), -p (the target P) and optionally -r, -s, -n0 and -block", f.Name)
+		}
+	})
+	return err
+}
+
+// knownVariant reports whether v is a value of -variant.
+func knownVariant(v string) bool {
+	for _, name := range variantNames {
+		if v == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownVariant is the message for a -variant that is not known.
+func unknownVariant(v string) error {
+	return fmt.Errorf("-variant: unknown variant %q, want %s or %s",
+		v, strings.Join(variantNames[:len(variantNames)-1], ", "), variantNames[len(variantNames)-1])
+}
+
+// partitionedResult is what bloomcalc prints for a partitioned filter.
+type partitionedResult struct {
+	Variant            string  `json:"variant"`
+	N                  uint64  `json:"n"`
+	M                  uint64  `json:"m"` // k slices of slice_bits bits
+	Bytes              string  `json:"bytes"`
+	K                  int     `json:"k"`
+	SliceBits          uint64  `json:"slice_bits"`
+	P                  float64 `json:"p"`
+	BitsPerItem        float64 `json:"bits_per_item"`
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
+	ClassicFPR         float64 `json:"fpr_classic"`
+	ExactFPR           float64 `json:"fpr_exact"` // analysis.PartitionedFPR
+	// StandardExactFPR is the exact rate of a standard filter of the same
+	// m, n and k, for comparison.
+	StandardExactFPR float64 `json:"fpr_standard_exact"`
+}
+
+// countingResult is what bloomcalc prints for a counting filter.
+type countingResult struct {
+	Variant            string  `json:"variant"`
+	N                  uint64  `json:"n"`
+	M                  uint64  `json:"m"` // counters
+	Width              int     `json:"width"`
+	MemoryBits         uint64  `json:"memory_bits"` // m * width
+	Bytes              string  `json:"bytes"`       // of memory_bits
+	K                  int     `json:"k"`
+	P                  float64 `json:"p"`
+	BitsPerItem        float64 `json:"bits_per_item"` // memory bits per item
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
+	ClassicFPR         float64 `json:"fpr_classic"`
+	ExactFPR           float64 `json:"fpr_exact"`
+	// SaturationProbability is analysis.SaturationProbability: that some
+	// counter reaches 2^width - 1 and sticks there, after n items.
+	SaturationProbability float64 `json:"saturation_probability"`
+	// FanOverflowBound is the union bound of Fan et al. on a counter
+	// reaching 2^width (analysis.FanOverflowBound); omitted when it
+	// overflows float64, where it says nothing.
+	FanOverflowBound *float64 `json:"fan_overflow_bound,omitempty"`
+}
+
+// runSolved sizes a partitioned or counting filter: the geometry comes from
+// analysis.Solve, as for a standard filter, from the same combinations of
+// flags.
+func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, given []string, jsonOut bool,
+	usage func(error) error) error {
+	if v == counting {
+		if width == 0 {
+			width = variants.DefaultCounterWidth
+		}
+		switch width {
+		case 2, 4, 8, 16:
+		default:
+			return usage(fmt.Errorf("-width: %d-bit counters, want 2, 4, 8 or 16 (%d by default)", width, variants.DefaultCounterWidth))
+		}
+	}
+	if need := missingFlags(known); need != "" {
+		have := "no flags given"
+		if len(given) > 0 {
+			have = "only " + strings.Join(given, " and ") + " given"
+		}
+		return usage(fmt.Errorf("not enough to size a filter: %s; %s", have, need))
+	}
+	s, err := analysis.Solve(known)
+	if err != nil {
+		return usage(fmt.Errorf("%s: %w", strings.Join(given, ", "), err))
+	}
+	var out any
+	switch v {
+	case partitioned:
+		// variants.NewPartitioned builds k slices of ceil(m/k) bits.
+		b := (s.M + uint64(s.K) - 1) / uint64(s.K)
+		m := b * uint64(s.K)
+		if m > analysis.MaxBits {
+			return usage(fmt.Errorf("%s: %d slices of %d bits exceed the maximum %d bits", strings.Join(given, ", "), s.K, b, uint64(analysis.MaxBits)))
+		}
+		r := partitionedResult{
+			Variant: v, N: s.N, M: m, Bytes: analysis.FormatBytes(m), K: s.K, SliceBits: b, P: s.P,
+			BitsPerItem:        analysis.BitsPerElement(m, s.N),
+			InformationMinimum: analysis.InformationMinimum(s.P),
+			ClassicFPR:         analysis.ClassicFPR(m, s.N, s.K),
+			ExactFPR:           analysis.PartitionedFPR(m, s.N, s.K),
+			StandardExactFPR:   analysis.ExactFPR(m, s.N, s.K),
+		}
+		r.Overhead = r.BitsPerItem / r.InformationMinimum
+		out = r
+	case counting:
+		mem := s.M * uint64(width)
+		r := countingResult{
+			Variant: v, N: s.N, M: s.M, Width: width, MemoryBits: mem, Bytes: analysis.FormatBytes(mem), K: s.K, P: s.P,
+			BitsPerItem:           analysis.BitsPerElement(mem, s.N),
+			InformationMinimum:    analysis.InformationMinimum(s.P),
+			ClassicFPR:            analysis.ClassicFPR(s.M, s.N, s.K),
+			ExactFPR:              analysis.ExactFPR(s.M, s.N, s.K),
+			SaturationProbability: analysis.SaturationProbability(s.M, s.N, s.K, width),
+		}
+		r.Overhead = r.BitsPerItem / r.InformationMinimum
+		if fan := analysis.FanOverflowBound(s.M, s.N, s.K, width); !math.IsInf(fan, 0) && !math.IsNaN(fan) {
+			r.FanOverflowBound = &fan
+		}
+		out = r
+	}
+	if jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	return printMore(stdout, out, known.P != 0)
+}
+
+// scalableResult is what bloomcalc prints for a scalable filter.
+type scalableResult struct {
+	Variant   string  `json:"variant"`
+	P         float64 `json:"p"` // the target P
+	R         float64 `json:"r"`
+	S         float64 `json:"s"`
+	N0        uint64  `json:"n0"`
+	BlockBits uint64  `json:"block_bits"` // 0: Almeida's partitioned stages
+	N         uint64  `json:"n"`          // items held
+	M         uint64  `json:"m"`          // bits of all the stages
+	Bytes     string  `json:"bytes"`
+	// BitsPerItem is m / n.
+	BitsPerItem float64 `json:"bits_per_item"`
+	// InformationMinimum is log2(1/P) bits per item, and Overhead the
+	// bits per item over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Overhead           float64 `json:"overhead"`
+	// Bound is P0/(1 - r), which bounds the compound rate at every size.
+	Bound float64 `json:"bound"`
+	// ExactFPR is the compound rate at n items (analysis.Scalable.FPR).
+	ExactFPR float64         `json:"fpr_exact"`
+	Stages   []scalableStage `json:"stages"`
+}
+
+// scalableStage is one row of the stages table.
+type scalableStage struct {
+	Index     int     `json:"index"`
+	Capacity  uint64  `json:"capacity"`
+	Items     uint64  `json:"items"` // items in the stage at n
+	Hashes    int     `json:"k"`
+	SliceBits uint64  `json:"slice_bits,omitempty"` // partitioned stages
+	Bits      uint64  `json:"bits"`
+	Error     float64 `json:"design_error"` // P0 r^i
+	FPR       float64 `json:"fpr"`          // the stage's rate holding items
+}
+
+// runScalable sizes a scalable filter holding known.N items for the target
+// known.P, with blocked stages of blockBits bits (0: partitioned stages).
+func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysis.Sizing, jsonOut bool,
+	usage func(error) error) error {
+	if known.N == 0 || known.P == 0 {
+		return usage(errors.New("not enough to size a scalable filter: give -n (the items it holds) and -p (the target rate P), and optionally -r, -s, -n0 and -block"))
+	}
+	sc := analysis.Scalable{P: known.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth,
+		N0: variants.DefaultInitialCapacity, BlockBits: blockBits}
+	for _, f := range []struct {
+		name string
+		val  string
+		dst  *float64
+	}{{"r", *mf.r, &sc.R}, {"s", *mf.s, &sc.S}} {
+		if f.val == "" {
+			continue
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(f.val), 64)
+		if err != nil {
+			return usage(fmt.Errorf("-%s: %q is not a number", f.name, f.val))
+		}
+		*f.dst = x
+	}
+	if *mf.n0 != "" {
+		n0, err := analysis.ParseCount(*mf.n0)
+		if err != nil {
+			return usage(fmt.Errorf("-n0: %w", err))
+		}
+		sc.N0 = n0
+	}
+	if err := sc.Validate(); err != nil {
+		return usage(fmt.Errorf("-p, -r, -s, -n0: %w", err))
+	}
+	// Curve gives FPR(n), with the stages built once.
+	c, err := sc.Curve([]uint64{known.N})
+	if err != nil {
+		return usage(fmt.Errorf("-n, -n0, -s: %w", err))
+	}
+	r := scalableResult{Variant: scalable, P: sc.P, R: sc.R, S: sc.S, N0: sc.N0, BlockBits: blockBits, N: known.N,
+		Bound: sc.Bound(), ExactFPR: c.FPR[0]}
+	left := known.N
+	for _, st := range c.Stages {
+		items := min(left, st.Capacity)
+		left -= items
+		r.M += st.Bits
+		r.Stages = append(r.Stages, scalableStage{Index: st.Index, Capacity: st.Capacity, Items: items, Hashes: st.Hashes,
+			SliceBits: st.SliceBits, Bits: st.Bits, Error: st.Error, FPR: sc.StageFPR(st, items)})
+	}
+	r.Bytes = analysis.FormatBytes(r.M)
+	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.InformationMinimum = analysis.InformationMinimum(r.P)
+	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	if jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return printMore(stdout, r, true)
+}
+
+// printMore prints a partitioned, counting or scalable result as text.
+func printMore(w io.Writer, out any, target bool) error {
+	pLabel := "rate (p)"
+	if target {
+		pLabel = "target rate (p)"
+	}
+	var lines [][2]string
+	add := func(label, format string, a ...any) {
+		lines = append(lines, [2]string{label, fmt.Sprintf(format, a...)})
+	}
+	switch r := out.(type) {
+	case partitionedResult:
+		add("variant", "partitioned, %d slices of %d bits", r.K, r.SliceBits)
+		add("capacity (n)", "%d items", r.N)
+		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
+		add("bits (m)", "%d (%s)", r.M, r.Bytes)
+		add("hashes (k)", "%d", r.K)
+		add("bits per item", "%.3f", r.BitsPerItem)
+		add("information minimum", "%.3f bits per item at p", r.InformationMinimum)
+		add("Bloom overhead", "%.3f x the minimum", r.Overhead)
+		add("FPR at (m, n, k)", "classic %.6g, exact %.6g (a standard filter: exact %.6g)", r.ClassicFPR, r.ExactFPR, r.StandardExactFPR)
+	case countingResult:
+		add("variant", "counting, %d-bit counters", r.Width)
+		add("capacity (n)", "%d items", r.N)
+		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
+		add("counters (m)", "%d, %d bits of memory (%s)", r.M, r.MemoryBits, r.Bytes)
+		add("hashes (k)", "%d", r.K)
+		add("bits per item", "%.3f (memory)", r.BitsPerItem)
+		add("information minimum", "%.3f bits per item at p", r.InformationMinimum)
+		add("overhead", "%.3f x the minimum", r.Overhead)
+		add("FPR at (m, n, k)", "classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)
+		fan := "overflows float64"
+		if r.FanOverflowBound != nil {
+			fan = fmt.Sprintf("%.4g", *r.FanOverflowBound)
+		}
+		add("counter overflow", "P(some counter saturates) %.4g; Fan et al. bound %s", r.SaturationProbability, fan)
+	case scalableResult:
+		stages := "partitioned stages"
+		if r.BlockBits != 0 {
+			stages = fmt.Sprintf("blocked stages, %d-bit blocks", r.BlockBits)
+		}
+		add("variant", "scalable, %s, r = %g, s = %g, n0 = %d", stages, r.R, r.S, r.N0)
+		add("items held (n)", "%d", r.N)
+		add(pLabel, "%.4g (bound P0/(1-r) = %.4g)", r.P, r.Bound)
+		add("bits (m)", "%d (%s) in %d stages", r.M, r.Bytes, len(r.Stages))
+		add("bits per item", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerItem, r.Overhead, r.InformationMinimum)
+		add("FPR at n", "%.6g (compound)", r.ExactFPR)
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%-21s %s\n", l[0], l[1])
+	}
+	if r, ok := out.(scalableResult); ok {
+		fmt.Fprintf(&b, "\n%5s %12s %12s %5s %14s %12s %12s\n", "stage", "capacity", "items", "k", "bits", "design P_i", "FPR")
+		for _, st := range r.Stages {
+			fmt.Fprintf(&b, "%5d %12d %12d %5d %14d %12.4g %12.4g\n", st.Index, st.Capacity, st.Items, st.Hashes, st.Bits, st.Error, st.FPR)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

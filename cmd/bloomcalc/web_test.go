@@ -1,0 +1,492 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"html"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// get serves a GET of target with the page's handler.
+func get(t testing.TB, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	path, query, _ := strings.Cut(target, "?")
+	req.URL.Path, req.URL.RawQuery = path, query
+	rec := httptest.NewRecorder()
+	newHandler().ServeHTTP(rec, req)
+	return rec
+}
+
+// goodQueries are valid inputs of every variant and every combination of
+// n, p, m and k that the command line takes.
+var goodQueries = []string{
+	"n=1M&p=0.01",
+	"variant=standard&n=10M&p=1e-4",
+	"n=1e6&m=1MiB",
+	"m=64Kb&p=1+in+1000&k=7",
+	"n=1000&m=1.2KB&k=5",
+	"n=1000&p=0.01&k=4",
+	"m=1Mb&p=1%25",
+	"variant=partitioned&n=1e6&p=0.001",
+	"variant=partitioned&n=1e5&m=1MiB&k=5",
+	"variant=counting&n=1M&p=1e-3",
+	"variant=counting&n=1M&p=1e-3&width=2",
+	"variant=counting&n=1e4&m=100000&width=8",
+	"variant=blocked&n=1e6&p=0.01&B=512",
+	"variant=blocked&n=1e6&m=2MiB&B=64",
+	"variant=blocked&n=1e5&m=1Mib&k=6",
+	"variant=split-block&n=1e6&p=0.001",
+	"variant=split-block&n=1e6&m=1MiB",
+	"variant=scalable&n=1M&p=0.001",
+	"variant=scalable&n=1e5&p=0.01&r=0.5&s=4&n0=100",
+	"variant=scalable&n=1e5&p=0.01&B=512",
+}
+
+// cliArgs turns a page query into bloomcalc's arguments, independently of
+// args, for the comparisons below.
+func cliArgs(t *testing.T, q string) []string {
+	t.Helper()
+	vals, err := parseQuery(q)
+	if err != nil {
+		t.Fatalf("parseQuery(%q): %v", q, err)
+	}
+	var a []string
+	for name, v := range vals {
+		flag := name
+		if name == "B" {
+			flag = "block"
+		}
+		a = append(a, "-"+flag, v)
+	}
+	return a
+}
+
+var cellRE = regexp.MustCompile(`<td class="num" id="v-([a-z0-9_.]+)" data-value="([^"]*)">([^<]*)</td>`)
+
+// pageNumbers returns the numbers of the page's answer by JSON key: the
+// value as printed and as shown.
+func pageNumbers(body string) map[string][2]string {
+	out := map[string][2]string{}
+	for _, m := range cellRE.FindAllStringSubmatch(body, -1) {
+		out[m[1]] = [2]string{html.UnescapeString(m[2]), html.UnescapeString(m[3])}
+	}
+	return out
+}
+
+// leaves flattens a JSON object as describe does, the values as printed.
+func leaves(t *testing.T, out []byte) map[string]string {
+	t.Helper()
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(out, &top); err != nil {
+		t.Fatal(err)
+	}
+	l := map[string]string{}
+	for k, v := range top {
+		if k == "variant" || k == "stages" {
+			continue
+		}
+		if v[0] == '{' {
+			var sub map[string]json.RawMessage
+			json.Unmarshal(v, &sub)
+			for k2, v2 := range sub {
+				l[k+"."+k2] = strings.Trim(string(v2), `"`)
+			}
+			continue
+		}
+		l[k] = strings.Trim(string(v), `"`)
+	}
+	return l
+}
+
+// TestPageEqualsCommandLine checks, for every variant and combination of
+// inputs, that the JSON endpoint prints exactly what bloomcalc -json
+// prints, and that the page shows every one of those numbers, as printed
+// and formatted, and the figures.
+func TestPageEqualsCommandLine(t *testing.T) {
+	for _, q := range goodQueries {
+		cli, errOut, err := runArgs(append([]string{"-json"}, cliArgs(t, q)...)...)
+		if err != nil {
+			t.Errorf("bloomcalc %v: %v %s", cliArgs(t, q), err, errOut)
+			continue
+		}
+		js := get(t, "/json?"+q)
+		if js.Code != http.StatusOK || js.Body.String() != cli {
+			t.Errorf("/json?%s: status %d, body\n%s\nwant bloomcalc -json's\n%s", q, js.Code, js.Body, cli)
+		}
+		pg := get(t, "/?"+q)
+		if pg.Code != http.StatusOK {
+			t.Errorf("/?%s: status %d: %s", q, pg.Code, pg.Body)
+			continue
+		}
+		body := pg.Body.String()
+		shown := pageNumbers(body)
+		want := leaves(t, []byte(cli))
+		if len(shown) != len(want) {
+			t.Errorf("/?%s shows %d numbers, bloomcalc -json prints %d", q, len(shown), len(want))
+		}
+		for k, v := range want {
+			got, ok := shown[k]
+			if !ok {
+				t.Errorf("/?%s does not show %s", q, k)
+				continue
+			}
+			if got[0] != v {
+				t.Errorf("/?%s: %s = %q, bloomcalc -json prints %q", q, k, got[0], v)
+			}
+			if x, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, ".e") {
+				y, err := strconv.ParseFloat(got[1], 64)
+				if err != nil || math.Abs(y-x) > 5e-6*math.Abs(x) {
+					t.Errorf("/?%s: %s shown as %q, is %v", q, k, got[1], x)
+				}
+			} else if got[1] != v {
+				t.Errorf("/?%s: %s shown as %q, is %q", q, k, got[1], v)
+			}
+		}
+		if n := strings.Count(body, "<svg"); n < 1 {
+			t.Errorf("/?%s has no figure", q)
+		}
+		if strings.Contains(q, "scalable") && !strings.Contains(body, `<table id="stages">`) {
+			t.Errorf("/?%s has no stages table", q)
+		}
+	}
+}
+
+// TestPageAgainstAnalysis checks the page's main numbers for each variant
+// against analysis itself, so that the page and the command line cannot be
+// wrong together.
+func TestPageAgainstAnalysis(t *testing.T) {
+	num := func(t *testing.T, shown map[string][2]string, key string) float64 {
+		x, err := strconv.ParseFloat(shown[key][0], 64)
+		if err != nil {
+			t.Fatalf("%s = %q: %v", key, shown[key][0], err)
+		}
+		return x
+	}
+	type check struct {
+		q     string
+		check func(t *testing.T, s map[string][2]string)
+	}
+	for _, c := range []check{
+		{"n=1M&p=0.01", func(t *testing.T, s map[string][2]string) {
+			sz, _ := analysis.Solve(analysis.Sizing{N: 1e6, P: 0.01})
+			if num(t, s, "m") != float64(sz.M) || num(t, s, "k") != float64(sz.K) || num(t, s, "fpr_exact") != analysis.ExactFPR(sz.M, 1e6, sz.K) {
+				t.Errorf("standard: %v, want %+v", s, sz)
+			}
+		}},
+		{"variant=partitioned&n=1e6&p=0.001", func(t *testing.T, s map[string][2]string) {
+			sz, _ := analysis.Solve(analysis.Sizing{N: 1e6, P: 0.001})
+			b := (sz.M + uint64(sz.K) - 1) / uint64(sz.K)
+			if num(t, s, "slice_bits") != float64(b) || num(t, s, "fpr_exact") != analysis.PartitionedFPR(b*uint64(sz.K), 1e6, sz.K) {
+				t.Errorf("partitioned: %v", s)
+			}
+		}},
+		{"variant=counting&n=1M&p=1e-3&width=2", func(t *testing.T, s map[string][2]string) {
+			sz, _ := analysis.Solve(analysis.Sizing{N: 1e6, P: 0.001})
+			if num(t, s, "memory_bits") != float64(2*sz.M) || num(t, s, "saturation_probability") != analysis.SaturationProbability(sz.M, 1e6, sz.K, 2) {
+				t.Errorf("counting: %v", s)
+			}
+		}},
+		{"variant=blocked&n=1e6&p=0.01&B=512", func(t *testing.T, s map[string][2]string) {
+			m, k, _ := analysis.BlockedSize(1e6, 0.01, 512)
+			if num(t, s, "m") != float64(m) || num(t, s, "k") != float64(k) || num(t, s, "fpr_exact") != analysis.BlockedFPR(m, 1e6, k, 512) {
+				t.Errorf("blocked: %v, want m %d k %d", s, m, k)
+			}
+		}},
+		{"variant=split-block&n=1e6&p=0.001", func(t *testing.T, s map[string][2]string) {
+			m, _ := analysis.SplitBlockSize(1e6, 0.001)
+			if num(t, s, "m") != float64(m) || num(t, s, "fpr_exact") != analysis.SplitBlockFPR(m, 1e6) {
+				t.Errorf("split-block: %v, want m %d", s, m)
+			}
+		}},
+		{"variant=scalable&n=1M&p=0.001", func(t *testing.T, s map[string][2]string) {
+			sc := analysis.Scalable{P: 0.001, R: 0.9, S: 2, N0: 1000}
+			fpr, _ := sc.FPR(1e6)
+			bpi, _ := sc.BitsPerElement(1e6)
+			if num(t, s, "fpr_exact") != fpr || num(t, s, "bits_per_item") != bpi || num(t, s, "bound") != sc.Bound() {
+				t.Errorf("scalable: %v", s)
+			}
+		}},
+	} {
+		rec := get(t, "/?"+c.q)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("/?%s: %d", c.q, rec.Code)
+		}
+		c.check(t, pageNumbers(rec.Body.String()))
+	}
+}
+
+// badQueries are inputs that bloomcalc refuses, with its message, by the
+// same flags.
+var badQueries = []string{
+	"n=1e30&p=0.01",         // absurd size
+	"n=NaN&p=0.01",          // not a number
+	"n=-5&p=0.01",           // negative
+	"n=1M&p=-0.1",           // negative rate
+	"n=1M&p=NaN",            // NaN rate
+	"n=1M&p=2",              // rate above 1
+	"n=0&p=0.01",            // zero
+	"n=1M",                  // not enough
+	"variant=standard",      // nothing given
+	"n=1M&p=0.01&m=1KB&k=3", // contradictory
+	"n=1M&m=1e300",          // too many bits
+	"n=1M&p=0.01&k=abc",     // k not a number
+	"n=1M&p=0.01&k=5000",    // k out of range
+	"variant=cuckoo&n=1M",   // unknown variant
+	"n=1M&p=0.01&width=4",   // width on a standard filter
+	"n=1M&p=0.01&B=512",     // block on a standard filter
+	"variant=blocked&n=1M&p=0.01&B=100",
+	"variant=blocked&n=1M&m=1000",
+	"variant=blocked&n=1M&m=1MiB&p=0.01&k=3",
+	"variant=split-block&n=1M&p=0.01&k=3",
+	"variant=counting&n=1M&p=0.01&width=3",
+	"variant=partitioned&m=1KB",
+	"variant=scalable&n=1M",
+	"variant=scalable&n=1M&p=0.01&r=2",
+	"variant=scalable&n=1M&p=0.01&s=0.5",
+	"variant=scalable&n=1M&p=0.01&s=NaN",
+	"variant=scalable&n=1M&p=0.01&n0=0",
+	"variant=scalable&n=1e15&p=0.01&s=1",
+	"variant=scalable&n=1M&p=0.01&m=1MiB",
+	"variant=scalable&n=1M&p=0.01&r=x",
+}
+
+// TestBadInput checks that every bad input gets bloomcalc's own message, on
+// the page and as JSON, with status 400.
+func TestBadInput(t *testing.T) {
+	for _, q := range badQueries {
+		_, errOut, err := runArgs(cliArgs(t, q)...)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("bloomcalc %v = %v, want a usage error", cliArgs(t, q), err)
+			continue
+		}
+		msg, _, _ := strings.Cut(errOut, "\n")
+		pg := get(t, "/?"+q)
+		body := pg.Body.String()
+		if pg.Code != http.StatusBadRequest || !strings.Contains(html.UnescapeString(body), `<div id="error">`+msg+`</div>`) {
+			t.Errorf("/?%s: status %d, want 400 and %q on the page:\n%s", q, pg.Code, msg, body)
+		}
+		js := get(t, "/json?"+q)
+		var e map[string]string
+		if js.Code != http.StatusBadRequest || json.Unmarshal(js.Body.Bytes(), &e) != nil || e["error"] != msg {
+			t.Errorf("/json?%s: status %d, body %s, want 400 and %q", q, js.Code, js.Body, msg)
+		}
+	}
+}
+
+// TestBadQuery checks what the page refuses before bloomcalc sees it.
+func TestBadQuery(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"n=1M&p=0.01&" + strings.Repeat("x", maxQuery), "bytes, the page takes at most 1024"},
+		{"n=1M&p=0.01&foo=1", `unknown parameter "foo"`},
+		{"n=1M&n=2M&p=0.01", `parameter "n" given 2 times`},
+		{"n=%zz", "invalid URL escape"},
+	} {
+		for _, path := range []string{"/", "/json"} {
+			rec := get(t, path+"?"+c.q)
+			text := html.UnescapeString(rec.Body.String())
+			if path == "/json" {
+				var e map[string]string
+				json.Unmarshal(rec.Body.Bytes(), &e)
+				text = e["error"]
+			}
+			if rec.Code != http.StatusBadRequest || !strings.Contains(text, c.want) {
+				t.Errorf("%s?%.40s: status %d, want 400 and %q:\n%.300s", path, c.q, rec.Code, c.want, rec.Body)
+			}
+		}
+	}
+}
+
+// TestRequests checks the paths, methods and bodies the handler refuses,
+// and the redirect of the bare page to its example.
+func TestRequests(t *testing.T) {
+	h := newHandler()
+	for _, c := range []struct {
+		method, target string
+		body           string
+		want           int
+	}{
+		{"GET", "/", "", http.StatusFound},
+		{"HEAD", "/?n=1M&p=0.01", "", http.StatusOK},
+		{"POST", "/?n=1M&p=0.01", "n=1", http.StatusMethodNotAllowed},
+		{"PUT", "/json?n=1M&p=0.01", "", http.StatusMethodNotAllowed},
+		{"GET", "/json?n=1M&p=0.01", "x", http.StatusRequestEntityTooLarge},
+		{"GET", "/page.html", "", http.StatusNotFound},
+		{"GET", "/main.go", "", http.StatusNotFound},
+		{"GET", "/favicon.ico", "", http.StatusNotFound},
+	} {
+		var body *strings.Reader
+		body = strings.NewReader(c.body)
+		req := httptest.NewRequest(c.method, c.target, body)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != c.want {
+			t.Errorf("%s %s: status %d, want %d", c.method, c.target, rec.Code, c.want)
+		}
+		if c.want == http.StatusFound && rec.Header().Get("Location") != "/?"+defaultQuery {
+			t.Errorf("/ redirects to %q", rec.Header().Get("Location"))
+		}
+	}
+}
+
+// TestWithin checks that a computation over its limit is answered with
+// errTooSlow, in time, and that a panic becomes an internal error.
+func TestWithin(t *testing.T) {
+	start := time.Now()
+	_, err := within(50*time.Millisecond, func() (int, error) { time.Sleep(time.Second); return 1, nil })
+	if !errors.Is(err, errTooSlow) || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("slow: %v after %v", err, time.Since(start))
+	}
+	_, err = within(time.Second, func() (int, error) { panic("boom") })
+	if !errors.Is(err, errInternal) {
+		t.Errorf("panic: %v", err)
+	}
+	v, err := within(time.Second, func() (int, error) { return 7, nil })
+	if v != 7 || err != nil {
+		t.Errorf("within = %d, %v", v, err)
+	}
+}
+
+// TestServer checks the server's limits and that it binds to localhost
+// when the address has no host.
+func TestServer(t *testing.T) {
+	ln, err := listen(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if host := ln.Addr().String(); !strings.HasPrefix(host, "127.0.0.1:") && !strings.HasPrefix(host, "[::1]:") {
+		t.Errorf("listening on %s, want localhost", host)
+	}
+	srv := newServer(newHandler())
+	if srv.ReadTimeout == 0 || srv.WriteTimeout == 0 || srv.ReadHeaderTimeout == 0 || srv.MaxHeaderBytes == 0 {
+		t.Errorf("server without limits: %+v", srv)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/json?n=1M&p=0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status %d", resp.StatusCode)
+	}
+	if _, err := listen("localhost"); err == nil {
+		t.Error("listen accepted an address without a port")
+	}
+	_, errOut, err := runArgs("-http", "localhost:0", "-n", "1M")
+	var ue *usageError
+	if !errors.As(err, &ue) || !strings.Contains(errOut, "-http: give no other flag") {
+		t.Errorf("-http with -n: %v %q", err, errOut)
+	}
+}
+
+// FuzzHandler checks that no query string, valid or not, gets a response
+// with a status of 500 or above.
+func FuzzHandler(f *testing.F) {
+	for _, q := range append(append([]string{}, goodQueries[:6]...), badQueries...) {
+		f.Add(q)
+	}
+	f.Add("variant=scalable&n=1e12&p=1e-9&s=1.01&n0=1")
+	f.Add("n=1&m=1&k=1")
+	f.Add("variant=blocked&n=1&m=64&k=4096&B=64")
+	f.Add("%00=%ff&n=\x00")
+	h := newHandler()
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, path := range []string{"/", "/json"} {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path, req.URL.RawQuery = path, q
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code >= 500 {
+				t.Fatalf("%s?%q: status %d: %s", path, q, rec.Code, rec.Body)
+			}
+		}
+	})
+}
+
+// benchQueries are a page of each variant, with the heavier inputs: many
+// scalable stages, blocked stages, large blocks.
+var benchQueries = []string{
+	"n=1M&p=0.01",
+	"n=10G&p=1e-9",
+	"variant=partitioned&n=1e6&p=0.001",
+	"variant=counting&n=1M&p=1e-3",
+	"variant=blocked&n=1e6&p=0.01&B=512",
+	"variant=blocked&n=1e6&p=1e-4&B=4096",
+	"variant=split-block&n=1e6&p=0.001",
+	"variant=scalable&n=1M&p=0.001",
+	"variant=scalable&n=1e9&p=1e-6&s=1.5&n0=100",
+	"variant=scalable&n=1M&p=0.001&B=512",
+}
+
+// BenchmarkPage measures the server time of a page with its figures; the
+// target is under 200 ms for every input.
+func BenchmarkPage(b *testing.B) {
+	h := newHandler()
+	for _, q := range benchQueries {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodGet, "/", nil)
+				req.URL.RawQuery = q
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
+
+// TestCanonical checks that the shared link holds the inputs in the order
+// of the form and nothing empty.
+func TestCanonical(t *testing.T) {
+	rec := get(t, "/?B=256&n=2M&m=&variant=blocked&p=1+in+1000")
+	if !bytes.Contains(rec.Body.Bytes(), []byte(`href="/?variant=blocked&amp;n=2M&amp;p=1&#43;in&#43;1000&amp;B=256"`)) {
+		t.Errorf("no canonical link in\n%s", rec.Body)
+	}
+}
+
+// TestStagesRoundTrip checks that the stages the page reads back from
+// bloomcalc -json are exactly analysis's, so that the figures can extend
+// them instead of building them again.
+func TestStagesRoundTrip(t *testing.T) {
+	for _, q := range []string{"variant=scalable&n=1e5&p=0.01&B=512", "variant=scalable&n=1e5&p=0.001&r=0.8&s=3&n0=77"} {
+		out, err := calculate(args(mustParse(t, q)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, in, err := describe(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := analysis.Scalable{P: in.P, R: in.R, S: in.S, N0: in.N0, BlockBits: in.BlockBits}
+		want, err := sc.Stages(in.N)
+		if err != nil || !reflect.DeepEqual(analysisStages(in.Stages), want) {
+			t.Errorf("%s: stages from JSON %+v, analysis %+v (%v)", q, analysisStages(in.Stages), want, err)
+		}
+	}
+}
+
+func mustParse(t *testing.T, q string) map[string]string {
+	t.Helper()
+	vals, err := parseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vals
+}

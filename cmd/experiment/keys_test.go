@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestKeysFlag checks -keys: a named source and a key file reach the
+// results (Params.KeySource) and the names of the files written, an
+// unknown source, an experiment that draws
+// its own keys and a file too small for the run are usage errors that
+// write nothing.
+func TestKeysFlag(t *testing.T) {
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "keys.txt")
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "id-%d\n", i)
+	}
+	if err := os.WriteFile(keys, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for src, file := range map[string]string{"sequential": "fill-standard-keys-sequential.json", "file:" + keys: "fill-standard-keys-file-keys.json"} {
+		out := filepath.Join(dir, "out-"+strings.ReplaceAll(filepath.Base(src), ":", "-"))
+		args := append([]string{"-exp", "fill", "-variant", "standard", "-keys", src, "-out", out, "-format", "json"}, small...)
+		if _, errOut, err := runArgs(t, args...); err != nil {
+			t.Fatalf("-keys %s: %v\n%s", src, err, errOut)
+		}
+		data, err := os.ReadFile(filepath.Join(out, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Params struct {
+				KeySource string `json:"key_source"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(data, &res); err != nil || res.Params.KeySource != src {
+			t.Errorf("-keys %s: results record %q, %v", src, res.Params.KeySource, err)
+		}
+	}
+	for _, c := range [][]string{
+		{"-keys", "gaussian"},
+		{"-exp", "counting", "-keys", "url"},
+		{"-exp", "fill", "-variant", "standard", "-n", "2000", "-keys", "file:" + keys},
+	} {
+		out := filepath.Join(dir, "bad")
+		_, errOut, err := runArgs(t, append(c, "-out", out)...)
+		var u *usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "-keys") || !strings.Contains(errOut, "experiment -h") || len(entries(t, out)) != 0 {
+			t.Errorf("%v: err %v", c, err)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package experiments_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// TestKeySourcesDeterministic checks every named key source: the same
+// stream and index give the same bytes, the first 20000 members of a
+// stream are distinct, its first 20000 queries are distinct and none is
+// a member, and two streams share no member.
+func TestKeySourcesDeterministic(t *testing.T) {
+	for _, name := range experiments.KeySourceNames {
+		src, err := experiments.NewKeySource(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src.Name() != name || src.Distinct() != 0 {
+			t.Errorf("%s: name %q, distinct %d", name, src.Name(), src.Distinct())
+		}
+		const n = 20000
+		members := map[string]bool{}
+		for i := range uint64(n) {
+			k := string(src.Member(nil, 42, i))
+			if members[k] {
+				t.Fatalf("%s: member %d repeats an earlier one: %q", name, i, k)
+			}
+			members[k] = true
+			if again := src.Member([]byte("xy"), 42, i); string(again[2:]) != k {
+				t.Fatalf("%s: member %d differs on a second call", name, i)
+			}
+		}
+		queries := map[string]bool{}
+		for i := range uint64(n) {
+			k := string(src.Query(nil, 42, i))
+			if members[k] || queries[k] {
+				t.Fatalf("%s: query %d %q is a member or an earlier query", name, i, k)
+			}
+			queries[k] = true
+		}
+		for i := range uint64(n) {
+			if members[string(src.Member(nil, 43, i))] {
+				t.Fatalf("%s: stream 43's member %d is one of stream 42's", name, i)
+			}
+		}
+	}
+	if _, err := experiments.NewKeySource("gaussian"); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "uniform, url") {
+		t.Errorf("unknown source: %v", err)
+	}
+}
+
+// TestKeySourcesRate measures the default standard filter on every named
+// key source, 20 filters of 2000 keys in 20000 bits: xxh3 makes every
+// source look random, so the exact theory lies within four standard
+// errors, and the same seed gives the same results twice. The zipf source
+// inserts repeats, which a standard filter absorbs, so its rate is that
+// of its distinct keys.
+func TestKeySourcesRate(t *testing.T) {
+	const m, n = 20000, 2000
+	for _, name := range experiments.KeySourceNames {
+		src, _ := experiments.NewKeySource(name)
+		spec := experiments.Spec{
+			Name: name,
+			New: func(seed uint64) (experiments.Filter, error) {
+				return variants.NewStandard(variants.Geometry{Bits: m, Hashes: 7}, variants.Hashing{Seed: seed})
+			},
+			Items:  []uint64{n},
+			Theory: func(n uint64) float64 { return analysis.ExactFPR(m, n, 7) },
+			Model:  "exact",
+			Keys:   src,
+		}
+		p := experiments.Params{Filters: 20, Queries: 20000}
+		r := measure(t, []experiments.Spec{spec}, p, experiments.Options{Seed: 9})
+		row := r.Rows[0]
+		if want := map[bool]string{true: "", false: name}[name == "uniform"]; row.Keys != want {
+			t.Errorf("%s: the row records keys %q, want %q", name, row.Keys, want)
+		}
+		if se := standardErrors(row); se > 4 {
+			t.Errorf("%s: measured %g [%g, %g], exact %g: %.1f standard errors", name, row.Rate, row.Lo, row.Hi, row.Theory, se)
+		}
+		// Determinism, on smaller runs: the same seed gives the same
+		// trials on any number of workers, another seed others.
+		small := experiments.Params{Filters: 4, Queries: 2000}
+		one := measure(t, []experiments.Spec{spec}, small, experiments.Options{Seed: 9})
+		again := measure(t, []experiments.Spec{spec}, small, experiments.Options{Seed: 9, Workers: 1})
+		if fmt.Sprint(again.Rows[0].Trials) != fmt.Sprint(one.Rows[0].Trials) {
+			t.Errorf("%s: the same seed gives different trials", name)
+		}
+		other := measure(t, []experiments.Spec{spec}, small, experiments.Options{Seed: 10})
+		if fmt.Sprint(other.Rows[0].Trials) == fmt.Sprint(one.Rows[0].Trials) {
+			t.Errorf("%s: seeds 9 and 10 give the same trials", name)
+		}
+	}
+}
+
+// countingAdds counts the keys offered to Add and the distinct ones.
+type countingAdds struct {
+	adds int
+	seen map[string]bool
+}
+
+func (c *countingAdds) Add(k []byte)           { c.adds++; c.seen[string(k)] = true }
+func (c *countingAdds) Contains(k []byte) bool { return c.seen[string(k)] }
+
+// TestZipfRepeats checks that the zipf source inserts repeats (about one
+// per new key) of keys already inserted, most often the first ones, and
+// that the item count counts distinct keys.
+func TestZipfRepeats(t *testing.T) {
+	src, _ := experiments.NewKeySource("zipf")
+	var filters []*countingAdds
+	spec := experiments.Spec{
+		Name: "zipf",
+		New: func(uint64) (experiments.Filter, error) {
+			c := &countingAdds{seen: map[string]bool{}}
+			filters = append(filters, c)
+			return c, nil
+		},
+		Items: []uint64{10000},
+		Keys:  src,
+	}
+	measure(t, []experiments.Spec{spec}, experiments.Params{Filters: 1, Queries: 100}, experiments.Options{Seed: 1, Workers: 1})
+	c := filters[len(filters)-1]
+	if len(c.seen) != 10000 || c.adds < 18000 || c.adds > 22000 {
+		t.Errorf("%d adds of %d distinct keys, want 10000 distinct and about 20000 adds", c.adds, len(c.seen))
+	}
+}
+
+func writeLines(t testing.TB, lines []string) string {
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestKeysFromFile checks the file source: duplicates, empty lines and
+// carriage returns are dropped; the members and queries of a filter are
+// a seeded permutation of the distinct keys, taken from its two ends, so
+// 500 members and 500 queries of a 1000-key file are all of its keys
+// once; another stream permutes differently; a file with too few
+// distinct keys, or too few for a measurement, is refused.
+func TestKeysFromFile(t *testing.T) {
+	var lines []string
+	for i := range 1000 {
+		lines = append(lines, fmt.Sprintf("user-%d@example.org\r", i), fmt.Sprintf("user-%d@example.org", i), "")
+	}
+	path := writeLines(t, lines)
+	src, err := experiments.NewKeySource("file:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Distinct() != 1000 || src.Name() != "file:"+path {
+		t.Fatalf("distinct %d, name %q", src.Distinct(), src.Name())
+	}
+	seen := map[string]bool{}
+	var first []byte
+	for i := range uint64(500) {
+		for _, k := range [][]byte{src.Member(nil, 7, i), src.Query(nil, 7, i)} {
+			if seen[string(k)] || !strings.HasPrefix(string(k), "user-") || bytes.HasSuffix(k, []byte("\r")) {
+				t.Fatalf("key %q repeated or malformed", k)
+			}
+			seen[string(k)] = true
+		}
+		if i == 0 {
+			first = src.Member(nil, 7, 0)
+		}
+	}
+	if len(seen) != 1000 {
+		t.Errorf("%d distinct keys from 500 members and 500 queries", len(seen))
+	}
+	if bytes.Equal(src.Member(nil, 8, 0), first) && bytes.Equal(src.Member(nil, 8, 1), src.Member(nil, 7, 1)) {
+		t.Error("streams 7 and 8 take the same members")
+	}
+
+	spec := moduloSpec("from file", 1)
+	spec.Keys, spec.Items, spec.Queries, spec.Filters = src, []uint64{200, 600}, 400, 4
+	r := measure(t, []experiments.Spec{spec}, experiments.Params{}, experiments.Options{Seed: 3})
+	if len(r.Rows) != 2 || r.Rows[1].FalseNegatives != 0 {
+		t.Errorf("measured on the file: %+v", r.Rows)
+	}
+	spec.Queries = 401
+	if _, err := experiments.Measure(context.Background(), []experiments.Spec{spec}, experiments.Params{}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "1000 distinct keys, too few for 600 members and 401 queries") {
+		t.Errorf("too few keys for the measurement: %v", err)
+	}
+	for _, bad := range [][]string{{"a", "a", "", "a\r"}, {}} {
+		if _, err := experiments.KeysFromFile(writeLines(t, bad)); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "distinct keys") {
+			t.Errorf("file %q: %v", bad, err)
+		}
+	}
+	if _, err := experiments.KeysFromFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, experiments.ErrInvalidParams) {
+		t.Errorf("missing file: %v", err)
+	}
+	// A named experiment on the file, and one that draws its own keys.
+	if _, err := experiments.Run(context.Background(), "fill", "standard", experiments.Params{N: 200, Filters: 2, Queries: 600, Checkpoints: 2, KeySource: "file:" + path}, experiments.Options{}); err != nil {
+		t.Errorf("fill on the file: %v", err)
+	}
+	if _, err := experiments.Run(context.Background(), "fill", "standard", experiments.Params{N: 600, Filters: 2, Queries: 600, Checkpoints: 2, KeySource: "file:" + path}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
+		t.Errorf("fill needing too many keys: %v", err)
+	}
+	if _, err := experiments.Run(context.Background(), "counting", "counting", experiments.Params{N: 300, Filters: 2, KeySource: "url"}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "draws keys of its own") {
+		t.Errorf("counting with url keys: %v", err)
+	}
+}
+
+// BenchmarkKeysFromFile reads a file of ten million lines of about 33
+// bytes (about 330 MB), a thousand of them duplicates; the target is under
+// 10 s per read.
+func BenchmarkKeysFromFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "keys.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for i := range 10_000_000 {
+		fmt.Fprintf(w, "https://example.org/item/%d\n", (i*7919)%9_999_000)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		src, err := experiments.KeysFromFile(path)
+		if err != nil || src.Distinct() != 9_999_000 {
+			b.Fatal(src.Distinct(), err)
+		}
+	}
+}

@@ -1,0 +1,383 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// The numbers of the README's figure captions are checked here against
+// the committed results the figures are drawn from: each is formatted
+// from the data and must appear, so written, in the README.
+
+// readme returns the README's text.
+func readme(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(string(b)), " ") // captions wrap anywhere
+}
+
+// claims checks that text holds every string of want.
+func claims(t *testing.T, text, figure string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s: the README does not say %q, which its committed data give", figure, w)
+		}
+	}
+}
+
+// pooled returns the ratio and its interval of series' pooled note.
+var pooledNote = regexp.MustCompile(`false positives are ([0-9.e-]+) times the number .*?: ([0-9.e-]+) to ([0-9.e-]+)\)`)
+
+func pooled(t *testing.T, r *experiments.Results, series string) (ratio, lo, hi float64) {
+	t.Helper()
+	for _, n := range r.Notes {
+		if !strings.HasPrefix(n, series+", pooled") {
+			continue
+		}
+		m := pooledNote.FindStringSubmatch(n)
+		if m == nil {
+			t.Fatalf("note %q", n)
+		}
+		v := make([]float64, 3)
+		for i := range v {
+			v[i], _ = strconv.ParseFloat(m[i+1], 64)
+		}
+		return v[0], v[1], v[2]
+	}
+	t.Fatalf("%s: no pooled note for %s", r.Experiment, series)
+	return
+}
+
+// one returns the row of series that keep selects, which must be unique.
+func one(t *testing.T, r *experiments.Results, series string, keep func(*experiments.Row) bool) *experiments.Row {
+	t.Helper()
+	rows := Rows(r, series, keep)
+	if len(rows) != 1 {
+		t.Fatalf("%s: %d rows of %s selected, want 1", r.Experiment, len(rows), series)
+	}
+	return rows[0]
+}
+
+func bpeIs(v float64) func(*experiments.Row) bool {
+	return func(r *experiments.Row) bool {
+		return r.Target == 0 && math.Abs(float64(r.Bits)/float64(r.Items)-v) < 0.5
+	}
+}
+
+// thousands writes n with commas: 95,851.
+func thousands(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func insideCount(rows []experiments.Row) (yes, all int) {
+	for _, r := range rows {
+		switch r.Inside {
+		case "yes":
+			yes++
+			all++
+		case "no":
+			all++
+		}
+	}
+	return yes, all
+}
+
+func TestCaptionNumbers(t *testing.T) {
+	text := readme(t)
+	data := committed(t)
+
+	if r := data["fill-scalable"]; r != nil {
+		yes, all := insideCount(r.Rows)
+		ratio, lo, hi := pooled(t, r, SeriesNames(r)[0])
+		claims(t, text, "fill-scalable",
+			fmt.Sprintf("inside the measured interval at %d of %d points", yes, all),
+			fmt.Sprintf("false positives are %.2f times the number it expects (95%% t interval over the %d filters: %.2f to %.2f)", ratio, r.Rows[0].Filters, lo, hi))
+	}
+	if r := data["fill-standard"]; r != nil {
+		row := r.Rows[0]
+		claims(t, text, "fill-standard", fmt.Sprintf("(m = %s bits, k = %d)", thousands(row.Bits), row.Hashes))
+	}
+	if r := data["bits-all"]; r != nil {
+		a := one(t, r, "standard", bpeIs(1))
+		b := one(t, r, "standard", bpeIs(32))
+		claims(t, text, "bits-all", fmt.Sprintf("from %.0f%% at one bit to %s at 32", 100*a.Rate, num(b.Rate, 1)))
+	}
+	if r := data["hashes-all"]; r != nil {
+		var best *experiments.Row
+		for _, row := range Rows(r, "standard", nil) {
+			if best == nil || row.Rate < best.Rate {
+				best = row
+			}
+		}
+		claims(t, text, "hashes-all", fmt.Sprintf("the rate is lowest at k = %d, next to the classic optimum (m/n) ln 2 = %.2f",
+			best.Hashes, float64(best.Bits)/float64(best.Items)*math.Ln2))
+	}
+	if r := data["blocking-all"]; r != nil {
+		var at []string
+		for _, bpe := range []float64{10, 20} {
+			for _, s := range []string{"standard", "blocked B=512", "split-block"} {
+				at = append(at, num(one(t, r, s, bpeIs(bpe)).Rate, 2))
+			}
+		}
+		outside, points := 0, 0
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, row := range r.Rows {
+			points++
+			if row.Inside == "no" {
+				outside++
+			}
+			if row.Target > 0 {
+				lo, hi = math.Min(lo, row.Rate/row.Theory), math.Max(hi, row.Rate/row.Theory)
+			}
+		}
+		claims(t, text, "blocking-all",
+			fmt.Sprintf("At 10 bits per element a standard filter measures %s, a blocked filter with 512-bit blocks %s and the split-block filter %s; at 20 bits %s, %s and %s.", at[0], at[1], at[2], at[3], at[4], at[5]),
+			fmt.Sprintf("over the run's %d points the theory is outside the 95%% interval at %d, about the %.0f that chance gives", points, outside, (1-r.Params.Conf)*float64(points)),
+			fmt.Sprintf("measure %.2f to %.2f times their theory", lo, hi))
+	}
+	if r := data["small-m-all"]; r != nil {
+		row := r.Rows[0]
+		claims(t, text, "small-m-all", fmt.Sprintf("(classic %.4g, exact %.4g, measured %.4g with interval [%.4g, %.4g] over %d filters)",
+			row.Classic, row.Theory, row.Rate, row.Lo, row.Hi, row.Filters))
+	}
+	if r := data["hashing-all"]; r != nil {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		flo, fhi := math.Inf(1), math.Inf(-1)
+		var maxBits uint64
+		for _, row := range r.Rows {
+			ex := 100 * (row.Rate/row.Theory - 1)
+			switch {
+			case strings.HasPrefix(row.Series, "xxh3/"), strings.HasPrefix(row.Series, "metro/"):
+				lo, hi = math.Min(lo, ex), math.Max(hi, ex)
+			case strings.HasPrefix(row.Series, "fnv"):
+				flo, fhi = math.Min(flo, ex), math.Max(fhi, ex)
+			}
+			maxBits = max(maxBits, row.Bits)
+		}
+		atMax := func(r *experiments.Row) bool { return r.Bits == maxBits }
+		x := one(t, r, "xxh3/enhanced-double", atMax)
+		md5 := one(t, r, "md5 (Java tutorial)", atMax)
+		claims(t, text, "hashing-all",
+			fmt.Sprintf("(from %+.1f%% to %+.1f%%)", lo, hi),
+			fmt.Sprintf("by %.0f to %.0f%%", flo, fhi),
+			fmt.Sprintf("xxh3 is %.1f times faster per add and %.1f times per query than the MD5 hashing", md5.NsPerAdd/x.NsPerAdd, md5.NsPerQuery/x.NsPerQuery))
+	}
+	if r := data["counting-all"]; r != nil {
+		sat := one(t, r, "saturated, width 2", func(row *experiments.Row) bool { return row.Items == r.Params.N })
+		var lost *experiments.Row
+		for _, row := range Rows(r, experiments.CountingFalseNegatives, nil) {
+			if row.Removals == row.Items {
+				lost = row
+			}
+		}
+		if lost == nil {
+			t.Fatal("counting: no row with as many removals as members")
+		}
+		claims(t, text, "counting-all",
+			fmt.Sprintf("(%.0f%% at capacity)", 100*sat.Rate),
+			fmt.Sprintf("%.1f%% of the members test absent", 100*lost.Rate))
+	}
+	if r := data["scalable-all"]; r != nil {
+		var top float64
+		for _, row := range Rows(r, "scalable r=0.5 s=2", nil) {
+			top = math.Max(top, row.Theory)
+		}
+		ratio, lo, hi := pooled(t, r, "scalable r=0.75 s=2")
+		bratio, blo, bhi := pooled(t, r, "scalable r=0.9 s=2 blocked B=512")
+		last := func(row *experiments.Row) bool { return row.Items == 1_000_000 }
+		bmin, bmax := math.Inf(1), math.Inf(-1)
+		var blocked, standard float64
+		for _, name := range SeriesNames(r) {
+			row := one(t, r, name, last)
+			switch {
+			case strings.Contains(name, "blocked"):
+				blocked = row.BitsPerElement
+			case strings.HasPrefix(name, "standard"):
+				standard = row.BitsPerElement
+			default:
+				bmin, bmax = math.Min(bmin, row.BitsPerElement), math.Max(bmax, row.BitsPerElement)
+			}
+		}
+		zeros := 0
+		for _, row := range Rows(r, SeriesNames(r)[len(SeriesNames(r))-1], nil) {
+			if row.Rate == 0 {
+				zeros++
+			}
+		}
+		claims(t, text, "scalable-all",
+			fmt.Sprintf("measures no false positive at %d of its %d checkpoints", zeros, len(Rows(r, SeriesNames(r)[len(SeriesNames(r))-1], nil))),
+			fmt.Sprintf("At r = 0.5 the theory reaches %.2f P", top/r.Params.P),
+			fmt.Sprintf("measures %.2f times its theory (95%% interval %.2f to %.2f)", ratio, lo, hi),
+			fmt.Sprintf("%.2f times it pooled here (%.2f to %.2f, %d filters)", bratio, blo, bhi, r.Params.Filters),
+			fmt.Sprintf("the filters use %.0f to %.0f bits per element (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
+	}
+	if r := data["speed-all"]; r != nil {
+		at := func(series string, n uint64) *experiments.Row {
+			return one(t, r, series, func(row *experiments.Row) bool { return row.Items == n })
+		}
+		small, large := r.Params.Keys[0], r.Params.Keys[len(r.Params.Keys)-1]
+		span := func(names []string, f func(*experiments.Row) float64) string {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, name := range names {
+				v := f(at(name, large))
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			return fmt.Sprintf("%.0f to %.0f", lo, hi)
+		}
+		add := func(row *experiments.Row) float64 { return row.NsPerAdd }
+		query := func(row *experiments.Row) float64 { return row.NsPerQuery }
+		var caches []string
+		for _, c := range r.Caches {
+			caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
+		}
+		st, sc, sb := at("standard", large), at("scalable", large), at(experiments.ScalableBlocked, large)
+		claims(t, text, "speed-all",
+			"("+strings.Join(caches, ", ")+", as its system reports them)",
+			fmt.Sprintf("With %d keys a standard filter adds in %.0f ns and answers a query for an absent key in %.0f.", small, at("standard", small).NsPerAdd, at("standard", small).NsPerQuery),
+			fmt.Sprintf("At %d million keys (%.0f MB) it takes %.0f and %.0f ns;", large/1_000_000, float64(st.Bits)/8e6, st.NsPerAdd, st.NsPerQuery),
+			fmt.Sprintf("the scalable filter, which probes every stage, %.0f and %.0f ns, and with blocked stages %.0f and %.0f ns", sc.NsPerAdd, sc.NsPerQuery, sb.NsPerAdd, sb.NsPerQuery),
+			fmt.Sprintf("blocked and split-block filters take %s ns per add and %s per query there", span([]string{"blocked", "split-block"}, add), span([]string{"blocked", "split-block"}, query)),
+			fmt.Sprintf("batched (dashed), %s and %s ns per key", span([]string{"blocked batched", "split-block batched"}, add), span([]string{"blocked batched", "split-block batched"}, query)),
+			fmt.Sprintf("against %.0f ns for one independent random 64-byte load", at(experiments.RandomLines, large).NsPerQuery))
+	}
+	if r := data["memory-all"]; r != nil {
+		perKey := func(series string) (lo, hi float64) {
+			lo, hi = math.Inf(1), math.Inf(-1)
+			for _, row := range Rows(r, series, nil) {
+				v := row.Bytes / float64(row.Items)
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			return lo, hi
+		}
+		std, _ := perKey("standard")
+		bl, _ := perKey("blocked")
+		sb, _ := perKey("split-block")
+		co, _ := perKey("counting")
+		slo, shi := perKey("scalable")
+		mlo, mhi := perKey("go map")
+		claims(t, text, "memory-all",
+			fmt.Sprintf("Bytes per key: %.2g for a standard or partitioned filter at 1%%, %.3g for a blocked and %.3g for a split-block filter", std, bl, sb),
+			fmt.Sprintf("%.2g for a counting filter", co),
+			fmt.Sprintf("%.2g to %.2g for a scalable filter", slo, shi),
+			fmt.Sprintf("%.0f to %.0f for a Go map", mlo, mhi))
+	}
+	if r := data["cardinality-all"]; r != nil {
+		rows := Rows(r, experiments.CardinalitySaturation, nil)
+		var peak, last *experiments.Row
+		for _, row := range rows {
+			if peak == nil || row.Bias > peak.Bias {
+				peak = row
+			}
+			last = row
+		}
+		clear := func(row *experiments.Row) float64 {
+			return float64(row.Bits) * (1 - expectedFill(row))
+		}
+		yes, all := 0, 0
+		below, above := math.Inf(1), math.Inf(-1)
+		for _, row := range rows {
+			all++
+			if row.Inside == "yes" {
+				yes++
+			} else {
+				below, above = math.Min(below, 100*(row.Bias-row.Error)), math.Max(above, 100*(row.Bias-row.Error))
+			}
+		}
+		spreads := func(names ...string) string {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, name := range names {
+				for _, row := range Rows(r, name, nil) {
+					if row.StdError > 0 && row.Spread > 0 {
+						lo, hi = math.Min(lo, row.Spread/row.StdError), math.Max(hi, row.Spread/row.StdError)
+					}
+				}
+			}
+			return fmt.Sprintf("%.2f to %.2f", lo, hi)
+		}
+		out, pts := 0, 0
+		for _, row := range Rows(r, "standard intersection", nil) {
+			pts++
+			if row.Inside == "no" {
+				out++
+			}
+		}
+		n := r.Params.N
+		std := func(series string, keep func(*experiments.Row) bool) (lo, hi float64) {
+			lo, hi = math.Inf(1), math.Inf(-1)
+			for _, row := range Rows(r, series, keep) {
+				lo, hi = math.Min(lo, 100*row.StdError), math.Max(hi, 100*row.StdError)
+			}
+			return lo, hi
+		}
+		items := func(lo, hi uint64) func(*experiments.Row) bool {
+			return func(row *experiments.Row) bool { return row.Items >= lo && row.Items <= hi }
+		}
+		slo, shi := std("standard", items(0, 3*n/10))
+		_, atN := std("standard", items(n, n))
+		_, at3 := std("standard", items(3*n, 3*n))
+		bias := 0.0
+		for _, row := range Rows(r, "standard", nil) {
+			bias = math.Max(bias, math.Abs(100*row.Bias))
+		}
+		n0 := Rows(r, "scalable", nil)[0].Capacity
+		flo, fhi := std("scalable", items(0, n0))
+		_, sharp := std("scalable", items(3*n, 3*n))
+		overlap := func(v float64) func(*experiments.Row) bool {
+			return func(row *experiments.Row) bool { return math.Abs(row.Overlap-v) < 1e-9 }
+		}
+		var ilo *experiments.Row
+		for _, row := range Rows(r, "standard intersection", nil) {
+			if ilo == nil || row.StdError < ilo.StdError {
+				ilo = row
+			}
+		}
+		u0, _ := std("standard union", overlap(0))
+		u1, _ := std("standard union", overlap(1))
+		i0, _ := std("standard intersection", overlap(0))
+		claims(t, text, "cardinality-all",
+			fmt.Sprintf("error is %.2f to %.2f%% from 1%% to 30%% of capacity, %.2f%% at capacity and %.2f%% at three times; the predicted bias is at most %.4f%%", slo, shi, atN, at3, bias),
+			fmt.Sprintf("noisiest while its first stage fills, %.2f to %.2f%%, and sharpest at %s keys, %.2f%%", flo, fhi, thousands(3*n), sharp),
+			fmt.Sprintf("the union's standard error falls from %.2f%% of n at no overlap to %.2f%% at full overlap, the intersection's from %.2f%% to %.2f%% at %.0f%%",
+				u0, u1, i0, 100*ilo.StdError, 100*ilo.Overlap),
+			fmt.Sprintf("The measured spread is %s times the predicted standard error for the standard, partitioned, counting (non-zero counters) and scalable filters",
+				spreads("standard", "partitioned", "counting (non-zero counters)", "scalable")),
+			fmt.Sprintf("measured spreads are %s times the prediction", spreads("standard union", "standard intersection", "partitioned union",
+				"partitioned intersection", "counting union", "counting intersection")),
+			fmt.Sprintf("outside the interval at %d of %d points", out, pts),
+			fmt.Sprintf("%+.1f%% measured (%+.1f%% predicted) with %.0f clear bits expected", 100*peak.Error, 100*peak.Bias, clear(peak)),
+			fmt.Sprintf("%+.1f%% (%+.1f%%) with %.0f", 100*last.Error, 100*last.Bias, clear(last)),
+			fmt.Sprintf("%d of %d with one clear bit expected, %.0f predicted", last.Saturated, last.Filters, last.PSaturated*float64(last.Filters)),
+			fmt.Sprintf("exact prediction lies inside the measured interval at %d of %d points", yes, all),
+			fmt.Sprintf("where the measured mean is %.1f to %.1f percentage points below it", below, above))
+	}
+}
+
+func expectedFill(r *experiments.Row) float64 {
+	return analysis.ExpectedFill(r.Bits, r.Items, r.Hashes)
+}
+
+// num writes x as the README does: %.*g, and below 0.001 as 7.1e-5.
+func num(x float64, sig int) string {
+	if x >= 1e-3 || x == 0 {
+		return strconv.FormatFloat(x, 'g', sig, 64)
+	}
+	m, e, _ := strings.Cut(strconv.FormatFloat(x, 'e', sig-1, 64), "e")
+	n, _ := strconv.Atoi(e)
+	return fmt.Sprintf("%se%d", m, n)
+}
