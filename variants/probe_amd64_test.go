@@ -12,7 +12,8 @@ func vectorPath() (bool, string) {
 }
 
 // withVector runs fn with the vector probes on or off, then restores the
-// choice the processor made.
+// choice the processor made. The choice is a package variable: a test that
+// calls withVector must not run in parallel with other tests.
 func withVector(on bool, fn func()) {
 	saved := useAVX2
 	defer func() { useAVX2 = saved }()
