@@ -150,9 +150,13 @@ func (f *Blocked) sum(key []byte) Digest {
 
 // The split-block filter's batches hash a group of keys into hs, touch
 // the group's blocks, then set or test the bits of the whole group in one
-// call of the block probe loop (splitAdd and splitContains). The hash forms hand the digests to the probe loop directly: its
-// eight AVX2 instructions per key leave the processor enough room to have
-// the cache misses of many keys in flight without a touch pass.
+// call of the block probe loop (splitAdd and splitContains). The hash
+// forms hand all their digests to the probe loop at once: its fourteen
+// instructions per key (AVX2) leave the processor room for the cache
+// misses of many keys in flight without a touch pass. Measured at 3e7
+// keys (BenchmarkParquet), AddHashBatch took 26 to 33 ns per key so
+// against 42 to 68 ns for the earlier form with a touch pass, on shared
+// cores.
 
 // hashGroup hashes keys (at most batchGroup of them) into hs[:len(keys)].
 func (f *SplitBlock) hashGroup(keys [][]byte, hs *[batchGroup]uint64) {
