@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/dchest/siphash v1.2.3
 	github.com/dgryski/go-metro v0.0.0-20250106013310-edb8663e5e33
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/sys v0.30.0

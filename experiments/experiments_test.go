@@ -42,6 +42,8 @@ func tiny(name string) Params {
 		return Params{Keys: []uint64{1000, 5000}, Queries: 5000}
 	case "blocking":
 		return Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
+	case "adversary":
+		return Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
 		return Params{N: 400, Filters: 4}
 	}
@@ -152,6 +154,7 @@ func TestShardMerge(t *testing.T) {
 		{"small-m", "all", 4},
 		{"counting", "all", 2},
 		{"cardinality", "all", 3},
+		{"adversary", "all", 2},
 	} {
 		t.Run(c.exp+"/"+c.variant, func(t *testing.T) {
 			p := tiny(c.exp)

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -81,13 +82,27 @@ func probe(b builder) (variants.Stats, error) {
 	return f.Stats(), nil
 }
 
+// withSeed returns h with its seed replaced by seed; for the keyed hash
+// kind, whose seed must be zero, with a key derived from seed instead
+// (SplitMix64 mixes, never zero), so that its filters are independent
+// and reproducible like the others. A key derived from a known seed is
+// no secret: it stands for a key the attacker does not know.
+func withSeed(h variants.Hashing, seed uint64) variants.Hashing {
+	if h.Kind != variants.Keyed {
+		h.Seed = seed
+		return h
+	}
+	h.Seed = 0
+	binary.LittleEndian.PutUint64(h.Key[:8], derive(seed, 1))
+	binary.LittleEndian.PutUint64(h.Key[8:], derive(seed, 2)|1)
+	return h
+}
+
 // seeded returns a Spec's New function that builds b's filter with
-// hashing h, its seed replaced by New's.
+// hashing h, its seed replaced by New's (see withSeed).
 func (b builder) seeded(h variants.Hashing) func(seed uint64) (Filter, error) {
 	return func(seed uint64) (Filter, error) {
-		h := h
-		h.Seed = seed
-		f, err := b(h)
+		f, err := b(withSeed(h, seed))
 		if err != nil {
 			return nil, err
 		}

@@ -34,6 +34,7 @@ var goldenRuns = []struct {
 	{"counting", "counting", experiments.Params{N: 300, Filters: 3, Span: 3}},
 	{"scalable", "scalable", experiments.Params{N: 100, Filters: 2, Queries: 1000, Span: 30, Checkpoints: 2, R: []float64{0.5, 0.9}, S: []float64{2}}},
 	{"blocking", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000, BitsPerElement: []float64{3, 9}, Keys: []uint64{1000, 4000}}},
+	{"adversary", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000}},
 }
 
 // goldenFiles runs a golden run and returns its CSV and its JSON, without

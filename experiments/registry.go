@@ -13,5 +13,6 @@ func init() {
 		speedExperiment,
 		blockingExperiment,
 		cardinalityExperiment,
+		adversaryExperiment,
 	}
 }

@@ -182,7 +182,9 @@ func execute(ctx context.Context, pl *plan, o Options, sequential bool) error {
 				if gr.keys != nil && gr.keys.kind != keysUniform {
 					t.keys = gr.keys // nil: the uniform keys, made inline
 				}
-				t.hashing.Seed, t.stream = seeds(o.Seed, gr.key, j.f)
+				var hseed uint64
+				hseed, t.stream = seeds(o.Seed, gr.key, j.f)
+				t.hashing = withSeed(t.hashing, hseed)
 				if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
 					cancel(err)
 				}

@@ -73,6 +73,8 @@ func New(r *experiments.Results) (*Figure, error) {
 		f, err = blockingFigure(r)
 	case "cardinality":
 		f, err = cardinalityFigure(r)
+	case "adversary":
+		f, err = adversaryFigure(r)
 	default:
 		return nil, fmt.Errorf("plots: no figure for experiment %q", r.Experiment)
 	}

@@ -34,6 +34,8 @@ func tiny(name string) experiments.Params {
 		return experiments.Params{Keys: []uint64{1000, 5000}, Queries: 5000}
 	case "blocking":
 		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
+	case "adversary":
+		return experiments.Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
 		return experiments.Params{N: 400, Filters: 4}
 	}

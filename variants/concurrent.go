@@ -261,7 +261,7 @@ func (f *ConcurrentStandard) params() bitParams {
 }
 
 func (f *ConcurrentStandard) encodedSize() uint64 {
-	return bitTableSize(f.params(), len(f.words))
+	return bitTableSize(f.params(), len(f.words)) + f.hashing.keyBytes()
 }
 
 // MarshalBinary encodes the filter in the standard format (see

@@ -54,7 +54,13 @@ var allHashings = []Hashing{
 	{Derivation: Triple, Seed: 2},
 	{Derivation: Independent, Seed: 3},
 	{Kind: Metro, Derivation: Independent, Seed: 4},
+	{Kind: Keyed, Key: refKey},
+	{Kind: Keyed, Derivation: Independent, Key: HashKey{15: 1}},
 }
+
+// refKey is the key of the SipHash reference vectors (Aumasson and
+// Bernstein, vectors.h of the reference implementation): bytes 0 to 15.
+var refKey = HashKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 
 // ownIndexing lists the name prefixes of the variants that derive their
 // bit positions themselves and so take only the default derivation.

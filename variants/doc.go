@@ -13,7 +13,8 @@
 // # Hashing
 //
 // Each key is hashed once, with a seeded 128-bit hash (XXH3 by default, or
-// MetroHash), into a Digest; the k cell indexes are derived from the digest
+// MetroHash, or the Keyed kind, SipHash-2-4 under a secret key), into a
+// Digest; the k cell indexes are derived from the digest
 // by enhanced double hashing in wrapping 64-bit arithmetic and reduced to
 // the table by multiply-shift. Blocked and SplitBlock index by their own
 // rules (see each). Plain double hashing, triple hashing and k
@@ -21,6 +22,20 @@
 // Partitioned filters, and so the stages of a scalable filter, pass every
 // derived value through a 64-bit mixer first (see Partitioned). Sizes and
 // indexes are 64-bit: filters of more than 2^32 bits work.
+//
+// # Keys chosen by an adversary
+//
+// The rates the theory promises hold for keys that do not depend on the
+// hash. A seed is for reproducibility, not secrecy: it is saved with the
+// filter, and whoever knows it can choose keys that fill a filter several
+// times faster than random keys, forge keys that test present, or remove
+// forged keys from a counting filter and make members test absent (the
+// adversary experiment of package experiments measures each). When others
+// choose the keys, use Hashing{Kind: Keyed, Key: NewKey()}: without the key
+// nobody can compute a key's cells (see FreshCounter for what an attacker
+// with them does). A saved keyed filter holds its key and is as secret as
+// the key. The keyed hash costs about four times the instructions of XXH3
+// for a 16-byte key.
 //
 // # Speed
 //

@@ -70,7 +70,7 @@ func (p bitParams) core(words []uint64, h Hashing) bitCore {
 // ---- Standard ----
 
 func (f *Standard) encodedSize() uint64 {
-	return bitTableSize(f.params(f.m), len(f.words))
+	return bitTableSize(f.params(f.m), len(f.words)) + f.hashing.keyBytes()
 }
 
 func (f *Standard) encode(e *encoder) {
@@ -173,7 +173,7 @@ func (d *decoder) padding(words []uint64, b uint64) error {
 // ---- Partitioned ----
 
 func (f *Partitioned) encodedSize() uint64 {
-	return bitTableSize(f.params(f.sliceBits), len(f.words))
+	return bitTableSize(f.params(f.sliceBits), len(f.words)) + f.hashing.keyBytes()
 }
 
 func (f *Partitioned) encode(e *encoder) {
@@ -334,7 +334,7 @@ func aligned(words []uint64) ([]uint64, error) {
 // ---- Blocked ----
 
 func (f *Blocked) encodedSize() uint64 {
-	return bitTableSize(f.params(f.m, uint32(f.blockBits)), len(f.words))
+	return bitTableSize(f.params(f.m, uint32(f.blockBits)), len(f.words)) + f.hashing.keyBytes()
 }
 
 func (f *Blocked) encode(e *encoder) {
@@ -421,7 +421,7 @@ func (d *decoder) blockedBody(h Hashing) (*Blocked, error) {
 // ---- SplitBlock ----
 
 func (f *SplitBlock) encodedSize() uint64 {
-	return bitTableSize(f.params(f.blocks*SplitBlockBits), len(f.words))
+	return bitTableSize(f.params(f.blocks*SplitBlockBits), len(f.words)) + f.hashing.keyBytes()
 }
 
 func (f *SplitBlock) encode(e *encoder) {

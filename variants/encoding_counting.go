@@ -11,7 +11,7 @@ import (
 const countingParamsSize = 29
 
 func (f *Counting) encodedSize() uint64 {
-	return headerSize + countingParamsSize + 8*uint64(len(f.words)) + trailerSize
+	return headerSize + f.hashing.keyBytes() + countingParamsSize + 8*uint64(len(f.words)) + trailerSize
 }
 
 func (f *Counting) encode(e *encoder) {

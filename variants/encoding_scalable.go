@@ -28,7 +28,7 @@ func (st *scalableStage) params() bitParams {
 }
 
 func (f *Scalable) encodedSize() uint64 {
-	n := uint64(headerSize + scalableParamsSize + trailerSize)
+	n := headerSize + f.hashing.keyBytes() + scalableParamsSize + trailerSize
 	if f.geom.BlockBits != 0 {
 		n += 4
 	}

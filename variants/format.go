@@ -27,10 +27,13 @@ import (
 //	4       2     format version (uint16), 1
 //	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
 //	              5 blocked, 6 split-block, 7 scalable with blocked stages
-//	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only)
+//	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
+//	              3 siphash (Keyed)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
-//	9       8     seed (uint64)
+//	9       8     seed (uint64), 0 for hash kind 3
+//	17      16    key (HashKey), for hash kind 3 only: with it the
+//	              parameters start 16 bytes later than the offsets below
 //	17      ...   parameters of the variant, below
 //	...     8 w   payload: the w words of the filter's cells, uint64 each
 //	end-4   4     CRC-32C (Castagnoli) of every byte before it (uint32)
@@ -113,8 +116,15 @@ import (
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
 // the blocked one, 65 + 28 L for a scalable filter of L stages, and
-// 69 + 32 L for one of L blocked stages. The encoding is canonical: a decoded filter
-// encodes to the same bytes.
+// 69 + 32 L for one of L blocked stages, and 16 bytes more with a keyed
+// hash. The encoding is canonical: a decoded filter encodes to the same
+// bytes.
+//
+// A filter with a keyed hash (hash kind 3) carries its secret key in
+// bytes 17 to 32: the encoding is as secret as the key, since whoever
+// reads it can compute every key's bits. Keep such files and streams
+// where the key itself may be kept. Filters of the other kinds encode as
+// before: the key field exists only for kind 3.
 //
 // # Decoding
 //
@@ -183,6 +193,7 @@ func (c variantCode) String() string {
 
 const (
 	headerSize  = 17 // magic, version, variant, hash kind, derivation, seed
+	keySize     = 16 // the key after the header, for hash kind Keyed only
 	trailerSize = 4  // CRC-32C
 	// bitParamsSize is the parameter block of Standard and Partitioned.
 	bitParamsSize = 28
@@ -288,6 +299,19 @@ func (e *encoder) header(c variantCode, h Hashing) {
 	e.u8(uint8(h.Kind))
 	e.u8(uint8(h.Derivation))
 	e.u64(h.Seed)
+	if h.Kind == Keyed {
+		e.room(keySize)
+		e.buf = append(e.buf, h.Key[:]...)
+	}
+}
+
+// keyBytes is the size of h's key field in the format: keySize for the
+// Keyed kind, 0 otherwise. Encoded sizes add it to headerSize.
+func (h Hashing) keyBytes() uint64 {
+	if h.Kind == Keyed {
+		return keySize
+	}
+	return 0
 }
 
 // words writes ws as little-endian words, reading each word atomically if
@@ -474,6 +498,11 @@ func (d *decoder) header() (header, error) {
 	}
 	c := variantCode(d.u8())
 	h := Hashing{Kind: HashKind(d.u8()), Derivation: Derivation(d.u8()), Seed: d.u64()}
+	if h.Kind == Keyed {
+		if b := d.read(keySize); b != nil {
+			copy(h.Key[:], b)
+		}
+	}
 	if d.err != nil {
 		return header{}, d.err
 	}

@@ -175,9 +175,13 @@ func sameFilter(t *testing.T, a, b Filter) {
 	}
 }
 
-// encodedLen returns the length of a filter's encoding from its Stats, by
-// the layouts documented at FormatVersion.
-func encodedLen(st Stats) int {
+// encodedLen returns the length of a filter's encoding from its Stats and
+// hashing, by the layouts documented at FormatVersion.
+func encodedLen(st Stats, h Hashing) int {
+	if h.Kind == Keyed {
+		h.Kind = XXH3
+		return 16 + encodedLen(st, h) // the key after the seed
+	}
 	words := func(bits uint64) int { return int((bits + 63) / 64) }
 	switch st.Variant {
 	case "partitioned":
@@ -205,7 +209,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := encodedLen(f.Stats()); len(data) != want {
+			if want := encodedLen(f.Stats(), f.Hashing()); len(data) != want {
 				t.Errorf("encoding has %d bytes, want %d", len(data), want)
 			}
 			var buf bytes.Buffer
@@ -324,12 +328,18 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p, c, sc, bl, sb, sk} {
+	// The keyed kind, whose header carries the key (the SipHash reference
+	// key) after the seed.
+	ks, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Kind: Keyed, Key: refKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ks} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk}
+	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk, "standard-siphash-v1": ks}
 }
 
 // readHex reads a golden file: hexadecimal digits, any white space.
@@ -567,7 +577,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"version 2", edit(good, true, func(b []byte) []byte { le.PutUint16(b[4:], 2); return b }), "unknown format version 2"},
 		{"variant 0", edit(good, true, func(b []byte) []byte { b[6] = 0; return b }), "unknown variant 0"},
 		{"variant 200", edit(good, true, func(b []byte) []byte { b[6] = 200; return b }), "unknown variant 200"},
-		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 3; return b }), "hash kind 3"},
+		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 4; return b }), "hash kind 4"},
+		{"hash kind 3 after a seed", edit(good, true, func(b []byte) []byte { b[7] = 3; return b }), "seed must be 0"},
+		{"hash kind 3 in place of a key", edit(good, true, func(b []byte) []byte { b[7] = 3; le.PutUint64(b[9:], 0); return b }), "want 1 <= k"},
 		{"hash kind xxh64", edit(good, true, func(b []byte) []byte { b[7] = 2; return b }), "hash kind xxh64 gives 64 bits"},
 		{"derivation", edit(good, true, func(b []byte) []byte { b[8] = 4; return b }), "derivation 4"},
 		{"bits 0", edit(good, true, func(b []byte) []byte { le.PutUint64(b[17:], 0); return b }), "bits m = 0"},

@@ -1,10 +1,12 @@
 package variants
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
 
+	"github.com/dchest/siphash"
 	metro "github.com/dgryski/go-metro"
 	"github.com/zeebo/xxh3"
 )
@@ -28,9 +30,20 @@ const (
 	// XXH64(key, seed) and H2 = 0, so only a SplitBlock filter, which uses
 	// 64 bits of the digest, takes it; the other constructors reject it.
 	XXH64
+	// Keyed is SipHash-2-4 with a 128-bit output (Aumasson and Bernstein
+	// 2012; github.com/dchest/siphash, assembly on amd64) under the secret
+	// 128-bit Hashing.Key: a pseudorandom function, so that someone who
+	// does not know the key cannot choose keys that fill the filter faster
+	// than random keys, nor find keys that test present more often than
+	// the filter's false-positive rate. Use it when others choose the keys
+	// (see HashKey). Its Seed must be zero: the key takes the seed's
+	// place. Digests feed every derivation as those of the other kinds
+	// do; the Independent derivation rehashes the secret digest with
+	// seeded 64-bit XXH3, as for XXH3.
+	Keyed
 )
 
-// String returns "xxh3", "metro" or "xxh64".
+// String returns "xxh3", "metro", "xxh64" or "siphash".
 func (h HashKind) String() string {
 	switch h {
 	case XXH3:
@@ -39,6 +52,8 @@ func (h HashKind) String() string {
 		return "metro"
 	case XXH64:
 		return "xxh64"
+	case Keyed:
+		return "siphash"
 	}
 	return fmt.Sprintf("HashKind(%d)", uint8(h))
 }
@@ -93,21 +108,82 @@ func (d Derivation) String() string {
 
 // Hashing holds a filter's hash options. The zero value is the default:
 // XXH3, enhanced double hashing, seed 0.
+//
+// A seed makes runs reproducible and lets experiments draw independent
+// filters; it is no secret. Every saved filter records it, and with a
+// known seed anyone can compute which bits a key sets, choose keys that
+// fill the filter fast (pollution) or search offline for keys that test
+// present (forged false positives). When others choose the keys, use the
+// Keyed kind with a key from NewKey.
 type Hashing struct {
 	Kind       HashKind   // the 128-bit hash of keys
 	Derivation Derivation // how the k indexes come from the digest
-	Seed       uint64     // the hash seed; filters to be combined must share it
+	Seed       uint64     // the hash seed; filters to be combined must share it. Zero for Keyed.
+	// Key is the secret key of the Keyed kind, and must be zero for the
+	// other kinds (a key given to an unkeyed hash would be ignored, which
+	// is rejected rather than done silently). Filters to be combined must
+	// share it.
+	Key HashKey
 }
+
+// HashKey is the 128-bit secret key of the Keyed hash kind: SipHash's k0
+// and k1 are its bytes 0-7 and 8-15 read as little-endian integers.
+//
+// A filter with a keyed hash is as secret as its key: whoever holds the
+// key can attack it as if it were unkeyed. The key is saved with the
+// filter (see FormatVersion), so a saved keyed filter must be kept as
+// secret as the key itself. Keep one key per filter or per family of
+// filters to be combined, and draw it with NewKey. String and GoString
+// do not print the key, so that logging a Hashing does not leak it; read
+// its bytes to store it elsewhere.
+type HashKey [16]byte
+
+// NewKey returns a key drawn from crypto/rand, the operating system's
+// secure random source.
+func NewKey() HashKey {
+	var k HashKey
+	rand.Read(k[:]) // never returns an error (crypto/rand, Go 1.24 on)
+	return k
+}
+
+// String returns "HashKey(zero)" for the zero key and "HashKey(secret)"
+// otherwise: it never prints the key.
+func (k HashKey) String() string {
+	if k == (HashKey{}) {
+		return "HashKey(zero)"
+	}
+	return "HashKey(secret)"
+}
+
+// GoString is String, so that %#v does not print the key either.
+func (k HashKey) GoString() string { return k.String() }
 
 func (h Hashing) validate() error {
 	if h.Kind == XXH64 {
-		return invalid("hash kind xxh64 gives 64 bits, and only a split-block filter takes it; want xxh3 (%d) or metro (%d)", uint8(XXH3), uint8(Metro))
+		return invalid("hash kind xxh64 gives 64 bits, and only a split-block filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(Keyed))
 	}
-	if h.Kind > XXH64 {
-		return invalid("hash kind %d, want xxh3 (%d) or metro (%d), or xxh64 (%d) for a split-block filter", uint8(h.Kind), uint8(XXH3), uint8(Metro), uint8(XXH64))
+	if h.Kind > Keyed {
+		return invalid("hash kind %d, want xxh3 (%d), metro (%d) or siphash (%d), or xxh64 (%d) for a split-block filter", uint8(h.Kind), uint8(XXH3), uint8(Metro), uint8(Keyed), uint8(XXH64))
+	}
+	if err := h.validateKey(); err != nil {
+		return err
 	}
 	if h.Derivation > Independent {
 		return invalid("derivation %d, want 0 to %d", uint8(h.Derivation), uint8(Independent))
+	}
+	return nil
+}
+
+// validateKey checks the key and seed rules of the Keyed kind: a non-zero
+// key and seed zero for Keyed, no key for the other kinds.
+func (h Hashing) validateKey() error {
+	switch {
+	case h.Kind != Keyed && h.Key != (HashKey{}):
+		return invalid("a hash key is set, but hash kind %v takes no key; use siphash (%d) for keyed hashing", h.Kind, uint8(Keyed))
+	case h.Kind == Keyed && h.Key == (HashKey{}):
+		return invalid("hash kind siphash with the zero key; draw a key with NewKey")
+	case h.Kind == Keyed && h.Seed != 0:
+		return invalid("hash kind siphash with seed %d; its seed must be 0 (the secret key takes the seed's place)", h.Seed)
 	}
 	return nil
 }
@@ -116,6 +192,9 @@ func (h Hashing) validate() error {
 // hash in H1 and zero in H2).
 func (h Hashing) Sum(key []byte) Digest {
 	switch h.Kind {
+	case Keyed:
+		a, b := siphash.Hash128(binary.LittleEndian.Uint64(h.Key[:8]), binary.LittleEndian.Uint64(h.Key[8:]), key)
+		return Digest{a, b}
 	case Metro:
 		a, b := metro.Hash128(key, h.Seed)
 		return Digest{a, b}

@@ -23,6 +23,9 @@ func (d *diffs) hashing(a, b Hashing) {
 	if a.Seed != b.Seed {
 		d.add("seed %d != %d", a.Seed, b.Seed)
 	}
+	if a.Key != b.Key {
+		d.add("hash keys differ") // never print a key
+	}
 }
 
 // err returns nil if there are no differences, or an error wrapping
@@ -48,8 +51,8 @@ func (f *Standard) compatible(g *Standard) error {
 
 // Union makes f the union of f and g: the bitwise OR of their bits, which
 // is exactly the filter that adding the keys of both would have built. The
-// filters must have the same bits, hashes and hashing (kind, derivation and
-// seed); otherwise Union returns an error wrapping ErrIncompatible that
+// filters must have the same bits, hashes and hashing (kind, derivation,
+// seed and key); otherwise Union returns an error wrapping ErrIncompatible that
 // names every difference, and leaves f unchanged. Their capacities may
 // differ; f keeps its own.
 //
@@ -172,8 +175,8 @@ func (f *Counting) compatible(g *Counting) error {
 // have built; with removals too it is so while no counter saturates.
 // Removing a key that was added to either filter stays safe. The filters
 // must have the same
-// number of counters, hashes, counter width and hashing (kind, derivation
-// and seed); otherwise Union returns an error wrapping ErrIncompatible
+// number of counters, hashes, counter width and hashing (kind, derivation,
+// seed and key); otherwise Union returns an error wrapping ErrIncompatible
 // that names every difference, and leaves f unchanged. f keeps its
 // capacity; the item count becomes the sum of the two counts
 // (saturating).

@@ -54,6 +54,9 @@ var _ Filter = (*SplitBlock)(nil)
 // any hash kind, xxh64 included, and the default derivation.
 func checkSplitHashing(h Hashing) error {
 	if h.Kind == XXH64 {
+		if h.Key != (HashKey{}) {
+			return invalid("a hash key is set, but hash kind xxh64 takes no key; use siphash (%d) for keyed hashing", uint8(Keyed))
+		}
 		h.Kind = XXH3 // valid here; check the rest
 	}
 	return checkOwnIndexing("split-block", h)

@@ -275,7 +275,7 @@ func TestInvalidParams(t *testing.T) {
 		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{10, 0}, Hashing{}) }, "hashes k = 0"},
 		{"partitioned beyond memory", func() (Filter, error) { return NewPartitioned(Geometry{huge, 4}, Hashing{}) }, "memory"},
 		{"partitioned for p NaN", func() (Filter, error) { return NewPartitionedFor(100, math.NaN(), Hashing{}) }, "p = NaN"},
-		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: 3}) }, "hash kind 3"},
+		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: 4}) }, "hash kind 4"},
 		{"partitioned xxh64", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: XXH64}) }, "only a split-block filter"},
 	}
 	for _, tt := range tests {

@@ -264,7 +264,8 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 	} else {
 		e, ok := experiments.Lookup(o.exp)
 		if !ok {
-			return nil, usagef("-exp: unknown experiment %q, want one of %s, or all", o.exp, strings.Join(experiments.Names(), ", "))
+			// The list outgrew one line; the hint names -list, which shows them.
+			return nil, usagef("-exp: unknown experiment %q, want one of the %d that -list shows, or all", o.exp, len(experiments.Names()))
 		}
 		exps = []experiments.Experiment{e}
 	}

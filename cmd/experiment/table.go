@@ -112,6 +112,26 @@ func tableColumns(res *experiments.Results) []col {
 		return countingColumns()
 	case "cardinality":
 		return cardinalityColumns()
+	case "adversary":
+		blank := func(f func(*experiments.Row) string) func(*experiments.Row) string {
+			return func(r *experiments.Row) string {
+				if r.Removals == 0 {
+					return ""
+				}
+				return f(r)
+			}
+		}
+		return []col{colSeries, colItems, colQueries,
+			col{"removals", blank(func(r *experiments.Row) string { return strconv.FormatUint(r.Removals, 10) })},
+			colMeasured,
+			col{"theory", func(r *experiments.Row) string {
+				if r.Theory == 0 {
+					return ""
+				}
+				return g4(r.Theory)
+			}},
+			colInside,
+			col{"removed", blank(func(r *experiments.Row) string { return strconv.FormatFloat(r.Removed, 'f', 1, 64) })}}
 	}
 	return []col{colSeries, colItems, colMeasured, colTheory, colInside}
 }

@@ -1,0 +1,451 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// PollutionCandidates is T, the most candidate keys the pollution attacker
+// of the adversary experiment examines for each key it inserts; it stops
+// at the first candidate all of whose k cells are fresh.
+const PollutionCandidates = 1000
+
+// forgedKeys is the number of forged keys per filter that the adversary
+// experiment tests online: a tenth of the queries, at least 100.
+func forgedKeys(p Params) uint64 { return max(100, p.Queries/10) }
+
+// Attacks of the adversary experiment, the second part of its series
+// names ("<variant>: <attack>").
+const (
+	// AttackRandom inserts the trial's random keys: the baseline the
+	// theory describes.
+	AttackRandom = "random keys"
+	// AttackChosen inserts keys chosen by an attacker who knows the
+	// filter's hashing (its kind and seed, as a saved filter records
+	// them): of each T candidates, the one with the most fresh cells.
+	AttackChosen = "chosen keys, known hashing"
+	// AttackChosenKeyed is the same attacker against a filter with the
+	// keyed hash, whose key it does not know: it chooses with the default
+	// hashing (xxh3, seed 0), the best it can do.
+	AttackChosenKeyed = "chosen keys, keyed hash"
+	// AttackForgeOffline is the offline search of an attacker who knows
+	// the hashing and the filter's bits: the rate at which candidates test
+	// present on its copy; 1/rate trials per forged key.
+	AttackForgeOffline = "forging offline, known hashing"
+	// AttackForgedOnline is the fraction of the forged keys that the
+	// filter itself reports present: the attacker's hit rate per query.
+	AttackForgedOnline = "forged keys online, known hashing"
+	// AttackForgedKeyed is the same for a keyed filter, against which the
+	// attacker forged on a copy built with the default hashing.
+	AttackForgedKeyed = "forged keys online, keyed hash"
+	// AttackRemoveRandom, AttackRemoveForged and AttackRemoveKeyed remove
+	// from a counting filter never-inserted random keys, keys forged with
+	// the known hashing, and keys forged against a keyed filter without
+	// its key; the rate is the fraction of members that then test absent.
+	AttackRemoveRandom = "removing random keys"
+	AttackRemoveForged = "removing forged keys, known hashing"
+	AttackRemoveKeyed  = "removing forged keys, keyed hash"
+)
+
+// adversaryVariants are the variants the pollution and forging parts
+// attack.
+var adversaryVariants = []string{"standard", "partitioned", "blocked", "scalable"}
+
+var adversaryExperiment = Experiment{
+	Name: "adversary",
+	Summary: "filters under attack: pollution by keys chosen with known hashing (standard, partitioned, blocked, scalable), " +
+		"forged false positives, false negatives from removing forged keys (counting), each against random keys, theory, and a keyed hash",
+	Variants:  append(append([]string(nil), adversaryVariants...), "counting"),
+	Shardable: true,
+	flags:     fixedFlags("n", "p", "filters", "queries"),
+	defaults: func(string, bool) Params {
+		return Params{N: 5000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1}
+	},
+	plan:      planAdversary,
+	summarize: summarizeAdversary,
+}
+
+// spaceCandidate is the key space of the attacker's candidates (both top
+// bits set), disjoint from members, strangers and queries.
+const spaceCandidate = spaceQuery | spaceRemoved
+
+// candidate returns the attacker's i-th candidate key.
+func (t *trial) candidate(i uint64) []byte { return t.key(spaceCandidate, i) }
+
+// adversaryBuilder returns a builder for one of adversaryVariants sized
+// for n at p (a scalable filter grows from n/10), and its theory at n
+// items.
+func adversaryBuilder(variant string, n uint64, p float64) (builder, variants.Stats, float64, string, error) {
+	if variant == "scalable" {
+		spec := scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: max(1, n/10)}
+		geom := analysis.Scalable{P: spec.P, R: spec.R, S: spec.S, N0: spec.N0}
+		if err := geom.Validate(); err != nil {
+			return nil, variants.Stats{}, 0, "", paramError("p", "%v", err)
+		}
+		th, err := scalableFPR(geom, n)
+		if err != nil {
+			return nil, variants.Stats{}, 0, "", paramError("n", "%v", err)
+		}
+		return scalableBuilder(spec), variants.Stats{}, th, "scalable", nil
+	}
+	b, err := sized(variant, n, p, 0)
+	if err != nil {
+		return nil, variants.Stats{}, 0, "", err
+	}
+	st, err := probe(b)
+	if err != nil {
+		return nil, variants.Stats{}, 0, "", paramError("n", "%v", err)
+	}
+	theory, model := variantTheory(variant, st)
+	return b, st, theory(n), model, nil
+}
+
+// planAdversary plans the three parts of the adversary experiment on
+// filters sized for N at P, each series on its own Filters filters.
+//
+// Pollution: for each of adversaryVariants, N keys are inserted, random
+// (AttackRandom), chosen with the known hashing (AttackChosen), or chosen
+// so against a keyed filter (AttackChosenKeyed); Rate is then the
+// fraction of Queries never-inserted keys that test present, Theory the
+// variant's rate at N random keys.
+//
+// Forging: filters hold N random keys; the attacker, who knows the
+// hashing and the bits, tests candidates offline on its copy until it
+// has Queries/10 (at least 100) that test present. AttackForgeOffline rows count the
+// forged keys among the first Queries/(10 P) candidates (Rate is the
+// offline success rate; 1/Rate candidates per forged key);
+// AttackForgedOnline and AttackForgedKeyed rows count the forged keys
+// the filter itself reports present.
+//
+// Counting: counting filters hold N members; the attacker removes keys
+// (random never-inserted ones, forged ones, or ones forged without the
+// key of a keyed filter) up to N/100 and N/10 removals; Rate is the
+// fraction of members that then test absent, Removed the removals that
+// succeeded.
+//
+// A run on one variant plans only that variant's part.
+func planAdversary(variant string, p Params) (*plan, error) {
+	pl := &plan{}
+	known := variants.Hashing{}
+	keyed := variants.Hashing{Kind: variants.Keyed}
+	for _, v := range adversaryVariants {
+		if variant != "all" && variant != v {
+			continue
+		}
+		b, st, th, model, err := adversaryBuilder(v, p.N, p.P)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range []struct {
+			attack string
+			h      variants.Hashing
+			chosen bool
+		}{{AttackRandom, known, false}, {AttackChosen, known, true}, {AttackChosenKeyed, keyed, true}} {
+			row := Row{Series: v + ": " + a.attack, Variant: v, Hashing: hashingName(a.h), Items: p.N, Capacity: p.N,
+				Hashes: st.Hashes, Filters: p.Filters, Queries: p.Queries, Theory: th, Target: p.P}
+			if a.attack != AttackChosen {
+				// The theory describes keys independent of the hash:
+				// random ones, and chosen ones the key hides from.
+				row.Model = model
+			}
+			pl.groups = append(pl.groups, group{key: "adversary/pollution/" + v + "/" + a.attack, filters: p.Filters, hashing: a.h,
+				rows: []int{pl.add(row)}, run: pollution(b, p.N, a.chosen, a.h.Kind == variants.Keyed)})
+		}
+
+		forged := forgedKeys(p)
+		offline := uint64(math.Ceil(float64(forged) / p.P))
+		if offline > maxQueries {
+			return nil, paramError("p", "%g: forging would test %d candidates per filter", p.P, offline)
+		}
+		g := group{key: "adversary/forging/" + v, filters: p.Filters, hashing: known, run: forging(b, p.N, offline, forged, false)}
+		g.rows = append(g.rows,
+			pl.add(Row{Series: v + ": " + AttackForgeOffline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
+				Filters: p.Filters, Queries: offline, Theory: th, Model: model, Target: p.P}),
+			pl.add(Row{Series: v + ": " + AttackForgedOnline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
+				Filters: p.Filters, Queries: forged, Theory: 1, Target: p.P}))
+		pl.groups = append(pl.groups, g)
+		pl.groups = append(pl.groups, group{key: "adversary/forging-keyed/" + v, filters: p.Filters, hashing: keyed, run: forging(b, p.N, offline, forged, true),
+			rows: []int{pl.add(Row{Series: v + ": " + AttackForgedKeyed, Variant: v, Hashing: hashingName(keyed), Items: p.N, Capacity: p.N,
+				Filters: p.Filters, Queries: forged, Theory: th, Model: model, Target: p.P})}})
+	}
+
+	if variant != "all" && variant != "counting" {
+		return pl, nil
+	}
+	cb := countingBuilder(p.N, p.P, 0)
+	st, err := probe(cb)
+	if err != nil {
+		return nil, paramError("n", "%v", err)
+	}
+	removals := []uint64{max(1, p.N/100), max(1, p.N/10)}
+	for _, a := range []struct {
+		attack string
+		h      variants.Hashing
+	}{{AttackRemoveRandom, known}, {AttackRemoveForged, known}, {AttackRemoveKeyed, keyed}} {
+		g := group{key: "adversary/counting/" + a.attack, filters: p.Filters, hashing: a.h, run: forgedRemovals(cb, a.attack)}
+		for _, r := range removals {
+			g.rows = append(g.rows, pl.add(Row{Series: "counting: " + a.attack, Variant: "counting", Hashing: hashingName(a.h),
+				Width: variants.DefaultCounterWidth, Items: p.N, Capacity: p.N, Removals: r, Bits: st.Bits, Cells: st.Cells,
+				Hashes: st.Hashes, Filters: p.Filters, Queries: p.N, Target: p.P}))
+		}
+		pl.groups = append(pl.groups, g)
+	}
+	pl.notes = append(pl.notes,
+		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines up to T = %d candidates per inserted key and inserts the first with the most fresh cells (variants.FreshCounter), stopping at one whose k cells are all fresh", p.N, p.P, PollutionCandidates),
+		"the attacker knows the hashing (kind and seed, as a saved filter records them); against a keyed filter it does not know the key and chooses or forges with the default hashing",
+		fmt.Sprintf("forging: the attacker also knows the filter's bits (a copy) and searches offline; %d forged keys per filter are tested online; a blind attacker needs 1/rate queries per false positive", forgedKeys(p)))
+	return pl, nil
+}
+
+// pollution fills a filter with n keys, random or chosen, and counts the
+// false positives among the row's queries. A chosen key is, of the next
+// PollutionCandidates candidates, the first with the most fresh cells in
+// the attacker's view: the filter itself when the attacker knows the
+// hashing, or a copy built with the default hashing when the filter is
+// keyed.
+func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(t.hashing)
+		if err != nil {
+			return err
+		}
+		view, guess := f, t.hashing
+		if keyed {
+			guess = variants.Hashing{}
+			if view, err = build(guess); err != nil {
+				return err
+			}
+		}
+		fc, ok := view.(variants.FreshCounter)
+		if chosen && !ok {
+			return fmt.Errorf("experiments: %T cannot count fresh cells", view)
+		}
+		var next uint64
+		var k int
+		for i := range n {
+			if i%(interruptEvery/PollutionCandidates+1) == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if !chosen {
+				f.Add(t.member(i))
+				continue
+			}
+			if i%256 == 0 {
+				k = view.Stats().Hashes // a scalable filter's k grows with its stages
+			}
+			best, most := next, -1
+			for c := next; c < next+PollutionCandidates; c++ {
+				if fresh := fc.FreshCells(guess.Sum(t.candidate(c))); fresh > most {
+					best, most = c, fresh
+					if fresh >= k {
+						break // no candidate can do better
+					}
+				}
+			}
+			next += PollutionCandidates
+			f.Add(t.candidate(best))
+			if keyed {
+				view.Add(t.candidate(best))
+			}
+		}
+		positives, err := t.countPositives(ctx, f, rows[0].Queries)
+		if err != nil {
+			return err
+		}
+		st := f.Stats()
+		out[0].Count, out[0].Bits, out[0].Estimated, out[0].Stages = positives, st.Bits, st.EstimatedFPR, len(st.Stages)
+		return nil
+	}
+}
+
+// forging fills a filter with n random keys, then forges keys that test
+// present on the attacker's copy: the filter itself for known hashing, a
+// copy with the same keys under the default hashing for a keyed filter.
+// With known hashing the rows are the offline success rate over the
+// first offline candidates and the online hit rate of the first
+// forged forged keys; keyed, only the latter.
+func forging(build builder, n, offline, forged uint64, keyed bool) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(t.hashing)
+		if err != nil {
+			return err
+		}
+		view := f
+		if keyed {
+			if view, err = build(variants.Hashing{}); err != nil {
+				return err
+			}
+		}
+		for i := range n {
+			if i%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			f.Add(t.member(i))
+			if keyed {
+				view.Add(t.member(i))
+			}
+		}
+		var found, hits, tried uint64
+		for c := uint64(0); found < forged || (!keyed && c < offline); c++ {
+			if c%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if c >= 1<<40 {
+				return fmt.Errorf("experiments: forging found %d keys in %d candidates", found, c)
+			}
+			key := t.candidate(c)
+			if !view.Contains(key) {
+				continue
+			}
+			if c < offline {
+				tried++
+			}
+			if found < forged {
+				found++
+				if f.Contains(key) {
+					hits++
+				}
+			}
+		}
+		st := f.Stats()
+		j := 0
+		if !keyed {
+			out[0].Count = tried
+			out[0].Bits, out[0].Estimated, out[0].Stages = st.Bits, st.EstimatedFPR, len(st.Stages)
+			j = 1
+		}
+		out[j].Count = hits
+		out[j].Bits, out[j].Estimated, out[j].Stages = st.Bits, st.EstimatedFPR, len(st.Stages)
+		return nil
+	}
+}
+
+// forgedRemovals fills a counting filter with the row's Items members,
+// then removes keys up to each row's Removals: random never-inserted keys
+// (AttackRemoveRandom), or keys that test present on the attacker's copy
+// (the filter itself, or, keyed, a copy with the default hashing), and
+// counts the members that test absent.
+func forgedRemovals(build builder, attack string) runFunc {
+	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+		f, err := build(t.hashing)
+		if err != nil {
+			return err
+		}
+		rm, ok := f.(variants.Remover)
+		if !ok {
+			return fmt.Errorf("experiments: %T cannot remove", f)
+		}
+		view := f
+		keyed := attack == AttackRemoveKeyed
+		if keyed {
+			if view, err = build(variants.Hashing{}); err != nil {
+				return err
+			}
+		}
+		members := rows[0].Items
+		for i := range members {
+			if i%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			f.Add(t.member(i))
+			if keyed {
+				view.Add(t.member(i))
+			}
+		}
+		var offered, removed, c uint64
+		for j, r := range rows {
+			for ; offered < r.Removals; offered++ {
+				var key []byte
+				if attack == AttackRemoveRandom {
+					key = t.stranger(offered)
+				} else {
+					for ; ; c++ {
+						if c%interruptEvery == 0 && ctx.Err() != nil {
+							return ctx.Err()
+						}
+						if c >= 1<<40 {
+							return fmt.Errorf("experiments: forging found no key in %d candidates", c)
+						}
+						if view.Contains(t.candidate(c)) {
+							break
+						}
+					}
+					key = t.candidate(c)
+					c++
+				}
+				if rm.Remove(key) {
+					removed++
+				}
+				if keyed {
+					view.(variants.Remover).Remove(key)
+				}
+			}
+			var lost uint64
+			for i := range members {
+				if !f.Contains(t.member(i)) {
+					lost++
+				}
+			}
+			st := f.Stats()
+			out[j].Count, out[j].Removed, out[j].Bits, out[j].Estimated = lost, removed, st.Bits, st.EstimatedFPR
+		}
+		return nil
+	}
+}
+
+// summarizeAdversary states, per variant, the factor by which chosen keys
+// raise the rate over random keys and over theory, the keyed filter's rate
+// over theory, the queries per false positive of a forging and a blind
+// attacker, and the members lost to removals.
+func summarizeAdversary(r *Results) []string {
+	find := func(series string, removals uint64) *Row {
+		for i := range r.Rows {
+			if r.Rows[i].Series == series && r.Rows[i].Removals == removals {
+				return &r.Rows[i]
+			}
+		}
+		return nil
+	}
+	var notes []string
+	for _, v := range adversaryVariants {
+		rnd, ch, ky := find(v+": "+AttackRandom, 0), find(v+": "+AttackChosen, 0), find(v+": "+AttackChosenKeyed, 0)
+		if rnd != nil && ch != nil && ky != nil && rnd.Rate > 0 && ch.Theory > 0 {
+			note := fmt.Sprintf("%s: after n chosen keys the rate is %.4g [%.4g, %.4g], %.1fx that after n random keys (%.4g) and %.1fx the theory (%.4g); against a keyed filter the same attacker gets %.4g [%.4g, %.4g], %.2fx the theory",
+				v, ch.Rate, ch.Lo, ch.Hi, ch.Rate/rnd.Rate, rnd.Rate, ch.Rate/ch.Theory, ch.Theory, ky.Rate, ky.Lo, ky.Hi, ky.Rate/ky.Theory)
+			if (v == "standard" || v == "partitioned") && ch.Bits > 0 && ch.Hashes > 0 {
+				// Every chosen key setting k fresh bits (Gerbet, Kumar and
+				// Lauradoux 2015): n k of the m bits set.
+				k := float64(ch.Hashes)
+				note += fmt.Sprintf("; if every chosen key set k = %d fresh bits the rate would be (n k/m)^k = %.4g", ch.Hashes, math.Pow(min(1, float64(ch.Items)*k/float64(ch.Bits)), k))
+			}
+			notes = append(notes, note)
+		}
+		off, on, onk := find(v+": "+AttackForgeOffline, 0), find(v+": "+AttackForgedOnline, 0), find(v+": "+AttackForgedKeyed, 0)
+		if off != nil && on != nil && onk != nil && off.Rate > 0 && on.Rate > 0 && rnd != nil && rnd.Rate > 0 {
+			kq := "no forged key tested present"
+			if onk.Rate > 0 {
+				kq = fmt.Sprintf("%.0f queries", 1/onk.Rate)
+			}
+			notes = append(notes, fmt.Sprintf("%s: forging with known hashing and bits takes %.0f offline trials and %.2f queries per false positive; a blind attacker needs %.0f queries (1/rate), and one forging against a keyed filter without its key %s",
+				v, 1/off.Rate, 1/on.Rate, 1/rnd.Rate, kq))
+		}
+	}
+	var parts []string
+	for _, a := range []string{AttackRemoveRandom, AttackRemoveForged, AttackRemoveKeyed} {
+		for i := range r.Rows {
+			row := &r.Rows[i]
+			if row.Series == "counting: "+a {
+				parts = append(parts, fmt.Sprintf("%s: %d removals lose %.3g%% of the members", a, row.Removals, 100*row.Rate))
+			}
+		}
+	}
+	if len(parts) > 0 {
+		notes = append(notes, "counting: "+strings.Join(parts, "; "))
+	}
+	return notes
+}

@@ -1,0 +1,104 @@
+package variants
+
+// FreshCounter is implemented by filters that can say, without changing
+// anything, how many of the cells a digest would set on AddHash are still
+// zero. It is what an attacker who knows a filter's hashing and contents
+// computes to choose keys that fill the filter as fast as possible (a
+// pollution attack; see the adversary experiment), and a research tool
+// for studying how keys overlap. With the Keyed hash kind and a secret
+// key, nobody without the key can compute the digest it needs.
+type FreshCounter interface {
+	// FreshCells returns the number of the k cell probes of AddHash(d)
+	// that find a zero cell (bit or counter); two probes that coincide
+	// on a zero cell count twice. For a scalable filter it counts in
+	// the stage that would take the add: the newest, or a new empty one
+	// (k fresh cells) if the newest is full.
+	FreshCells(d Digest) int
+}
+
+var (
+	_ FreshCounter = (*Standard)(nil)
+	_ FreshCounter = (*Partitioned)(nil)
+	_ FreshCounter = (*Blocked)(nil)
+	_ FreshCounter = (*Counting)(nil)
+	_ FreshCounter = (*Scalable)(nil)
+)
+
+// FreshCells implements FreshCounter.
+func (f *Standard) FreshCells(d Digest) int {
+	n := 0
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m)
+		if f.words[i>>6]>>(i&63)&1 == 0 {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// FreshCells implements FreshCounter.
+func (f *Partitioned) FreshCells(d Digest) int {
+	n, base := 0, uint64(0)
+	f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
+		i := reduce(g, f.sliceBits)
+		if f.words[base+i>>6]>>(i&63)&1 == 0 {
+			n++
+		}
+		base += f.sliceWords
+		return true
+	})
+	return n
+}
+
+// FreshCells implements FreshCounter, with the positions Blocked.set takes
+// in the block d.H1 picks.
+func (f *Blocked) FreshCells(d Digest) int {
+	block := f.words[reduce(d.H1, f.blocks)*(f.blockBits/64):][:f.blockBits/64]
+	s, mask, per := f.blockShift&63, f.blockBits-1, f.perWord
+	x, k, n := d.H2, f.k, 0
+	for t := uint64(1); ; t++ {
+		c := min(k, per)
+		for range c {
+			i := x & mask
+			if block[i>>6]>>(i&63)&1 == 0 {
+				n++
+			}
+			x >>= s
+		}
+		if k -= c; k == 0 {
+			return n
+		}
+		x = mix64(d.H2 + t*weyl)
+	}
+}
+
+// FreshCells implements FreshCounter: the probes that find a zero counter.
+func (f *Counting) FreshCells(d Digest) int {
+	n := 0
+	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
+		i := reduce(g, f.m) << (f.wshift & 7)
+		if f.words[i>>6]>>(i&63)&f.max == 0 {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// FreshCells implements FreshCounter, in the stage that would take the
+// add.
+func (f *Scalable) FreshCells(d Digest) int {
+	i := f.live - 1
+	st := &f.stages[i]
+	if st.core().items >= st.capacity && f.err == nil {
+		// The add would grow a new, empty stage.
+		if next, err := f.geom.Stage(i + 1); err == nil {
+			return next.Hashes
+		}
+	}
+	if st.b != nil {
+		return st.b.FreshCells(d.Remix(i))
+	}
+	return st.f.FreshCells(d.Remix(i))
+}
