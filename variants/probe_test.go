@@ -98,7 +98,7 @@ func TestProbePathsAgree(t *testing.T) {
 		sizes, ks, nq = []uint64{1, 3, 64}, []int{1, 7, 8, 23}, 1000
 	}
 	for _, blocks := range sizes {
-		for _, h := range []Hashing{{}, {Kind: XXH64}, {Kind: Metro, Seed: 9}} {
+		for _, h := range []Hashing{{}, {Kind: XXH64}, {Kind: XXH64, Seed: 5}, {Kind: Metro, Seed: 9}, {Kind: Keyed, Key: HashKey{1, 2, 3}}} {
 			makers = append(makers, maker{"split-block", func() probeFilter {
 				f, err := NewSplitBlock(blocks*SplitBlockBits, h)
 				if err != nil {
