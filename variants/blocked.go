@@ -202,13 +202,15 @@ func (f *Blocked) TestAndAddHash(d Digest) bool {
 	return present
 }
 
-// block returns the address of the block that h1 picks. Every block lies
-// inside the table: reduce(h1, blocks) < blocks, and the table has
-// exactly blocks * B/64 words (the constructors and the decoder make it
-// so), which block asserts once before the unchecked arithmetic.
+// block returns the address of the block that h1 picks, reduce(h1, z)
+// for z blocks. z is taken from the table's length (z B/64 words, which
+// the constructors and the decoder make equal to f.blocks), so that the
+// unchecked arithmetic stays inside the table by construction with no
+// assertion to pay per key.
 func (f *Blocked) block(h1 uint64) unsafe.Pointer {
-	_ = f.words[f.blocks<<(f.blockShift-6)-1]
-	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), reduce(h1, f.blocks)<<(f.blockShift-3))
+	s := (f.blockShift - 3) & 63 // bytes per block, log2
+	z := uint64(len(f.words)) << 3 >> s
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), reduce(h1, z)<<s)
 }
 
 // The in-block loops take the k positions from h2 as the type's comment
@@ -232,13 +234,21 @@ func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
 	}
 }
 
-// test reports whether the k bits of h2 are all set in the block at b. It
+// test reports whether the k bits of h2 are all set in the block at b,
+// with the AVX2 probe where there is one (see blockedTest).
+func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
+	return blockedTest(b, h2, f.k, f.perWord, f.blockShift)
+}
+
+// blockedTestGo is the pure-Go test of a blocked filter's block: it
+// reports whether the k bits of h2, s = shift bits per position and per =
+// 64/s positions per 64-bit value, are all set in the block at b. It
 // tests every bit without an early exit: the loads all hit the one line
 // the first brings in, and a loop without branches on the bits lets the
 // processor run the tests of consecutive keys side by side.
-func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
-	s, mask, per := f.blockShift&63, f.blockBits-1, f.perWord
-	x, k := h2, f.k
+func blockedTestGo(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
+	s, mask := shift&63, uint64(1)<<(shift&63)-1
+	x := h2
 	acc := uint64(1)
 	for t := uint64(1); ; t++ {
 		n := min(k, per)
@@ -247,7 +257,7 @@ func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
 			acc &= *wordPtr(b, i) >> (i & 63)
 			x >>= s
 		}
-		if k -= n; k == 0 {
+		if k -= n; k <= 0 {
 			return acc&1 != 0
 		}
 		x = mix64(h2 + t*weyl)

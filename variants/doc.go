@@ -48,12 +48,26 @@
 // cells. BenchmarkFilter and BenchmarkFilterInCache measure both against
 // the hash alone.
 //
+// The cache-local filters test and set the bits of a block with AVX2 on
+// amd64 processors that have it (probe_amd64.s, chosen at run time with
+// golang.org/x/sys/cpu): the split-block filter builds its eight-word mask
+// from the eight salts in one vector and tests it with one VPTEST, as
+// parquet-go, Impala and Kudu do, and the blocked filter at B = 256 and
+// 512 computes eight of a key's positions at a time and fetches their
+// words with VPERMD. Other architectures, and the purego build tag, use
+// the pure-Go probes, which set the same bits and give the same answers
+// (a test checks it on random keys); the format and the theory do not
+// depend on the path.
+//
 // Blocked and SplitBlock also implement Batcher: AddBatch and ContainsBatch
 // hash a group of keys, touch every group member's block, and only then set
 // or test the bits, so that the cache misses of independent keys overlap
-// instead of being paid one after another. BenchmarkBlocked measures them
-// against one-at-a-time calls and against a baseline of raw loads of random
-// cache lines at the same size.
+// instead of being paid one after another. The split-block filter's
+// AddHashBatch and ContainsHashBatch hand the whole slice of digests to
+// one vector loop, whose few instructions per key leave the processor room
+// for many misses in flight without a touch pass. BenchmarkBlocked
+// measures them against one-at-a-time calls and against a baseline of raw
+// loads of random cache lines at the same size.
 //
 // A scalable filter's query visits every stage. With its default
 // partitioned stages it refutes an absent key in each large stage with

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/zeebo/xxh3"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -149,13 +150,40 @@ func (f *SplitBlock) AppendBitset(dst []byte) []byte {
 }
 
 // Add inserts key.
-func (f *SplitBlock) Add(key []byte) { f.AddHash64(f.hash64(key)) }
+func (f *SplitBlock) Add(key []byte) {
+	// The two usual hashes are called from here, not through hash64, so
+	// that a key costs one call to the hash and one to the probe.
+	var h uint64
+	switch {
+	case f.hashing == parquetHashing:
+		h = xxhash.Sum64(key)
+	case f.hashing.Kind == XXH3:
+		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	default:
+		h = f.hash64(key)
+	}
+	f.AddHash64(h)
+}
 
 // Contains reports whether key is possibly in the set.
-func (f *SplitBlock) Contains(key []byte) bool { return f.ContainsHash64(f.hash64(key)) }
+func (f *SplitBlock) Contains(key []byte) bool {
+	var h uint64
+	switch {
+	case f.hashing == parquetHashing:
+		h = xxhash.Sum64(key)
+	case f.hashing.Kind == XXH3:
+		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	default:
+		h = f.hash64(key)
+	}
+	return f.ContainsHash64(h)
+}
 
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *SplitBlock) TestAndAdd(key []byte) bool { return f.TestAndAddHash64(f.hash64(key)) }
+
+// parquetHashing is the hashing of Parquet's Bloom filters: XXH64, seed 0.
+var parquetHashing = Hashing{Kind: XXH64}
 
 // hash64 returns the 64-bit hash of key, H1 of its digest.
 func (f *SplitBlock) hash64(key []byte) uint64 {
@@ -181,21 +209,22 @@ func (f *SplitBlock) TestAndAddHash(d Digest) bool { return f.TestAndAddHash64(d
 // AddHash64 inserts the key whose 64-bit hash is h, as Parquet's
 // insert(h) does.
 func (f *SplitBlock) AddHash64(h uint64) {
-	f.set(f.block(h), uint32(h))
+	w := f.words
+	splitAddHash(unsafe.Pointer(unsafe.SliceData(w)), uint64(len(w))/4, h)
 	f.items++
 }
 
 // ContainsHash64 reports whether the key whose 64-bit hash is h is
 // possibly present, as Parquet's check(h) does.
-func (f *SplitBlock) ContainsHash64(h uint64) bool { return f.test(f.block(h), uint32(h)) }
+func (f *SplitBlock) ContainsHash64(h uint64) bool {
+	return splitContainsHash(f.base(), f.z(), h)
+}
 
 // TestAndAddHash64 inserts the key whose 64-bit hash is h and reports
 // whether it was possibly present.
 func (f *SplitBlock) TestAndAddHash64(h uint64) bool {
-	b := f.block(h)
-	present := f.test(b, uint32(h))
-	f.set(b, uint32(h))
-	f.items++
+	present := f.ContainsHash64(h)
+	f.AddHash64(h)
 	return present
 }
 
@@ -203,7 +232,23 @@ func (f *SplitBlock) TestAndAddHash64(h uint64) bool {
 // which is below z; the table has exactly 4 z words, asserted once.
 func (f *SplitBlock) block(h uint64) unsafe.Pointer {
 	_ = f.words[f.blocks*4-1]
-	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), ((h>>32)*f.blocks)>>32<<5)
+	return splitBlockAt(f.base(), f.blocks, h)
+}
+
+// base returns the address of the table, for the probes.
+func (f *SplitBlock) base() unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(f.words))
+}
+
+// z returns the number of blocks for the probes, taken from the table's
+// length (which is 4 z words): the probes' unchecked arithmetic then stays
+// inside the table by construction, with no assertion to pay per key.
+func (f *SplitBlock) z() uint64 { return uint64(len(f.words)) / 4 }
+
+// splitBlockAt returns the address of the block that h picks in the
+// table at words of z blocks.
+func splitBlockAt(words unsafe.Pointer, z, h uint64) unsafe.Pointer {
+	return unsafe.Add(words, ((h>>32)*z)>>32<<5)
 }
 
 // masks returns the block mask of x as four 64-bit words: 32-bit word i of
@@ -220,8 +265,16 @@ func masks(x uint32) (m0, m1, m2, m3 uint64) {
 	return
 }
 
-// set ORs the mask of x into the block at b.
-func (f *SplitBlock) set(b unsafe.Pointer, x uint32) {
+// The pure-Go probes of the split-block filter. The probe entry points
+// (splitAddHash, splitContainsHash, splitAdd, splitContains) are these
+// functions on every architecture but amd64 and under the purego build
+// tag (probe_generic.go); on amd64 they are the AVX2 loops of
+// probe_amd64.s, which jump to these when the processor has no AVX2. Each
+// takes the table's address and its number of blocks z, which the caller
+// has checked against the table.
+
+// splitSet ORs the mask of x into the block at b.
+func splitSet(b unsafe.Pointer, x uint32) {
 	m0, m1, m2, m3 := masks(x)
 	w := (*[4]uint64)(b)
 	w[0] |= m0
@@ -230,11 +283,40 @@ func (f *SplitBlock) set(b unsafe.Pointer, x uint32) {
 	w[3] |= m3
 }
 
-// test reports whether the block at b holds every bit of the mask of x.
-func (f *SplitBlock) test(b unsafe.Pointer, x uint32) bool {
+// splitTest reports whether the block at b holds every bit of the mask of x.
+func splitTest(b unsafe.Pointer, x uint32) bool {
 	m0, m1, m2, m3 := masks(x)
 	w := (*[4]uint64)(b)
 	return (m0&^w[0])|(m1&^w[1])|(m2&^w[2])|(m3&^w[3]) == 0
+}
+
+// splitAddHashGo sets the bits of hash h.
+func splitAddHashGo(words unsafe.Pointer, z, h uint64) {
+	splitSet(splitBlockAt(words, z, h), uint32(h))
+}
+
+// splitContainsHashGo reports whether the bits of hash h are all set.
+func splitContainsHashGo(words unsafe.Pointer, z, h uint64) bool {
+	return splitTest(splitBlockAt(words, z, h), uint32(h))
+}
+
+// splitAddGo sets the bits of each of the n 64-bit hashes at h, h+stride,
+// ... (bytes).
+func splitAddGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int) {
+	for i := range n {
+		x := *(*uint64)(unsafe.Add(h, uintptr(i)*stride))
+		splitSet(splitBlockAt(words, z, x), uint32(x))
+	}
+}
+
+// splitContainsGo sets out[i] to whether the bits of the i-th of the n
+// hashes at h (stride bytes apart) are all set.
+func splitContainsGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int, out *bool) {
+	o := unsafe.Slice(out, n)
+	for i := range o {
+		x := *(*uint64)(unsafe.Add(h, uintptr(i)*stride))
+		o[i] = splitTest(splitBlockAt(words, z, x), uint32(x))
+	}
 }
 
 // Hashing returns the filter's hash options.

@@ -1,0 +1,29 @@
+//go:build !amd64 || purego
+
+package variants
+
+import "unsafe"
+
+// useAVX2 is false where there is no assembly (other architectures, and
+// the purego build tag): the pure-Go probes serve every call.
+const useAVX2 = false
+
+// The probe entry points of this build are the pure-Go probes.
+
+func splitAddHash(words unsafe.Pointer, z, h uint64) { splitAddHashGo(words, z, h) }
+
+func splitContainsHash(words unsafe.Pointer, z, h uint64) bool {
+	return splitContainsHashGo(words, z, h)
+}
+
+func splitAdd(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int) {
+	splitAddGo(words, z, h, stride, n)
+}
+
+func splitContains(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uintptr, n int, out *bool) {
+	splitContainsGo(words, z, h, stride, n, out)
+}
+
+func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
+	return blockedTestGo(b, h2, k, per, shift)
+}
