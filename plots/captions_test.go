@@ -220,7 +220,24 @@ func TestCaptionNumbers(t *testing.T) {
 				zeros++
 			}
 		}
+		// Panel (d): an absent query's time at a million items, by growth factor.
+		qmin := map[float64]float64{2: math.Inf(1), 4: math.Inf(1)}
+		qmax := map[float64]float64{2: math.Inf(-1), 4: math.Inf(-1)}
+		var qblocked, qstandard float64
+		for _, name := range SeriesNames(r) {
+			row := one(t, r, name, last)
+			switch {
+			case strings.Contains(name, "blocked"):
+				qblocked = row.NsPerQuery
+			case strings.HasPrefix(name, "standard"):
+				qstandard = row.NsPerQuery
+			default:
+				qmin[row.S], qmax[row.S] = math.Min(qmin[row.S], row.NsPerQuery), math.Max(qmax[row.S], row.NsPerQuery)
+			}
+		}
 		claims(t, text, "scalable-all",
+			fmt.Sprintf("an absent key's query takes %.0f to %.0f ns with s = 2 (%.0f with blocked stages), %.0f to %.0f with s = 4, against %.0f for the standard filter",
+				qmin[2], qmax[2], qblocked, qmin[4], qmax[4], qstandard),
 			fmt.Sprintf("measures no false positive at %d of its %d checkpoints", zeros, len(Rows(r, SeriesNames(r)[len(SeriesNames(r))-1], nil))),
 			fmt.Sprintf("At r = 0.5 the theory reaches %.2f P", top/r.Params.P),
 			fmt.Sprintf("measures %.2f times its theory (95%% interval %.2f to %.2f)", ratio, lo, hi),
