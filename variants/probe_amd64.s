@@ -395,43 +395,66 @@ testfail:
 	VZEROUPPER
 	RET
 
-// STAGEBLOCK leaves in R13 the block and in BX = R8 the in-block value of
-// the stream seed in R12 in the stream stage at SI: the state x = s + x0
-// (left in R12), the block reduce(wyout(x + wyp0), b) << bshift from words, and
-// h2 = wyout(x + 2 wyp0), as streamStage.blockDigest and block compute
-// them. It clobbers AX, CX, DX and R12.
-#define STAGEBLOCK \
-	ADDQ   streamStage_x0(SI), R12 \
-	MOVQ   $0xa0761d6478bd642f, AX \
-	ADDQ   R12, AX \
-	MOVQ   $0xe7037ed1a0b428db, DX \
-	XORQ   AX, DX \
-	MULQ   DX \
-	XORQ   DX, AX \
-	MULQ   streamStage_b(SI) \
+// STAGEADDR leaves in DX the block, in the stream stage at SI, of the
+// stream seed in R12: with R12 advanced to the state x = s + x0, the block
+// reduce(wyout(x + wyp0), b) << bshift from words, as
+// streamStage.blockDigest and block compute it. It clobbers AX and CX.
+#define STAGEADDR \
+	ADDQ    streamStage_x0(SI), R12 \
+	MOVQ    $0xa0761d6478bd642f, AX \
+	ADDQ    R12, AX \
+	MOVQ    $0xe7037ed1a0b428db, DX \
+	XORQ    AX, DX \
+	MULQ    DX \
+	XORQ    DX, AX \
+	MULQ    streamStage_b(SI) \
 	MOVBQZX streamStage_bshift(SI), CX \
-	SHLQ   CX, DX \
-	ADDQ   streamStage_words(SI), DX \
-	MOVQ   DX, R13 \
-	MOVQ   $0x40ec3ac8f17ac85e, AX \
-	ADDQ   R12, AX \
-	MOVQ   $0xe7037ed1a0b428db, DX \
-	XORQ   AX, DX \
-	MULQ   DX \
-	XORQ   DX, AX \
-	MOVQ   AX, BX \
-	MOVQ   AX, R8
+	SHLQ    CX, DX \
+	ADDQ    streamStage_words(SI), DX
 
-// func streamBlockedTest(hot unsafe.Pointer, n int, s uint64) bool
+// STAGEBLOCK leaves in R13 the block (STAGEADDR) and in BX = R8 the
+// in-block value h2 = wyout(x + 2 wyp0) of the seed in R12 in the stream
+// stage at SI. It clobbers AX, CX, DX and R12.
+#define STAGEBLOCK \
+	STAGEADDR \
+	MOVQ DX, R13 \
+	MOVQ $0x40ec3ac8f17ac85e, AX \
+	ADDQ R12, AX \
+	MOVQ $0xe7037ed1a0b428db, DX \
+	XORQ AX, DX \
+	MULQ DX \
+	XORQ DX, AX \
+	MOVQ AX, BX \
+	MOVQ AX, R8
+
+// func streamBlockedTest(hot unsafe.Pointer, n int, s uint64, prefetch bool) bool
 //
 // The caller has checked useAVX2 and that every stage has 8 or 9 bits per
-// position (B = 256 or 512). R10 counts the stages left; SI is the stage
-// record, from the newest (n-1) down.
-TEXT ·streamBlockedTest(SB), NOSPLIT, $0-25
-	MOVQ hot+0(FP), SI
-	MOVQ n+8(FP), R10
+// position (B = 256 or 512). If prefetch is set, a first pass prefetches
+// every stage's block, so that the stages' cache misses are in flight
+// together (as touch does for a batch); the second tests the blocks. R10 counts the stages left;
+// SI is the stage record, from the oldest up in the first pass and from
+// the newest (n-1) down in the second.
+TEXT ·streamBlockedTest(SB), NOSPLIT, $0-33
+	MOVQ  hot+0(FP), SI
+	MOVQ  n+8(FP), R10
 	TESTQ R10, R10
 	JLE   sfail
+	CMPB  prefetch+24(FP), $0
+	JEQ   test
+
+prefetch:
+	MOVQ       s+16(FP), R12
+	STAGEADDR
+	PREFETCHT0 (DX)
+	ADDQ       $streamStage__size, SI
+	DECQ       R10
+	JNZ        prefetch
+
+	MOVQ hot+0(FP), SI
+	MOVQ n+8(FP), R10
+
+test:
 	MOVQ R10, AX
 	DECQ AX
 	IMULQ $streamStage__size, AX
@@ -478,11 +501,11 @@ snext:
 	JNZ  stage
 
 sfail:
-	MOVB $0, ret+24(FP)
+	MOVB $0, ret+32(FP)
 	VZEROUPPER
 	RET
 
 spass:
-	MOVB $1, ret+24(FP)
+	MOVB $1, ret+32(FP)
 	VZEROUPPER
 	RET

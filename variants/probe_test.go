@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // probeFilter is a filter with batches whose words the tests compare.
@@ -250,6 +251,12 @@ func TestScalableBlockedPathsAgree(t *testing.T) {
 					withVector(false, func() { pure = f.ContainsHash(d) })
 					if vec != pure {
 						t.Fatalf("B = %d, P = %g, %d stages: digest %v: vector %v, pure Go %v", b, p, f.Stages(), d, vec, pure)
+					}
+					if b <= 512 { // the prefetch pass, which only large filters take
+						hot := f.hot[:f.live]
+						if got := streamBlockedTest(unsafe.Pointer(unsafe.SliceData(hot)), len(hot), streamSeed(d), true); got != pure {
+							t.Fatalf("B = %d, P = %g, %d stages: digest %v: vector with prefetch %v, pure Go %v", b, p, f.Stages(), d, got, pure)
+						}
 					}
 					if vec {
 						trues++

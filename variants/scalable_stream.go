@@ -258,16 +258,26 @@ func (f *Scalable) containsStreamWide(d Digest) bool {
 // containsStreamBlocked is ContainsHash for blocked stages of the stream
 // derivation. With AVX2 and blocks of 256 or 512 bits (the block size is
 // the same in every stage), one call of streamBlockedTest locates and
-// tests every stage's block in assembly; otherwise streamBlockedTestGo
-// does.
+// tests every stage's block in assembly, prefetching the blocks first
+// once the newest stage exceeds prefetchBytes; otherwise
+// streamBlockedTestGo does.
 func (f *Scalable) containsStreamBlocked(d Digest) bool {
 	s := streamSeed(d)
 	hot := f.hot[:f.live]
 	if b := hot[0].bbits; useAVX2 && (b == 8 || b == 9) {
-		return streamBlockedTest(unsafe.Pointer(unsafe.SliceData(hot)), len(hot), s)
+		top := &hot[len(hot)-1]
+		return streamBlockedTest(unsafe.Pointer(unsafe.SliceData(hot)), len(hot), s, top.b<<(top.bshift&63) > prefetchBytes)
 	}
 	return streamBlockedTestGo(hot, s)
 }
+
+// prefetchBytes is the size of the newest blocked stage beyond which
+// streamBlockedTest prefetches every stage's block before testing them:
+// half the L2 cache of the machines measured, where the newest stage,
+// about half the filter with s = 2, and the older ones no longer fit it.
+// Within it the prefetch pass measured about 5 ns of 30 per query at
+// n = 1e4 (4 stages); at 3e7 keys it shortened absent queries.
+const prefetchBytes = 1 << 19
 
 // streamBlockedTestGo reports whether the stream seed s tests present in
 // one of the blocked stages of hot. A first pass locates the block of
