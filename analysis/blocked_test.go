@@ -354,6 +354,16 @@ func BenchmarkBlockedSize(b *testing.B) {
 	}
 }
 
+// BenchmarkBlockedSizeLarge is the page's heaviest blocked input: large
+// blocks and a small p, so many loads per size and large k.
+func BenchmarkBlockedSizeLarge(b *testing.B) {
+	for b.Loop() {
+		if _, _, err := BlockedSize(1_000_000, 1e-4, 4096); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestBlockedOptimalHashes(t *testing.T) {
 	for _, c := range []struct{ m, n, B uint64 }{
 		{1 << 20, 100_000, 512}, {1 << 16, 4_000, 64}, {1 << 18, 10_000, 1024}, {10_240, 10_000, 512}, {1 << 20, 20_000, 256},
@@ -397,5 +407,29 @@ func TestBlockedOptimalHashesFar(t *testing.T) {
 				got, BlockedFPR(c.m, c.n, got, c.blockBits), want, BlockedFPR(c.m, c.n, want, c.blockBits), c.lo, c.hi)
 		}
 		t.Logf("m/n = %.0f, B = %d: standard k %d, blocked k %d", float64(c.m)/float64(c.n), c.blockBits, OptimalHashes(c.m, c.n), got)
+	}
+}
+
+// TestInnerRatesExact checks that innerRates gives ExactFPR's values bit
+// for bit, for loads visited up, down and out of order (which restarts the
+// iteration) and for both of ExactFPR's methods.
+func TestInnerRatesExact(t *testing.T) {
+	for _, B := range []uint64{1, 3, 64, 256, 512, 4096, MaxBlockBits} {
+		for _, k := range []int{1, 2, 3, 7, 14, 23, 40} {
+			ir := newInnerRates(B, k)
+			var js []uint64
+			for j := uint64(0); j <= 300; j++ {
+				js = append(js, j)
+			}
+			for j := uint64(2000); j > 1000; j -= 37 {
+				js = append(js, j)
+			}
+			js = append(js, 5, 1, 100_000, 17, 1<<40, 3)
+			for _, j := range js {
+				if got, want := ir.rate(j), ExactFPR(B, j, k); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("B=%d k=%d j=%d: innerRates %.17g, ExactFPR %.17g", B, k, j, got, want)
+				}
+			}
+		}
 	}
 }
