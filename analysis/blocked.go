@@ -222,17 +222,27 @@ func BlockedSize(n uint64, p float64, blockBits uint64) (m uint64, k int, err er
 	// (fuller blocks favour fewer hashes); scan down from a little above it
 	// and stop once the size has grown for three k in a row past the best.
 	worse := 0
+	// The load tables depend on the number of blocks only, and the
+	// searches for neighbouring k visit mostly the same numbers.
+	tables := make(map[uint64]loads)
+	table := func(blocks uint64) loads {
+		ld, ok := tables[blocks]
+		if !ok {
+			ld = loadTable(n, blocks)
+			tables[blocks] = ld
+		}
+		return ld
+	}
 	for k := min(k0+3, MaxHashes); k >= 1; k-- {
 		cache := newInnerRates(blockBits, k)
-		blocks, ok := fewestBlocks(n, p, std/blockBits, MaxBits/blockBits, func(ld loads) float64 {
-			return blockedFPR(ld, blockBits, k, cache)
-		})
+		rate := func(blocks uint64) float64 { return blockedFPR(table(blocks), blockBits, k, cache) }
+		blocks, ok := fewestBlocks(p, std/blockBits, MaxBits/blockBits, rate)
 		if !ok {
 			worse++
 		} else if mb := blocks * blockBits; best == 0 || mb < best ||
-			mb == best && blockedFPR(loadTable(n, blocks), blockBits, k, cache) < bestRate {
+			mb == best && rate(blocks) < bestRate {
 			best, bestK, worse = mb, k, 0
-			bestRate = blockedFPR(loadTable(n, blocks), blockBits, k, cache)
+			bestRate = rate(blocks)
 		} else {
 			worse++
 		}
@@ -257,8 +267,8 @@ func SplitBlockSize(n uint64, p float64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	blocks, ok := fewestBlocks(n, p, std/SplitBlockBits, MaxBits/SplitBlockBits, func(ld loads) float64 {
-		return ld.mix(splitInner)
+	blocks, ok := fewestBlocks(p, std/SplitBlockBits, MaxBits/SplitBlockBits, func(blocks uint64) float64 {
+		return loadTable(n, blocks).mix(splitInner)
 	})
 	if !ok {
 		return 0, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))
@@ -279,12 +289,12 @@ func checkBlockedSizing(n uint64, p float64, blockBits uint64) error {
 	return nil
 }
 
-// fewestBlocks returns the smallest number of blocks b >= 1 whose rate, as
-// rate(loadTable(n, b)), is at most p, searching upward from about lo by
+// fewestBlocks returns the smallest number of blocks b >= 1 whose rate,
+// rate(b), is at most p, searching upward from about lo by
 // doubling and then by bisection (the rate falls as b grows). It reports
 // false if that needs more than maxBlocks blocks.
-func fewestBlocks(n uint64, p float64, lo, maxBlocks uint64, rate func(ld loads) float64) (uint64, bool) {
-	ok := func(b uint64) bool { return rate(loadTable(n, b)) <= p }
+func fewestBlocks(p float64, lo, maxBlocks uint64, rate func(blocks uint64) float64) (uint64, bool) {
+	ok := func(b uint64) bool { return rate(b) <= p }
 	if lo < 1 {
 		lo = 1
 	}
