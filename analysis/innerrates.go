@@ -123,9 +123,12 @@ func (ir *innerRates) squared(t uint64) []float64 {
 		if t&1 == 1 {
 			a := ir.pow(i)
 			for u := 0; u < n; u++ {
+				// Row u up to the diagonal, summed in coverSquare's order.
+				row := a[u*n : u*n+u+1]
+				rv := r[:len(row)]
 				var s float64
-				for v := 0; v <= u; v++ {
-					s += a[u*n+v] * r[v]
+				for v, x := range row {
+					s += x * rv[v]
 				}
 				tmp[u] = s
 			}
