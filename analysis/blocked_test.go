@@ -354,6 +354,16 @@ func BenchmarkBlockedSize(b *testing.B) {
 	}
 }
 
+// BenchmarkBlockedSizeLarge is the page's heaviest blocked input: large
+// blocks and a small p, so many loads per size and large k.
+func BenchmarkBlockedSizeLarge(b *testing.B) {
+	for b.Loop() {
+		if _, _, err := BlockedSize(1_000_000, 1e-4, 4096); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestBlockedOptimalHashes(t *testing.T) {
 	for _, c := range []struct{ m, n, B uint64 }{
 		{1 << 20, 100_000, 512}, {1 << 16, 4_000, 64}, {1 << 18, 10_000, 1024}, {10_240, 10_000, 512}, {1 << 20, 20_000, 256},
@@ -397,5 +407,99 @@ func TestBlockedOptimalHashesFar(t *testing.T) {
 				got, BlockedFPR(c.m, c.n, got, c.blockBits), want, BlockedFPR(c.m, c.n, want, c.blockBits), c.lo, c.hi)
 		}
 		t.Logf("m/n = %.0f, B = %d: standard k %d, blocked k %d", float64(c.m)/float64(c.n), c.blockBits, OptimalHashes(c.m, c.n), got)
+	}
+}
+
+// TestInnerRatesExact checks that innerRates gives ExactFPR's values bit
+// for bit, for loads visited up, down and out of order (which restarts the
+// iteration) and for both of ExactFPR's methods.
+func TestInnerRatesExact(t *testing.T) {
+	for _, B := range []uint64{1, 3, 64, 256, 512, 4096, MaxBlockBits} {
+		for _, k := range []int{1, 2, 3, 7, 14, 23, 40} {
+			ir := newInnerRates(B, k)
+			var js []uint64
+			for j := uint64(0); j <= 300; j++ {
+				js = append(js, j)
+			}
+			for j := uint64(2000); j > 1000; j -= 37 {
+				js = append(js, j)
+			}
+			js = append(js, 5, 1, 100_000, 17, 1<<40, 3)
+			for _, j := range js {
+				if got, want := ir.rate(j), ExactFPR(B, j, k); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("B=%d k=%d j=%d: innerRates %.17g, ExactFPR %.17g", B, k, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// bisectBlocks is fewestBlocks's search by plain bisection, for
+// comparison.
+func bisectBlocks(p float64, lo, maxBlocks uint64, rate func(uint64) float64) (uint64, bool) {
+	ok := func(b uint64) bool { return rate(b) <= p }
+	lo = max(lo, 1)
+	if ok(lo) {
+		hi := lo
+		lo = 0
+		for hi-lo > 1 {
+			if mid := lo + (hi-lo)/2; mid >= 1 && ok(mid) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		return hi, true
+	}
+	hi := lo + lo/8 + 1
+	for !ok(hi) {
+		if hi >= maxBlocks {
+			return 0, false
+		}
+		lo, hi = hi, min(2*hi, maxBlocks)
+	}
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// TestFewestBlocksBisection checks that fewestBlocks's guided search finds
+// the same number of blocks as plain bisection on blocked rates, from
+// starting points below, near and above the answer, and logs how many
+// rates each needed.
+func TestFewestBlocksBisection(t *testing.T) {
+	for _, c := range []struct {
+		n    uint64
+		p    float64
+		B    uint64
+		k    int
+		los  []uint64
+		maxB uint64
+	}{
+		{1_000_000, 0.01, 512, 6, []uint64{1, 10, 18_000, 18_700, 20_000, 40_000}, MaxBits / 512},
+		{1_000_000, 1e-4, 4096, 12, []uint64{1, 4000, 4700, 6000}, MaxBits / 4096},
+		{100_000, 1e-3, 64, 7, []uint64{1, 22_000, 30_000}, MaxBits / 64},
+		{1000, 0.1, 32, 2, []uint64{1, 150, 10_000}, MaxBits / 32},
+		{1_000_000, 1e-6, 512, 20, []uint64{50_000}, 60_000}, // beyond maxBlocks
+	} {
+		ir := newInnerRates(c.B, c.k)
+		var calls int
+		rate := func(b uint64) float64 { calls++; return blockedFPR(loadTable(c.n, b), c.B, c.k, ir) }
+		for _, lo := range c.los {
+			calls = 0
+			want, wok := bisectBlocks(c.p, lo, c.maxB, rate)
+			nb := calls
+			calls = 0
+			got, gok := fewestBlocks(c.p, lo, c.maxB, rate)
+			if got != want || gok != wok {
+				t.Errorf("n=%d p=%g B=%d k=%d from %d: fewestBlocks %d %v, bisection %d %v", c.n, c.p, c.B, c.k, lo, got, gok, want, wok)
+			}
+			t.Logf("n=%d p=%g B=%d k=%d from %d: %d blocks, %d rates (bisection %d)", c.n, c.p, c.B, c.k, lo, got, calls, nb)
+		}
 	}
 }

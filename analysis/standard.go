@@ -171,6 +171,17 @@ func ExactFPR(m, n uint64, k int) float64 {
 // described at ExactFPR. It reports false if that would cost more than
 // exactBudget operations.
 func exactFPR(m, t uint64, k int) (float64, bool) {
+	square, ok := exactPlan(m, t, k)
+	if !ok {
+		return 0, false
+	}
+	return exactFPRUsing(m, t, k, square), true
+}
+
+// exactPlan reports whether exactFPR(m, t, k) fits in exactBudget and, if
+// so, whether it takes q by squaring (coverSquare) rather than by
+// iterating (coverIterate).
+func exactPlan(m, t uint64, k int) (square, ok bool) {
 	// At most min(k, m) distinct query positions.
 	kk := k
 	if uint64(kk) > m {
@@ -180,9 +191,9 @@ func exactFPR(m, t uint64, k int) (float64, bool) {
 	squaring := steps * (float64(kk)*float64(kk)*float64(kk)/3 + float64(kk)*float64(kk))
 	iterating := float64(t) * float64(kk)
 	if math.Min(squaring, iterating)+float64(k)*float64(kk) > exactBudget {
-		return 0, false
+		return false, false
 	}
-	return exactFPRUsing(m, t, k, squaring < iterating), true
+	return squaring < iterating, true
 }
 
 // exactFPRUsing computes E[(X/m)^k] after t probes, with q from coverSquare
@@ -193,8 +204,21 @@ func exactFPRUsing(m, t uint64, k int, square bool) float64 {
 		kk = int(m)
 	}
 	mf := float64(m)
+	dist := queryDist(mf, k, kk)
 
-	// dist[d] = P(D = d), d = 0..kk, after k query draws.
+	// q[u] = P(u fixed bits are all covered after t probes).
+	var q []float64
+	if square {
+		q = coverSquare(mf, t, kk)
+	} else {
+		q = coverIterate(mf, t, kk)
+	}
+	return coverMix(dist, q)
+}
+
+// queryDist returns dist[d] = P(D = d), d = 0..kk, the distribution of
+// the number of distinct positions among k query draws from m bits.
+func queryDist(mf float64, k, kk int) []float64 {
 	dist := make([]float64, kk+1)
 	dist[1] = 1
 	for s := 1; s < k; s++ {
@@ -207,16 +231,13 @@ func exactFPRUsing(m, t uint64, k int, square bool) float64 {
 			dist[d] = v
 		}
 	}
+	return dist
+}
 
-	// q[u] = P(u fixed bits are all covered after t probes).
-	var q []float64
-	if square {
-		q = coverSquare(mf, t, kk)
-	} else {
-		q = coverIterate(mf, t, kk)
-	}
+// coverMix returns sum_d dist[d] q[d], capped at 1.
+func coverMix(dist, q []float64) float64 {
 	var sum float64
-	for d := 1; d <= kk; d++ {
+	for d := 1; d < len(dist); d++ {
 		sum += dist[d] * q[d]
 	}
 	return math.Min(sum, 1)
