@@ -48,3 +48,12 @@ func splitContains(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uint
 //
 //go:noescape
 func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool
+
+// streamBlockedTest is containsStreamBlocked's query with every stage's
+// block found and tested in one call: it reports whether the stream seed s
+// tests present in one of the n stream stages (blocked, with 8 or 9 bits
+// per position) at hot, testing the newest first; with prefetch, it first
+// prefetches every stage's block. Only for useAVX2.
+//
+//go:noescape
+func streamBlockedTest(hot unsafe.Pointer, n int, s uint64, prefetch bool) bool

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // The eight salts of the Parquet split-block filter, one per 32-bit lane.
@@ -391,5 +392,120 @@ testpass:
 
 testfail:
 	MOVB $0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// STAGEADDR leaves in DX the block, in the stream stage at SI, of the
+// stream seed in R12: with R12 advanced to the state x = s + x0, the block
+// reduce(wyout(x + wyp0), b) << bshift from words, as
+// streamStage.blockDigest and block compute it. It clobbers AX and CX.
+#define STAGEADDR \
+	ADDQ    streamStage_x0(SI), R12 \
+	MOVQ    $0xa0761d6478bd642f, AX \
+	ADDQ    R12, AX \
+	MOVQ    $0xe7037ed1a0b428db, DX \
+	XORQ    AX, DX \
+	MULQ    DX \
+	XORQ    DX, AX \
+	MULQ    streamStage_b(SI) \
+	MOVBQZX streamStage_bshift(SI), CX \
+	SHLQ    CX, DX \
+	ADDQ    streamStage_words(SI), DX
+
+// STAGEBLOCK leaves in R13 the block (STAGEADDR) and in BX = R8 the
+// in-block value h2 = wyout(x + 2 wyp0) of the seed in R12 in the stream
+// stage at SI. It clobbers AX, CX, DX and R12.
+#define STAGEBLOCK \
+	STAGEADDR \
+	MOVQ DX, R13 \
+	MOVQ $0x40ec3ac8f17ac85e, AX \
+	ADDQ R12, AX \
+	MOVQ $0xe7037ed1a0b428db, DX \
+	XORQ AX, DX \
+	MULQ DX \
+	XORQ DX, AX \
+	MOVQ AX, BX \
+	MOVQ AX, R8
+
+// func streamBlockedTest(hot unsafe.Pointer, n int, s uint64, prefetch bool) bool
+//
+// The caller has checked useAVX2 and that every stage has 8 or 9 bits per
+// position (B = 256 or 512). If prefetch is set, a first pass prefetches
+// every stage's block, so that the stages' cache misses are in flight
+// together (as touch does for a batch); the second tests the blocks. R10 counts the stages left;
+// SI is the stage record, from the oldest up in the first pass and from
+// the newest (n-1) down in the second.
+TEXT ·streamBlockedTest(SB), NOSPLIT, $0-33
+	MOVQ  hot+0(FP), SI
+	MOVQ  n+8(FP), R10
+	TESTQ R10, R10
+	JLE   sfail
+	CMPB  prefetch+24(FP), $0
+	JEQ   test
+
+prefetch:
+	MOVQ       s+16(FP), R12
+	STAGEADDR
+	PREFETCHT0 (DX)
+	ADDQ       $streamStage__size, SI
+	DECQ       R10
+	JNZ        prefetch
+
+	MOVQ hot+0(FP), SI
+	MOVQ n+8(FP), R10
+
+test:
+	MOVQ R10, AX
+	DECQ AX
+	IMULQ $streamStage__size, AX
+	ADDQ AX, SI
+	ONES(Y8)
+
+stage:
+	MOVQ    s+16(FP), R12
+	STAGEBLOCK
+	MOVQ    R13, AX
+	MOVQ    streamStage_bk(SI), DX
+	MOVQ    streamStage_bper(SI), DI
+	XORQ    R11, R11
+	MOVQ    DX, R9
+	CMPQ    R9, DI
+	CMOVQGT DI, R9
+	TESTQ   DX, DX
+	JLE     spass
+	CMPQ    streamStage_bbits(SI), $9
+	JNE     s256
+
+s512:
+	BLOCKEDPOSITIONS(R8, 64)
+	VPSRLD    $5, Y1, Y2
+	VPERMD    (AX), Y2, Y3
+	VPERMD    32(AX), Y2, Y4
+	VPSLLD    $23, Y1, Y9
+	VBLENDVPS Y9, Y4, Y3, Y3
+	BLOCKEDTEST(snext)
+	BLOCKEDNEXT(spass)
+	JMP       s512
+
+s256:
+	BLOCKEDPOSITIONS(R8, 0)
+	VPSRLD $5, Y1, Y2
+	VPERMD (AX), Y2, Y3
+	BLOCKEDTEST(snext)
+	BLOCKEDNEXT(spass)
+	JMP    s256
+
+snext:
+	SUBQ $streamStage__size, SI
+	DECQ R10
+	JNZ  stage
+
+sfail:
+	MOVB $0, ret+32(FP)
+	VZEROUPPER
+	RET
+
+spass:
+	MOVB $1, ret+32(FP)
 	VZEROUPPER
 	RET

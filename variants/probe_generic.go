@@ -27,3 +27,7 @@ func splitContains(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride uint
 func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
 	return blockedTestGo(b, h2, k, per, shift)
 }
+
+func streamBlockedTest(hot unsafe.Pointer, n int, s uint64, prefetch bool) bool {
+	return streamBlockedTestGo(unsafe.Slice((*streamStage)(hot), n), s)
+}

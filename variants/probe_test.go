@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // probeFilter is a filter with batches whose words the tests compare.
@@ -212,5 +213,61 @@ func TestBadBitsetsBothPaths(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScalableBlockedPathsAgree: a scalable filter with blocked stages of
+// the stream derivation answers alike with its one-call assembly query
+// (streamBlockedTest) and with the pure-Go stage loop, on filters of one
+// stage to many, for the block sizes the assembly serves and one it does
+// not; half the queries are keys added to some stage and half random
+// digests, and both answers must occur, so that the test cannot pass on
+// an all-false table.
+func TestScalableBlockedPathsAgree(t *testing.T) {
+	if ok, why := vectorPath(); !ok {
+		t.Skipf("nothing to compare: %s; the pure-Go query is tested by every other test", why)
+	}
+	rng := rand.New(rand.NewPCG(21, 2))
+	for _, b := range []int{256, 512, 1024} {
+		for _, n := range []int{50, 3000} {
+			for _, p := range []float64{0.1, 0.001} {
+				f, err := NewScalable(ScalableParams{P: p, N0: 100, BlockBits: b})
+				if err != nil {
+					t.Fatal(err)
+				}
+				added := make([]Digest, n)
+				for i := range added {
+					added[i] = Digest{H1: rng.Uint64(), H2: rng.Uint64()}
+					f.AddHash(added[i])
+				}
+				trues, falses := 0, 0
+				for i := range 20000 {
+					d := Digest{H1: rng.Uint64(), H2: rng.Uint64()}
+					if i%2 == 0 { // present, in any stage
+						d = added[rng.IntN(n)]
+					}
+					var vec, pure bool
+					withVector(true, func() { vec = f.ContainsHash(d) })
+					withVector(false, func() { pure = f.ContainsHash(d) })
+					if vec != pure {
+						t.Fatalf("B = %d, P = %g, %d stages: digest %v: vector %v, pure Go %v", b, p, f.Stages(), d, vec, pure)
+					}
+					if b <= 512 { // the prefetch pass, which only large filters take
+						hot := f.hot[:f.live]
+						if got := streamBlockedTest(unsafe.Pointer(unsafe.SliceData(hot)), len(hot), streamSeed(d), true); got != pure {
+							t.Fatalf("B = %d, P = %g, %d stages: digest %v: vector with prefetch %v, pure Go %v", b, p, f.Stages(), d, got, pure)
+						}
+					}
+					if vec {
+						trues++
+					} else {
+						falses++
+					}
+				}
+				if trues == 0 || falses == 0 {
+					t.Errorf("B = %d, P = %g, %d stages: %d true and %d false answers, want both", b, p, f.Stages(), trues, falses)
+				}
+			}
+		}
 	}
 }

@@ -327,10 +327,12 @@ func (f *Scalable) AddHash(d Digest) { f.TestAndAddHash(d) }
 // present key is most often found there and the search stops early. An
 // absent key must be tested against every stage in any order.
 //
-// With blocked stages, a query first locates the block of every stage and
-// reads one word of each in a tight loop (see Batcher), so that the
-// stages' cache misses are in flight together, and then tests the blocks,
-// the newest first.
+// With blocked stages, a query locates the block of every stage and tests
+// the blocks, the newest first. No stage's load depends on another's, so
+// the stages' cache misses are in flight together: the pure-Go paths read
+// one word of every block in a first pass (see Batcher), and with AVX2 and
+// blocks of 256 or 512 bits one assembly call derives and tests every
+// stage's block.
 func (f *Scalable) ContainsHash(d Digest) bool {
 	if f.stream {
 		if f.geom.BlockBits != 0 {

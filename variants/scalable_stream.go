@@ -2,6 +2,7 @@ package variants
 
 import (
 	"math/bits"
+	"runtime"
 	"unsafe"
 )
 
@@ -62,6 +63,12 @@ type streamStage struct {
 	// it.
 	bshift uint8
 	bl     *Blocked
+	// bk, bper and bbits are the blocked stage's hashes, positions per
+	// 64-bit value and bits per position (Blocked's k, perWord and
+	// blockShift), copied here so that a query passes them to blockedTest
+	// without reading the Blocked.
+	bk, bper int
+	bbits    uint
 }
 
 // newStreamStage returns the stream record of stage i, whose filter is p
@@ -74,6 +81,7 @@ func newStreamStage(i int, p *Partitioned, bl *Blocked) streamStage {
 		_ = bl.words[bl.blocks<<(bl.blockShift-6)-1]
 		st.words = unsafe.Pointer(unsafe.SliceData(bl.words))
 		st.b, st.bshift = bl.blocks, uint8(bl.blockShift-3)
+		st.bk, st.bper, st.bbits = bl.k, bl.perWord, bl.blockShift
 	}
 	if p != nil {
 		_ = p.words[uint64(p.k-1)*p.sliceWords+(p.sliceBits-1)>>6]
@@ -248,23 +256,47 @@ func (f *Scalable) containsStreamWide(d Digest) bool {
 }
 
 // containsStreamBlocked is ContainsHash for blocked stages of the stream
-// derivation: the blocks of up to batchGroup stages located and read
-// together, then tested newest first.
+// derivation. With AVX2 and blocks of 256 or 512 bits (the block size is
+// the same in every stage), one call of streamBlockedTest locates and
+// tests every stage's block in assembly, prefetching the blocks first
+// once the newest stage exceeds prefetchBytes; otherwise
+// streamBlockedTestGo does.
 func (f *Scalable) containsStreamBlocked(d Digest) bool {
 	s := streamSeed(d)
 	hot := f.hot[:f.live]
-	var g group
-	for hi := len(hot); hi > 0; hi -= batchGroup {
-		lo := max(hi-batchGroup, 0)
-		for i := lo; i < hi; i++ {
-			h1, h2 := hot[i].blockDigest(s)
-			g.at[i-lo], g.rest[i-lo] = hot[i].block(h1), h2
-		}
-		touch(g.at[:hi-lo])
-		for i := hi - 1; i >= lo; i-- {
-			if hot[i].bl.test(g.at[i-lo], g.rest[i-lo]) {
-				return true
-			}
+	if b := hot[0].bbits; useAVX2 && (b == 8 || b == 9) {
+		top := &hot[len(hot)-1]
+		return streamBlockedTest(unsafe.Pointer(unsafe.SliceData(hot)), len(hot), s, top.b<<(top.bshift&63) > prefetchBytes)
+	}
+	return streamBlockedTestGo(hot, s)
+}
+
+// prefetchBytes is the size of the newest blocked stage beyond which
+// streamBlockedTest prefetches every stage's block before testing them:
+// half the L2 cache of the machines measured, where the newest stage,
+// about half the filter with s = 2, and the older ones no longer fit it.
+// Within it the prefetch pass measured about 5 ns of 30 per query at
+// n = 1e4 (4 stages); at 3e7 keys it shortened absent queries.
+const prefetchBytes = 1 << 19
+
+// streamBlockedTestGo reports whether the stream seed s tests present in
+// one of the blocked stages of hot. A first pass locates the block of
+// every stage and reads one word of each, so that the stages' cache misses
+// are in flight together (as touch does for a batch); the second
+// recomputes each block (one multiply) and tests it with blockedTest,
+// newest stage first. Both passes read only the flat stage records.
+func streamBlockedTestGo(hot []streamStage, s uint64) bool {
+	var t uint64
+	for i := range hot {
+		st := &hot[i]
+		t |= *(*uint64)(st.block(wyout(s + st.x0 + wyp0)))
+	}
+	runtime.KeepAlive(t) // the loads must happen
+	for i := len(hot) - 1; i >= 0; i-- {
+		st := &hot[i]
+		h1, h2 := st.blockDigest(s)
+		if blockedTest(st.block(h1), h2, st.bk, st.bper, st.bbits) {
+			return true
 		}
 	}
 	return false
