@@ -4,7 +4,8 @@
 // filters, the exact rate of partitioned filters, the exact rate and sizing
 // of blocked and split-block filters (with the block penalty), the counter
 // distribution of counting filters, the stage geometry and compound rate of
-// scalable filters, a solver for any missing one of n, p, m and k, the
+// scalable filters, the rate and recall over the cycle of the two usual
+// sliding-window baselines (AlternatingWindow, ClearedWindow), a solver for any missing one of n, p, m and k, the
 // estimates of a filter's item count and of the union and intersection of
 // two filters' sets from their fill, with their exact or delta-method
 // errors (FillEstimator), and confidence intervals for measured rates and

@@ -1,0 +1,63 @@
+package experiments
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// TestWindowBaselineFilters checks the two baseline filters against their
+// theory's Held at every position of several cycles: the queried filter
+// holds exactly the last Held(t) items, every one of them tests present,
+// and TestAndAdd agrees with Contains.
+func TestWindowBaselineFilters(t *testing.T) {
+	h := variants.Hashing{Seed: 7}
+	a := analysis.AlternatingWindow{Half: 50, Bits: 2000, Hashes: 4}
+	c := analysis.ClearedWindow{Capacity: 70, Bits: 2000, Hashes: 4}
+	fa, err := newAlternating(a, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc, err := newCleared(c, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(i uint64) []byte { return binary.LittleEndian.AppendUint64(nil, i) }
+	for _, x := range []struct {
+		name string
+		f    variants.Filter
+		held func(uint64) uint64
+	}{{"alternating", fa, a.Held}, {"cleared", fc, c.Held}} {
+		for tt := uint64(1); tt <= 400; tt++ {
+			before := x.f.Contains(key(tt - 1))
+			if got := x.f.TestAndAdd(key(tt - 1)); got != before {
+				t.Fatalf("%s: TestAndAdd at %d = %v, Contains before %v", x.name, tt, got, before)
+			}
+			held := x.held(tt)
+			if st := x.f.Stats(); st.Items != held {
+				t.Fatalf("%s: after %d adds the queried filter holds %d items, theory %d", x.name, tt, st.Items, held)
+			}
+			for age := range held {
+				if !x.f.Contains(key(tt - 1 - age)) {
+					t.Fatalf("%s: after %d adds the item of age %d tests absent, held %d", x.name, tt, age, held)
+				}
+			}
+		}
+		x.f.Reset()
+		if st := x.f.Stats(); st.Items != 0 || st.FillRatio != 0 {
+			t.Errorf("%s: after Reset %d items, fill %g", x.name, st.Items, st.FillRatio)
+		}
+	}
+	if st := fa.Stats(); st.Bits != 2*a.Bits || st.Variant != "alternating" {
+		t.Errorf("alternating: Stats %+v, want %d bits", st, 2*a.Bits)
+	}
+	if _, err := newAlternating(analysis.AlternatingWindow{}, h); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("alternating of half 0: %v", err)
+	}
+	if _, err := newCleared(analysis.ClearedWindow{Capacity: 1}, h); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("cleared of 0 bits: %v", err)
+	}
+}
