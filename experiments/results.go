@@ -111,7 +111,8 @@ type Row struct {
 	Hashes int `json:"hashes,omitempty"`
 	// Stages is the mean number of stages of a scalable filter.
 	Stages float64 `json:"stages,omitempty"`
-	// BitsPerElement is Bits/Items.
+	// BitsPerElement is Bits/Items; for a sliding-window filter's rows,
+	// Bits/Window, the bits per item of the window it guarantees.
 	BitsPerElement float64 `json:"bits_per_element,omitempty"`
 
 	// Filters is the number of independently seeded filters measured.
@@ -259,7 +260,10 @@ func (r *Row) aggregate(conf float64) error {
 	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = la/nf, lp/nf, lw/nf
 	r.Bytes = bytes / nf
 	r.Removed = removed / nf
-	if r.Items > 0 && r.Bits > 0 {
+	switch {
+	case r.Window > 0 && r.Bits > 0:
+		r.BitsPerElement = bits / nf / float64(r.Window)
+	case r.Items > 0 && r.Bits > 0:
 		r.BitsPerElement = bits / nf / float64(r.Items)
 	}
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""

@@ -69,7 +69,9 @@ const MeasuredWindow = "measure-window"
 
 // MeasureWindow measures the sliding-window filters that specs describe
 // and returns their results: for each spec, one rate Row per position
-// (Items the position, Window the items checked, Theory the spec's theory
+// (Items the position, Window the spec's window, Members the newest items
+// checked, min(Window, position), BitsPerElement the bits per item of
+// the window, Theory the spec's theory
 // at the position), then one recall Row per age bucket (Age and AgeEnd its
 // ages, Items the last recall position, Queries the items queried per
 // filter, Rate the fraction that tested present), with the raw per-filter
@@ -178,7 +180,7 @@ func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) err
 	}
 	g := group{key: key, filters: s.Filters, run: windowRun(s), pooled: true}
 	for _, t := range s.Positions {
-		r := Row{Series: s.Name, Items: t, Window: min(s.Window, t), Members: min(s.Window, t),
+		r := Row{Series: s.Name, Items: t, Window: s.Window, Members: min(s.Window, t),
 			Filters: s.Filters, Queries: s.Queries, Model: model}
 		if s.Theory != nil {
 			r.Theory = s.Theory(t)
@@ -279,14 +281,22 @@ func windowRun(s WindowSpec) runFunc {
 				if n > 0 {
 					o.NsPerAdd = float64(d.Nanoseconds()) / float64(n)
 				}
+				// Fresh query keys at every position, so that the
+				// points of one filter share its bits but not its
+				// queries.
 				start := time.Now()
-				positives, err := t.countPositives(ctx, f, s.Queries)
-				if err != nil {
-					return err
+				var positives uint64
+				for q := range s.Queries {
+					if q%interruptEvery == 0 && ctx.Err() != nil {
+						return ctx.Err()
+					}
+					if f.Contains(t.query(uint64(i)*s.Queries + q)) {
+						positives++
+					}
 				}
 				o.NsPerQuery = float64(time.Since(start).Nanoseconds()) / float64(s.Queries)
 				o.Count = positives
-				if w := rows[i].Window; w > 0 {
+				if w := rows[i].Members; w > 0 {
 					start = time.Now()
 					for a := range w {
 						if !f.Contains(t.member(pos - 1 - a)) {

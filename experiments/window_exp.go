@@ -1,0 +1,225 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+var windowExperiment = Experiment{
+	Name: "window",
+	Summary: "sliding-window filters (age-partitioned, blocked age-partitioned, two standard filters used alternately, one cleared when full) " +
+		"at the same guaranteed window: rate against stream position, recall against age, bits per window item, time per operation",
+	Variants:  []string{"window"},
+	Timed:     true,
+	Shardable: true,
+	flags:     fixedFlags("n", "p", "filters", "queries"),
+	defaults: func(string, bool) Params {
+		return Params{N: 2000, P: 1e-4, Filters: 20, Queries: 4000, Conf: 0.95, Span: 1, Checkpoints: 1}
+	},
+	plan:      planWindow,
+	summarize: summarizeWindow,
+}
+
+// The window experiment's geometry of a run, in units of the window G
+// (Params.N): rate positions every G/8 up to windowSpan G, with 16 more
+// per cycle over each design's last two cycles before it; recall at 8
+// positions over one cycle after that, for ages in buckets of G/8 up to
+// windowAges G.
+const (
+	windowSpan     = 4
+	windowAges     = 3
+	windowCoarse   = 8
+	windowDense    = 16
+	windowPhases   = 8
+	windowMinRate  = 5 // expected false positives per filter and point, at least
+	windowMinItems = 64
+)
+
+// windowDesign is one design of the window experiment at one target rate:
+// its filter, geometry and exact theory.
+type windowDesign struct {
+	name   string // the series
+	kind   string // the Row.Variant
+	model  string
+	window uint64 // the guaranteed window
+	cycle  uint64 // the period of its rate, in adds
+	bits   uint64
+	hashes int
+	build  func(h variants.Hashing) (variants.Filter, error)
+	rate   func(t uint64) float64
+	recall func(age, t uint64) float64
+	// worst and mean are the rate's largest and mean values over the
+	// steady cycle; formula is the one-number formula of the
+	// implementations, where the design has one.
+	worst, mean, formula float64
+	note                 string
+}
+
+// windowTargets returns the target rates of a run: the decades from 0.1
+// down to p, and p itself if it is not one.
+func windowTargets(p float64) []float64 {
+	var ts []float64
+	for e := -1; ; e-- {
+		t := math.Pow(10, float64(e))
+		if t < p*(1+1e-9) {
+			break
+		}
+		ts = append(ts, t)
+	}
+	if len(ts) == 0 || math.Abs(ts[len(ts)-1]-p) > 1e-12*p {
+		ts = append(ts, p)
+	}
+	return ts
+}
+
+// baselineDesigns returns the alternating pair guaranteeing window items
+// and the filter cleared at 2 window items (its mean hold is about the
+// window), both at worst rate p.
+func baselineDesigns(window uint64, p float64) ([]windowDesign, error) {
+	a, err := analysis.SizeAlternating(window, p)
+	if err != nil {
+		return nil, paramError("n", "%v", err)
+	}
+	c, err := analysis.SizeCleared(2*window, p)
+	if err != nil {
+		return nil, paramError("n", "%v", err)
+	}
+	return []windowDesign{
+		{name: fmt.Sprintf("alternating p=%g", p), kind: "alternating", model: "exact", window: a.Window(), cycle: a.Half,
+			bits: a.TotalBits(), hashes: a.Hashes, build: func(h variants.Hashing) (variants.Filter, error) { return newAlternating(a, h) },
+			rate: a.FPR, recall: a.Recall, worst: a.WorstFPR(), mean: a.MeanFPR(),
+			note: fmt.Sprintf("two standard filters of m = %d bits, k = %d, swapped every %d adds", a.Bits, a.Hashes, a.Half)},
+		{name: fmt.Sprintf("cleared p=%g", p), kind: "cleared", model: "exact", window: c.Window(), cycle: c.Capacity,
+			bits: c.Bits, hashes: c.Hashes, build: func(h variants.Hashing) (variants.Filter, error) { return newCleared(c, h) },
+			rate: c.FPR, recall: c.Recall, worst: c.WorstFPR(), mean: c.MeanFPR(),
+			note: fmt.Sprintf("one standard filter of m = %d bits, k = %d, cleared at %d items (twice the window, so it holds the window on average, but only its newest item at every point)", c.Bits, c.Hashes, c.Capacity)},
+	}, nil
+}
+
+// windowPositions returns the rate positions of a design with the given
+// cycle for window g: every g/8 up to 4 g, and 16 per cycle over the last
+// two cycles before 4 g.
+func windowPositions(g, cycle uint64) []uint64 {
+	end := windowSpan * g
+	var ps []uint64
+	for j := uint64(1); j <= windowSpan*windowCoarse; j++ {
+		ps = append(ps, j*g/windowCoarse)
+	}
+	start := end - min(end-1, 2*cycle)
+	for j := uint64(0); j <= 2*windowDense; j++ {
+		ps = append(ps, start+j*(end-start)/(2*windowDense))
+	}
+	slices.Sort(ps)
+	return slices.Compact(slices.DeleteFunc(ps, func(x uint64) bool { return x == 0 }))
+}
+
+// planWindow plans the window experiment: for each target rate from 0.1
+// down to P (decades), every design sized to guarantee the newest N items
+// at that worst rate, measured on Filters filters with at least Queries
+// (and 5/target) never-inserted keys per position.
+func planWindow(_ string, p Params) (*plan, error) {
+	g := p.N
+	if g < windowMinItems || g > 1<<24 {
+		return nil, paramError("n", "%d, want a window of %d <= n <= 2^24 items", g, windowMinItems)
+	}
+	pl := &plan{}
+	for _, target := range windowTargets(p.P) {
+		designs, err := windowDesigns(g, target)
+		if err != nil {
+			return nil, err
+		}
+		q := max(p.Queries, uint64(math.Ceil(windowMinRate/target)))
+		for _, d := range designs {
+			var ages []uint64
+			for j := uint64(0); j <= windowAges*windowCoarse; j++ {
+				ages = append(ages, j*g/windowCoarse)
+			}
+			var at []uint64
+			for j := range uint64(windowPhases) {
+				at = append(at, windowSpan*g+j*d.cycle/windowPhases+1)
+			}
+			at = slices.Compact(at)
+			d := d
+			err := pl.measureWindow("window/"+d.name, WindowSpec{
+				Name:         d.name,
+				New:          func(seed uint64) (Filter, error) { return d.build(variants.Hashing{Seed: seed}) },
+				Positions:    windowPositions(g, d.cycle),
+				Filters:      p.Filters,
+				Queries:      q,
+				Window:       d.window,
+				Theory:       d.rate,
+				Model:        d.model,
+				Ages:         ages,
+				RecallAt:     at,
+				RecallTheory: d.recall,
+			}, func(r *Row) {
+				r.Variant = d.kind
+				r.Hashing = hashingName(variants.Hashing{})
+				r.Hashes = d.hashes
+				r.Target = target
+				r.Capacity = g
+			})
+			if err != nil {
+				return nil, err
+			}
+			note := fmt.Sprintf("%s: %s; guarantees the newest %d items, %d bits, %.2f bits per item of the window %d; exact rate over its steady cycle: worst %.4g, mean %.4g",
+				d.name, d.note, d.window, d.bits, float64(d.bits)/float64(g), g, d.worst, d.mean)
+			if d.formula > 0 {
+				note += fmt.Sprintf("; the implementations' one-number formula %.4g (%+.1f%% of the worst, %+.1f%% of the mean)",
+					d.formula, 100*(d.formula/d.worst-1), 100*(d.formula/d.mean-1))
+			}
+			pl.notes = append(pl.notes, note)
+		}
+	}
+	pl.notes = append(pl.notes, fmt.Sprintf("every design is sized so that its exact rate at the worst point of its cycle is at most the target; rates are measured every %d adds up to %d, and more densely over each design's last two cycles; recall at %d positions over one cycle after %d adds, for ages in buckets of %d",
+		g/windowCoarse, windowSpan*g, windowPhases, windowSpan*g, g/windowCoarse))
+	return pl, nil
+}
+
+// windowDesigns returns every design of the experiment guaranteeing
+// window items at worst rate p.
+func windowDesigns(window uint64, p float64) ([]windowDesign, error) {
+	return baselineDesigns(window, p)
+}
+
+// summarizeWindow states, per series, the largest measured rate beside the
+// theory there, the recall just past the window, and the bits per item of
+// the window at each target.
+func summarizeWindow(r *Results) []string {
+	var notes []string
+	var order []string
+	worst := map[string]*Row{}
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		if row.AgeEnd > 0 || row.Queries == 0 {
+			continue
+		}
+		w := worst[row.Series]
+		if w == nil {
+			order = append(order, row.Series)
+		}
+		if w == nil || row.Rate > w.Rate {
+			worst[row.Series] = row
+		}
+	}
+	for _, s := range order {
+		w := worst[s]
+		var add, query, present float64
+		var n float64
+		for i := range r.Rows {
+			if x := &r.Rows[i]; x.Series == s && x.AgeEnd == 0 && x.NsPerQuery > 0 {
+				add += x.NsPerAdd
+				query += x.NsPerQuery
+				present += x.NsPerPresent
+				n++
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds, exact theory there %.4g (target %g); %.2f bits per window item; %.0f ns per add, %.0f per absent and %.0f per present query (mean over the positions, measured on all workers at once)",
+			s, w.Rate, w.Lo, w.Hi, w.Items, w.Theory, w.Target, w.BitsPerElement, add/n, query/n, present/n))
+	}
+	return notes
+}
