@@ -61,3 +61,40 @@ func TestWindowBaselineFilters(t *testing.T) {
 		t.Errorf("cleared of 0 bits: %v", err)
 	}
 }
+
+// TestDoubleHashedAPWindow checks the double-hashed model's window at
+// every phase of several generations: the newest l g + 1 items test
+// present, and the item just older than that does not always.
+func TestDoubleHashedAPWindow(t *testing.T) {
+	const k, l, g, b = 4, 3, 50, 300
+	f, err := newDoubleHashedAP(k, l, g, b, variants.Hashing{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(i uint64) []byte { return binary.LittleEndian.AppendUint64(nil, i) }
+	var beyond, absent int
+	for tt := uint64(1); tt <= 20*g; tt++ {
+		f.Add(key(tt - 1))
+		w := min(tt, l*g+1)
+		for age := range w {
+			if !f.Contains(key(tt - 1 - age)) {
+				t.Fatalf("after %d adds the item of age %d tests absent, window %d", tt, age, w)
+			}
+		}
+		if tt > (k+l)*g && (tt-1)%g == 0 { // just after a shift
+			beyond++
+			if !f.Contains(key(tt - 1 - (l*g + 1))) {
+				absent++
+			}
+		}
+	}
+	if absent == 0 {
+		t.Errorf("the item of age l g + 1 tested present at all %d shifts", beyond)
+	}
+	if f.Bits() != (k+l)*b {
+		t.Errorf("bits %d", f.Bits())
+	}
+	if _, err := newDoubleHashedAP(0, 1, 1, 1, variants.Hashing{}); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("k = 0: %v", err)
+	}
+}
