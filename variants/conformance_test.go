@@ -155,6 +155,13 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 	}
 
 	st := f.Stats()
+	// A window filter (age-partitioned) promises no false negative among
+	// its most recent Window() keys only; its constructor here gets a
+	// window that holds every add of this test, so the checks above
+	// apply. Its Capacity is that window and its EstimatedItems counts
+	// the keys of its newest slices (see AgePartitioned.Stats), which the
+	// checks below do not cover; TestAgePartitioned* do.
+	_, window := f.(interface{ Window() uint64 })
 	if st.Variant == "" {
 		t.Error("Stats.Variant empty")
 	}
@@ -173,7 +180,7 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 	if st.EstimatedFPR <= 0 || st.EstimatedFPR > 0.05 || math.IsNaN(st.EstimatedFPR) {
 		t.Errorf("Stats.EstimatedFPR = %v at capacity, sized for 0.01", st.EstimatedFPR)
 	}
-	if st.Capacity != n && len(st.Stages) == 0 {
+	if st.Capacity != n && len(st.Stages) == 0 && !window {
 		t.Errorf("Stats.Capacity = %d, want %d", st.Capacity, n)
 	}
 	// Loose sanity bound; the statistical tests check the estimate
@@ -184,7 +191,7 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 	if st.Variant == "counting" && st.Saturated == 0 || len(st.Stages) > 0 {
 		distinct = float64(st.Items)
 	}
-	if math.Abs(st.EstimatedItems-distinct) > 0.05*distinct {
+	if !window && math.Abs(st.EstimatedItems-distinct) > 0.05*distinct {
 		t.Errorf("Stats.EstimatedItems = %v, want about %v", st.EstimatedItems, distinct)
 	}
 

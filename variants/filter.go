@@ -55,7 +55,8 @@ type Remover interface {
 // Stats is a filter's geometry and load as plain data.
 type Stats struct {
 	// Variant is the filter's kind: "standard", "partitioned", "counting",
-	// "scalable", "blocked" or "split-block".
+	// "scalable", "blocked", "split-block", "age-partitioned" or
+	// "age-partitioned-blocked".
 	Variant string
 	// Cells is the number of cells the hashes index (m): bits for the bit
 	// filters, counters for a counting filter, the sum over stages for a
@@ -89,6 +90,9 @@ type Stats struct {
 	Saturated uint64
 	// Stages holds per-stage figures (scalable only).
 	Stages []StageStats
+	// Slices holds per-slice figures of an age-partitioned filter, newest
+	// slice first; it is nil for the other variants.
+	Slices []SliceStats
 	// Blocks describes the blocks of a blocked or split-block filter; it
 	// is zero for the other variants.
 	Blocks BlockStats

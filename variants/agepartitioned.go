@@ -1,0 +1,567 @@
+package variants
+
+import (
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// AgePartitionedParams are the parameters of an age-partitioned filter.
+type AgePartitionedParams struct {
+	// K is the number of slices each key sets (its hashes), K >= 1.
+	K int
+	// L is the number of slices beyond K, L >= 1; K + L <=
+	// analysis.MaxAgeSlices.
+	L int
+	// G is the number of items per generation, G >= 1: the slices age by
+	// one when the newest holds G items and another arrives.
+	G uint64
+	// SliceBits is the number of bits per slice, a multiple of 64 if
+	// Blocked is set.
+	SliceBits uint64
+	// Blocked selects the blocked layout (format code 15): a key's bits in
+	// all slices lie in one 64-bit word per slice, the words of one index
+	// side by side, so that an insert touches at most three 64-byte lines
+	// and a query at most four when K <= 16 and K + L <= 32 (see
+	// AgePartitioned). Without it each slice is a table of its own
+	// (format code 14).
+	Blocked bool
+	// Refresh, when not zero, also ages the slices by time: a generation
+	// ends when it holds G items or when it is Refresh old, whichever
+	// comes first. Zero ages them by count only.
+	Refresh time.Duration
+	// Clock returns the current time for Refresh; nil means time.Now. It
+	// is not called when Refresh is zero.
+	Clock func() time.Time
+	// Hashing holds the hash options; the filter derives its positions
+	// itself and takes only the default derivation (EnhancedDouble).
+	Hashing Hashing
+}
+
+// AgePartitioned is an age-partitioned Bloom filter (Shtul, Baquero and
+// Almeida, "Age-Partitioned Bloom Filters", 2020): a filter for an unbounded
+// stream that answers "was this key among the recent items?". It keeps
+// K + L slices ordered by age. Add sets one bit in each of the K newest
+// slices; when the newest slice holds G items, the next Add first ages the
+// slices: the oldest is cleared and becomes the newest. Contains reports
+// true when K consecutive slices all hold the key's bit.
+//
+// # Promise
+//
+// The most recent Window() = L G + 1 keys added always test present, at
+// every phase of the generation cycle: a key stays present until the slice
+// that was its oldest when it was added is dropped, L + 1 shifts later, so
+// a key added last in its generation survives L G more adds, and one added
+// first, (L + 1) G - 1. Older keys are forgotten gradually; the
+// probability that a key of a given age still tests present is
+// analysis.AgePartitioned.Recall. With Refresh set, a shift also happens
+// when the newest slice is Refresh old. A key then tests present as long
+// as fewer than L + 1 shifts have happened since it was added: while every
+// generation ends by time (fewer than G keys arrive per Refresh), that is
+// at least L Refresh after it was added; while every generation ends by
+// count, the last L G + 1 keys as above; when both kinds occur, the key
+// leaves at the (L + 1)-th shift of either kind.
+//
+// The false-positive rate moves through a sawtooth over each generation,
+// lowest just after a shift and highest just before one;
+// analysis.AgePartitioned gives it exactly at every position (FPR), its
+// worst and mean, and NewAgePartitionedFor sizes the filter for the worst.
+//
+// # Indexing
+//
+// Each key is hashed once. Its digest gives the seed s of the wyrand
+// stream of the scalable filter (see Scalable): s = h1 xor rotl(h2, 32),
+// outputs v_t = wyout(s + t wyp0). The slices are a ring of K + L physical
+// slots; a slice keeps its slot while it ages, and the key's position in
+// slot r is fixed by r alone: the low (r even) or high (r odd) half of
+// output r/2 + 1, reduced to the slice by multiply-shift (slices of more
+// than 2^24 bits take output r + 1 whole). Every slot thus gets its own
+// output, so the key's positions in different slices are independent, as
+// the exact theory assumes, whichever slots the key's K slices occupy.
+//
+// In the blocked layout a slice of b bits is b/64 words; output 1, reduced
+// to [0, b/64), picks the key's word x, the same in every slot, and the low
+// 6 bits of byte r mod 8 of output 2 + r/8 its bit in slot r. Word x of
+// slot r is word x S + r of the table, S = 8 ceil((K+L)/8), so the words of
+// one index are contiguous and fill whole lines (the table starts on a
+// line). Aging clears one word of every index, a strided pass over the
+// table. The slices are then correlated through x, which costs rate at
+// equal memory; analysis.AgePartitioned.BlockedFPR gives it.
+//
+// # Concurrency
+//
+// Contains and ContainsHash are safe for concurrent use while nothing
+// mutates the filter (with Refresh they read the clock, and treat slices
+// older than the clock allows as gone without clearing them); Add,
+// TestAndAdd, Reset and their digest forms need exclusive access.
+type AgePartitioned struct {
+	geom    analysis.AgePartitioned
+	blocked bool
+	hashing Hashing
+	words   []uint64
+	// step is the bytes per slot (8 ceil(b/64)) in the plain layout, and
+	// the bytes per index (8 S) in the blocked one.
+	step  uintptr
+	n     int    // slots, K + L
+	front int    // slot of the newest slice
+	blks  uint64 // words per slot (b/64), blocked layout
+	wide  bool   // slices of more than wideSlice bits
+	items uint64
+	// gen[r] is the number of items of the generation that started in
+	// slot r (the newest slice's is gen[front]).
+	gen []uint64
+
+	refresh time.Duration
+	clock   func() time.Time
+	start   int64 // clock time (ns) at which the newest generation began
+	err     error
+}
+
+var _ Filter = (*AgePartitioned)(nil)
+
+// NewAgePartitioned returns an empty age-partitioned filter of the given
+// geometry. It reports an error wrapping ErrInvalidParams if K, L or G is
+// 0, K + L exceeds analysis.MaxAgeSlices, SliceBits is 0 (or not a
+// multiple of 64 with Blocked), Refresh is negative, the hashing takes
+// another derivation than the default, or the memory cannot be allocated.
+func NewAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
+	f, err := newAgePartitioned(p)
+	if err != nil {
+		return nil, err
+	}
+	f.start = f.now()
+	return f, nil
+}
+
+// newAgePartitioned checks p and builds the filter, without reading the
+// clock.
+func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
+	if err := checkOwnIndexing("age-partitioned", p.Hashing); err != nil {
+		return nil, err
+	}
+	geom := analysis.AgePartitioned{K: p.K, L: p.L, G: p.G, SliceBits: p.SliceBits}
+	if err := geom.Validate(); err != nil {
+		return nil, invalid("age-partitioned filter: %s", trimPrefix(err))
+	}
+	if p.Blocked && p.SliceBits%64 != 0 {
+		return nil, invalid("age-partitioned filter: blocked slices of %d bits, want a multiple of 64", p.SliceBits)
+	}
+	if p.Refresh < 0 {
+		return nil, invalid("age-partitioned filter: refresh %v, want >= 0", p.Refresh)
+	}
+	f := &AgePartitioned{geom: geom, blocked: p.Blocked, hashing: p.Hashing, n: p.K + p.L, refresh: p.Refresh, clock: p.Clock}
+	if f.refresh != 0 && f.clock == nil {
+		f.clock = time.Now
+	}
+	var words uint64
+	if p.Blocked {
+		f.blks = p.SliceBits / 64
+		stride := uint64(8 * ((f.n + 7) / 8))
+		f.step = uintptr(stride) * 8
+		if f.blks > math.MaxUint64/stride {
+			return nil, invalid("age-partitioned filter: %d words per slice cannot be addressed", f.blks)
+		}
+		words = f.blks * stride
+	} else {
+		sw := (p.SliceBits + 63) / 64
+		f.step = uintptr(sw) * 8
+		words = sw * uint64(f.n)
+		f.wide = p.SliceBits > wideSlice
+	}
+	w, err := alignedWords(words)
+	if err != nil {
+		return nil, err
+	}
+	f.words = w
+	f.gen = make([]uint64, f.n)
+	return f, nil
+}
+
+// NewAgePartitionedFor returns an empty age-partitioned filter in which
+// the most recent window keys always test present and whose false-positive
+// rate stays at most fpr at every phase of the generation cycle, with the
+// fewest bits the exact theory allows: K, L, G and SliceBits are those of
+// analysis.AgePartitionedFor (worst point of the cycle; see there for the
+// rule), or of analysis.AgePartitionedBlockedFor if p.Blocked is set. The
+// other fields of p (Blocked, Refresh, Clock, Hashing) are used as given;
+// K, L, G and SliceBits must be zero. It reports an error wrapping
+// ErrInvalidParams if window is 0, fpr is outside (0, 1), or p is invalid.
+func NewAgePartitionedFor(window uint64, fpr float64, p AgePartitionedParams) (*AgePartitioned, error) {
+	if p.K != 0 || p.L != 0 || p.G != 0 || p.SliceBits != 0 {
+		return nil, invalid("age-partitioned filter: NewAgePartitionedFor picks K, L, G and SliceBits; got %d, %d, %d, %d", p.K, p.L, p.G, p.SliceBits)
+	}
+	size := analysis.AgePartitionedFor
+	if p.Blocked {
+		size = analysis.AgePartitionedBlockedFor
+	}
+	g, err := size(window, fpr)
+	if err != nil {
+		return nil, invalid("age-partitioned filter: %s", trimPrefix(err))
+	}
+	p.K, p.L, p.G, p.SliceBits = g.K, g.L, g.G, g.SliceBits
+	return NewAgePartitioned(p)
+}
+
+// Params returns the filter's parameters.
+func (f *AgePartitioned) Params() AgePartitionedParams {
+	return AgePartitionedParams{K: f.geom.K, L: f.geom.L, G: f.geom.G, SliceBits: f.geom.SliceBits, Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing}
+}
+
+// Geometry returns the filter's geometry for the theory of package
+// analysis.
+func (f *AgePartitioned) Geometry() analysis.AgePartitioned { return f.geom }
+
+// Window returns L G + 1, the number of most recent keys that always test
+// present (see AgePartitioned).
+func (f *AgePartitioned) Window() uint64 { return f.geom.Window() }
+
+// Position returns the number of items in the newest slice, the position c
+// of the generation cycle at which analysis.AgePartitioned.FPR gives the
+// rate.
+func (f *AgePartitioned) Position() uint64 { return f.gen[f.front] }
+
+// Err returns the error of the last mutating call that found the clock
+// before the start of the newest generation (a clock going backwards), or
+// nil. The filter does not age on such a call. Reset clears it.
+func (f *AgePartitioned) Err() error { return f.err }
+
+// now returns the clock's time in nanoseconds, or 0 without Refresh.
+func (f *AgePartitioned) now() int64 {
+	if f.refresh == 0 {
+		return 0
+	}
+	return f.clock().UnixNano()
+}
+
+// due returns the number of time-triggered shifts pending at time now, and
+// an error if now is before the newest generation began.
+func (f *AgePartitioned) due(now int64) (uint64, error) {
+	if now < f.start {
+		return 0, invalid("age-partitioned filter: the clock went back from %v to %v", time.Unix(0, f.start).UTC(), time.Unix(0, now).UTC())
+	}
+	return uint64(now-f.start) / uint64(f.refresh), nil
+}
+
+// Tick ages the filter by the time elapsed on its clock, as every
+// mutating call does first, and reports an error wrapping
+// ErrInvalidParams if the clock went back. Without Refresh it does
+// nothing.
+func (f *AgePartitioned) Tick() error {
+	if f.refresh == 0 {
+		return nil
+	}
+	now := f.now()
+	d, err := f.due(now)
+	if err != nil {
+		f.err = err
+		return err
+	}
+	if d > 0 {
+		for range min(d, uint64(f.n)) {
+			f.shift()
+		}
+		f.start += int64(d) * int64(f.refresh)
+	}
+	return nil
+}
+
+// live returns the number of slices a query may use: all of them, less
+// those a pending time-triggered shift would drop.
+func (f *AgePartitioned) live() int {
+	if f.refresh == 0 {
+		return f.n
+	}
+	d, err := f.due(f.now())
+	if err != nil || d == 0 {
+		return f.n
+	}
+	return f.n - int(min(d, uint64(f.n)))
+}
+
+// shift ages the slices by one: the oldest is cleared and becomes the
+// newest.
+func (f *AgePartitioned) shift() {
+	f.front--
+	if f.front < 0 {
+		f.front = f.n - 1
+	}
+	r := uintptr(f.front)
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	if f.blocked {
+		for x := range uintptr(f.blks) {
+			*(*uint64)(unsafe.Add(base, x*f.step+r*8)) = 0
+		}
+	} else {
+		w := int(f.step / 8)
+		clear(f.words[f.front*w : (f.front+1)*w])
+	}
+	f.gen[f.front] = 0
+}
+
+// Add inserts key.
+func (f *AgePartitioned) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+
+// Contains reports whether key is possibly among the recent keys.
+func (f *AgePartitioned) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+
+// TestAndAdd inserts key and reports whether it tested present before.
+// Unlike the scalable filter, it inserts a key that tests present too,
+// which renews it: it is then among the most recent keys again.
+func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+
+// TestAndAddHash is TestAndAdd for a digest.
+func (f *AgePartitioned) TestAndAddHash(d Digest) bool {
+	f.Tick()
+	present := f.ContainsHash(d)
+	f.insert(d)
+	return present
+}
+
+// AddHash inserts the key whose digest is d.
+func (f *AgePartitioned) AddHash(d Digest) {
+	f.Tick()
+	f.insert(d)
+}
+
+// insert ages the filter if the newest slice is full and sets d's bits in
+// the K newest slices.
+func (f *AgePartitioned) insert(d Digest) {
+	if f.gen[f.front] >= f.geom.G {
+		f.shift()
+		if f.refresh != 0 {
+			f.start = f.now()
+		}
+	}
+	f.gen[f.front]++
+	f.items++
+	s := streamSeed(d)
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	r, n := f.front, f.n
+	if f.blocked {
+		blk := unsafe.Add(base, uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
+		for range f.geom.K {
+			v := wyout(s + uint64(2+r>>3)*wyp0)
+			*(*uint64)(unsafe.Add(blk, r*8)) |= 1 << (v >> (8 * (r & 7)) & 63)
+			if r++; r == n {
+				r = 0
+			}
+		}
+		return
+	}
+	b := f.geom.SliceBits
+	for range f.geom.K {
+		i := f.slotIndex(s, r, b)
+		*wordPtr(unsafe.Add(base, uintptr(r)*f.step), i) |= 1 << (i & 63)
+		if r++; r == n {
+			r = 0
+		}
+	}
+}
+
+// slotIndex returns the bit of slot r (of b bits) that seed s picks in
+// the plain layout.
+func (f *AgePartitioned) slotIndex(s uint64, r int, b uint64) uint64 {
+	if f.wide {
+		return reduce(wyout(s+uint64(r+1)*wyp0), b)
+	}
+	v := wyout(s + uint64(r>>1+1)*wyp0)
+	return reduce32(v>>(32*(r&1))&mask32, b)
+}
+
+// blockedBit returns the bit (0 to 63) of slot r's word that seed s picks
+// in the blocked layout.
+func blockedBit(s uint64, r int) uint64 {
+	return wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7)) & 63
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly
+// among the recent keys.
+//
+// It looks for K consecutive slices holding the key's bit without testing
+// every slice: it tests the slice of age K-1 first, then younger ones down
+// to the first clear bit; a clear bit at age j means a run must start
+// after j, so the next test is at age j + K, and the slices already seen
+// set are not read again. A recent key costs its K tests; an absent key
+// about (K+L)/K tests of which most fail at once, once the older slices
+// are half full.
+func (f *AgePartitioned) ContainsHash(d Digest) bool {
+	live := f.live()
+	s := streamSeed(d)
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	front, n, k := f.front, f.n, f.geom.K
+	if f.blocked {
+		blk := unsafe.Add(base, uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
+		// The loop of runOf, written out.
+		start, end, known := 0, k-1, -1
+		for end < live {
+			j := end
+			for j > known {
+				r := front + j
+				if r >= n {
+					r -= n
+				}
+				if *(*uint64)(unsafe.Add(blk, r*8))>>blockedBit(s, r)&1 == 0 {
+					break
+				}
+				j--
+			}
+			if j <= known {
+				return true
+			}
+			start, known = j+1, end
+			end = start + k - 1
+		}
+		return false
+	}
+	b, step := f.geom.SliceBits, f.step
+	if f.wide {
+		return runOf(live, k, func(j int) bool {
+			r := front + j
+			if r >= n {
+				r -= n
+			}
+			return hasBit(unsafe.Add(base, uintptr(r)*step), f.slotIndex(s, r, b))
+		})
+	}
+	start, end, known := 0, k-1, -1
+	for end < live {
+		j := end
+		for j > known {
+			r := front + j
+			if r >= n {
+				r -= n
+			}
+			v := wyout(s + uint64(r>>1+1)*wyp0)
+			if !hasBit(unsafe.Add(base, uintptr(r)*step), reduce32(v>>(32*(r&1))&mask32, b)) {
+				break
+			}
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		end = start + k - 1
+	}
+	return false
+}
+
+// runOf reports whether set(j) holds for k consecutive j in [0, n), testing
+// each j at most once: it tests the end of the first candidate run and
+// down, and after a failure at j starts the next candidate at j + 1.
+func runOf(n, k int, set func(j int) bool) bool {
+	start, end, known := 0, k-1, -1 // start..known are known to be set
+	for end < n {
+		j := end
+		for j > known && set(j) {
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		end = start + k - 1
+	}
+	return false
+}
+
+// Hashing returns the filter's hash options.
+func (f *AgePartitioned) Hashing() Hashing { return f.hashing }
+
+// Reset removes every item, keeping the geometry, hashing and clock; the
+// next generation starts now.
+func (f *AgePartitioned) Reset() {
+	clear(f.words)
+	clear(f.gen)
+	f.front, f.items, f.err = 0, 0, nil
+	f.start = f.now()
+}
+
+// sliceLoad returns the items of the slice of age j: those of the
+// generations it received, the K newest of its lifetime.
+func (f *AgePartitioned) sliceLoad(j int) uint64 {
+	var n uint64
+	for t := max(0, j-f.geom.K+1); t <= j; t++ {
+		n += f.gen[(f.front+t)%f.n]
+	}
+	return n
+}
+
+// sliceSetBits returns the set bits of slot r.
+func (f *AgePartitioned) sliceSetBits(r int) uint64 {
+	if f.blocked {
+		var c uint64
+		stride := int(f.step / 8)
+		for x := 0; x < int(f.blks); x++ {
+			c += popcount(f.words[x*stride+r : x*stride+r+1])
+		}
+		return c
+	}
+	w := int(f.step / 8)
+	return popcount(f.words[r*w : (r+1)*w])
+}
+
+// Stats reports the filter's geometry and load. Cells and Bits count the
+// memory of the table (in the blocked layout including the unused words
+// that pad each index to whole lines when K + L is not a multiple of 8),
+// Hashes is K, Capacity the window L G + 1, Items the keys added since
+// the filter was built or reset, FillRatio the fraction of set bits.
+// EstimatedFPR is the probability of K consecutive set bits when slice j
+// is set with probability equal to its fill ratio
+// (analysis.RunProbability over the slices a query may use, newest
+// first), the filter's rate at its current fill. EstimatedItems is the
+// number of distinct keys that the fill of the slice of age K-1 implies:
+// that slice received every key of the K newest generations, so it
+// estimates the distinct keys among the last (K-1) G + Position() adds (all
+// of them while fewer generations have passed). Slices describes every
+// slice, newest first.
+func (f *AgePartitioned) Stats() Stats {
+	b := f.geom.SliceBits
+	s := Stats{
+		Variant:  "age-partitioned",
+		CellBits: 1,
+		Cells:    uint64(len(f.words)) * 64,
+		Hashes:   f.geom.K,
+		Capacity: f.geom.Window(),
+		Items:    f.items,
+		Slices:   make([]SliceStats, f.n),
+	}
+	if f.blocked {
+		s.Variant = "age-partitioned-blocked"
+	}
+	s.Bits = s.Cells
+	live := f.live()
+	fills := make([]float64, live)
+	var set uint64
+	for j := range f.n {
+		r := (f.front + j) % f.n
+		c := f.sliceSetBits(r)
+		set += c
+		fr := float64(c) / float64(b)
+		s.Slices[j] = SliceStats{Age: j, Items: f.sliceLoad(j), Bits: b, FillRatio: fr}
+		if j < live {
+			fills[j] = fr
+		}
+	}
+	s.FillRatio = float64(set) / float64(s.Cells)
+	s.EstimatedFPR = analysis.RunProbability(fills, f.geom.K)
+	x := float64(f.sliceSetBits((f.front + f.geom.K - 1) % f.n))
+	switch {
+	case x == 0:
+	case x >= float64(b):
+		s.EstimatedItems = math.Inf(1)
+	default:
+		s.EstimatedItems = math.Log1p(-x/float64(b)) / math.Log1p(-1/float64(b))
+	}
+	return s
+}
+
+// SliceStats describes one slice of an age-partitioned filter.
+type SliceStats struct {
+	Age       int     // generations since the slice was the newest (0: newest)
+	Items     uint64  // items of the generations it received
+	Bits      uint64  // bits of the slice
+	FillRatio float64 // fraction of its bits set
+}

@@ -1,0 +1,332 @@
+package variants
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// newAgeFor builds an age-partitioned filter whose window holds twice
+// capacity keys, for the shared suites (whose adds all stay in the window).
+func newAgeFor(blocked bool) newFilterFunc {
+	return func(t testing.TB, n uint64, p float64, h Hashing) Filter {
+		f, err := NewAgePartitionedFor(2*n, p, AgePartitionedParams{Blocked: blocked, Hashing: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+}
+
+func TestAgePartitionedContract(t *testing.T) {
+	for _, blocked := range []bool{false, true} {
+		for _, h := range allHashings {
+			if h.Derivation != EnhancedDouble {
+				continue
+			}
+			t.Run(fmt.Sprintf("blocked=%v/%v", blocked, h.Kind), func(t *testing.T) {
+				testFilter(t, func(capacity uint64, p float64) Filter { return newAgeFor(blocked)(t, capacity, p, h) })
+			})
+		}
+	}
+}
+
+// ageDigests returns the digests of n distinct keys.
+func ageDigests(seed uint64, set byte, n int) []Digest {
+	keys := testKeys(seed, set, n)
+	ds := make([]Digest, n)
+	for i, k := range keys {
+		ds[i] = Hashing{}.Sum(k)
+	}
+	return ds
+}
+
+// TestAgePartitionedWindowEveryPhase adds keys one by one to small filters
+// and checks after every add that each of the most recent Window() keys
+// tests present: every phase of many generation cycles, for both layouts.
+func TestAgePartitionedWindowEveryPhase(t *testing.T) {
+	for _, p := range []AgePartitionedParams{
+		{K: 3, L: 2, G: 5, SliceBits: 40},
+		{K: 1, L: 1, G: 1, SliceBits: 8},
+		{K: 4, L: 4, G: 7, SliceBits: 30},
+		{K: 5, L: 3, G: 9, SliceBits: 64, Blocked: true},
+		{K: 7, L: 10, G: 3, SliceBits: 128, Blocked: true},
+	} {
+		f, err := NewAgePartitioned(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := int(f.Window())
+		if w != p.L*int(p.G)+1 {
+			t.Fatalf("Window() = %d, want L G + 1 = %d", w, p.L*int(p.G)+1)
+		}
+		ds := ageDigests(uint64(p.K), 1, 20000)
+		for i, d := range ds {
+			f.AddHash(d)
+			for a := 0; a < w && a <= i; a++ {
+				if !f.ContainsHash(ds[i-a]) {
+					t.Fatalf("%+v: after %d adds (position %d) the key of age %d tests absent; the window is %d", p, i+1, f.Position(), a, w)
+				}
+			}
+		}
+	}
+}
+
+// TestAgePartitionedTenMillion adds ten million keys to small filters (four
+// geometries, both layouts) and checks after every add that the key of
+// age Window() - 1, the oldest the promise covers, and the newest test
+// present. Skipped with -short.
+func TestAgePartitionedTenMillion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten million adds")
+	}
+	const total = 10_000_000
+	geoms := []AgePartitionedParams{
+		{K: 3, L: 2, G: 4, SliceBits: 30},
+		{K: 2, L: 5, G: 3, SliceBits: 20},
+		{K: 4, L: 4, G: 16, SliceBits: 64, Blocked: true},
+		{K: 6, L: 2, G: 2, SliceBits: 64, Blocked: true},
+	}
+	ds := ageDigests(7, 1, 1<<16)
+	for _, p := range geoms {
+		f, err := NewAgePartitioned(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := int(f.Window())
+		mask := len(ds) - 1
+		for i := range total / len(geoms) {
+			f.AddHash(ds[i&mask])
+			if i >= w-1 && !f.ContainsHash(ds[(i-w+1)&mask]) || !f.ContainsHash(ds[i&mask]) {
+				t.Fatalf("%+v: after %d adds a key within the window %d tests absent", p, i+1, w)
+			}
+		}
+	}
+}
+
+// measureRate builds filters filters of p (seeds differ), brings each to
+// the steady state, and at each position of cs measures the rate of
+// queries absent keys; it returns the per-position mean over filters and
+// the standard error from their spread.
+func measureRate(t *testing.T, p AgePartitionedParams, cs []uint64, filters, queries int) (mean, se []float64) {
+	rates := make([][]float64, len(cs))
+	for fi := range filters {
+		p.Hashing = Hashing{Seed: uint64(1000 + fi)}
+		f, err := NewAgePartitioned(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm := (p.K + p.L + 1) * int(p.G) // ends with a full generation
+		ins := testKeys(uint64(fi), 1, warm+int(p.G))
+		for _, k := range ins[:warm] {
+			f.Add(k)
+		}
+		n := warm
+		absent := testKeys(uint64(fi), 2, queries)
+		// cs rises from below G, so each position is reached in the
+		// generation after the warm-up.
+		for ci, c := range cs {
+			for f.Position() != c {
+				f.Add(ins[n])
+				n++
+			}
+			fp := 0
+			for _, k := range absent {
+				if f.Contains(k) {
+					fp++
+				}
+			}
+			rates[ci] = append(rates[ci], float64(fp)/float64(queries))
+		}
+	}
+	for _, r := range rates {
+		var s, s2 float64
+		for _, v := range r {
+			s += v
+			s2 += v * v
+		}
+		m := s / float64(len(r))
+		v := (s2 - float64(len(r))*m*m) / float64(len(r)-1)
+		mean, se = append(mean, m), append(se, math.Sqrt(max(v, 0)/float64(len(r))))
+	}
+	return mean, se
+}
+
+// TestAgePartitionedRate measures the rate at three positions of the
+// generation cycle (just after a shift, mid-generation, just before the
+// next shift) for four (K, L) geometries with rates from about 1e-1 to
+// 1e-4, each over 24 filters, against the exact theory: within 4 standard
+// errors of the between-filter spread (floored at the binomial error of
+// the pooled queries, for the rarest rates).
+func TestAgePartitionedRate(t *testing.T) {
+	const filters, queries = 24, 20000
+	for _, kl := range [][2]int{{3, 3}, {7, 5}, {10, 7}, {12, 6}} {
+		k, l := kl[0], kl[1]
+		g := uint64(150)
+		b := uint64(math.Ceil(float64(k) * float64(g) / math.Ln2))
+		p := AgePartitionedParams{K: k, L: l, G: g, SliceBits: b}
+		geom := analysis.AgePartitioned{K: k, L: l, G: g, SliceBits: b}
+		cs := []uint64{1, g / 2, g}
+		mean, se := measureRate(t, p, cs, filters, queries)
+		for i, c := range cs {
+			want := geom.FPR(c)
+			floor := math.Sqrt(want / (filters * queries))
+			s := max(se[i], floor)
+			t.Logf("k=%d l=%d c=%d: measured %.4g ± %.2g, exact %.4g, one-number %.4g", k, l, c, mean[i], s, want, geom.OneNumberFPR())
+			if math.Abs(mean[i]-want) > 4*s {
+				t.Errorf("k=%d l=%d c=%d: measured rate %v, exact theory %v (se %v)", k, l, c, mean[i], want, s)
+			}
+		}
+	}
+}
+
+// TestAgePartitionedBlockedRate: the blocked layout's measured rate against
+// analysis.AgePartitioned.BlockedFPR, and above the independent-slice rate
+// it would have without blocking.
+func TestAgePartitionedBlockedRate(t *testing.T) {
+	const filters, queries = 24, 20000
+	g := uint64(300)
+	p := AgePartitionedParams{K: 7, L: 9, G: g, SliceBits: 64 * 48, Blocked: true}
+	geom := analysis.AgePartitioned{K: 7, L: 9, G: g, SliceBits: 64 * 48}
+	cs := []uint64{1, g}
+	mean, se := measureRate(t, p, cs, filters, queries)
+	for i, c := range cs {
+		want, wse := geom.BlockedFPR(c, 1<<14)
+		s := math.Hypot(max(se[i], math.Sqrt(want/(filters*queries))), wse)
+		t.Logf("blocked c=%d: measured %.4g ± %.2g, blocked theory %.4g ± %.2g, independent slices %.4g", c, mean[i], s, want, wse, geom.FPR(c))
+		if math.Abs(mean[i]-want) > 4*s {
+			t.Errorf("blocked c=%d: measured %v, theory %v (se %v)", c, mean[i], want, s)
+		}
+	}
+}
+
+// TestAgePartitionedRecall measures the fraction of keys of each age that
+// test present, at every add of a stream, against
+// analysis.AgePartitioned.Recall: 1 within the window, then falling.
+func TestAgePartitionedRecall(t *testing.T) {
+	const filters = 20
+	k, l, g := 4, 3, uint64(40)
+	b := uint64(math.Ceil(float64(k) * float64(g) / math.Ln2))
+	geom := analysis.AgePartitioned{K: k, L: l, G: g, SliceBits: b}
+	ages := []uint64{0, uint64(l) * g, uint64(l)*g + 1, uint64(l)*g + 10, uint64(l)*g + 20, uint64(l)*g + 30, uint64(l+1) * g, uint64(l+1)*g + 60, 600}
+	hits := make([]int, len(ages))
+	tries := 0
+	for fi := range filters {
+		f, err := NewAgePartitioned(AgePartitionedParams{K: k, L: l, G: g, SliceBits: b, Hashing: Hashing{Seed: uint64(fi)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := testKeys(uint64(fi), 3, 3000)
+		for i, key := range keys {
+			f.Add(key)
+			if i < 1000 {
+				continue
+			}
+			tries++
+			for ai, a := range ages {
+				if f.Contains(keys[i-int(a)]) {
+					hits[ai]++
+				}
+			}
+		}
+	}
+	for ai, a := range ages {
+		got := float64(hits[ai]) / float64(tries)
+		want := geom.Recall(a)
+		// A key is queried at consecutive adds, so answers are correlated;
+		// the binomial error is widened threefold for that.
+		se := 3 * math.Sqrt(max(want*(1-want), 1e-4)/float64(tries))
+		t.Logf("age %d: recall %.4f, theory %.4f", a, got, want)
+		if a < geom.Window() && hits[ai] != tries {
+			t.Errorf("age %d within the window: %d of %d present", a, hits[ai], tries)
+		}
+		if math.Abs(got-want) > 4*se {
+			t.Errorf("age %d: recall %v, theory %v (se %v)", a, got, want, se)
+		}
+	}
+}
+
+func TestAgePartitionedErrors(t *testing.T) {
+	good := AgePartitionedParams{K: 3, L: 2, G: 10, SliceBits: 64}
+	for _, mod := range []func(*AgePartitionedParams){
+		func(p *AgePartitionedParams) { p.K = 0 },
+		func(p *AgePartitionedParams) { p.L = 0 },
+		func(p *AgePartitionedParams) { p.G = 0 },
+		func(p *AgePartitionedParams) { p.SliceBits = 0 },
+		func(p *AgePartitionedParams) { p.K, p.L = 200, 100 },
+		func(p *AgePartitionedParams) { p.Blocked, p.SliceBits = true, 100 },
+		func(p *AgePartitionedParams) { p.Refresh = -time.Second },
+		func(p *AgePartitionedParams) { p.Hashing.Derivation = Double },
+	} {
+		p := good
+		mod(&p)
+		if _, err := NewAgePartitioned(p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%+v: error %v, want ErrInvalidParams", p, err)
+		}
+	}
+	for _, tc := range []struct {
+		w uint64
+		p float64
+	}{{0, 0.01}, {100, 0}, {100, 1}, {100, math.NaN()}} {
+		if _, err := NewAgePartitionedFor(tc.w, tc.p, AgePartitionedParams{}); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("NewAgePartitionedFor(%d, %v): error %v, want ErrInvalidParams", tc.w, tc.p, err)
+		}
+	}
+	if _, err := NewAgePartitionedFor(100, 0.01, AgePartitionedParams{K: 3}); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("NewAgePartitionedFor with K set: error %v, want ErrInvalidParams", err)
+	}
+}
+
+// fakeClock is a clock the test moves by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func TestAgePartitionedClock(t *testing.T) {
+	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	f, err := NewAgePartitioned(AgePartitionedParams{K: 2, L: 3, G: 1000, SliceBits: 4096, Refresh: time.Minute, Clock: clk.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := []byte("event")
+	f.Add(key)
+	// Present for L = 3 whole minutes after its generation began, gone
+	// after L + 1 shifts.
+	for _, d := range []time.Duration{30 * time.Second, 2 * time.Minute, 3*time.Minute + 59*time.Second} {
+		clk.t = clk.t.Add(d - clk.t.Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+		if !f.Contains(key) {
+			t.Fatalf("absent %v after its add, refresh 1m, L = 3", d)
+		}
+	}
+	clk.t = time.Date(2026, 1, 1, 0, 4, 0, 0, time.UTC)
+	if f.Contains(key) {
+		t.Fatal("present after L + 1 = 4 refresh periods")
+	}
+	// Contains did not age the filter; Tick does.
+	if got := f.Stats().Slices[1].Items; got != 1 {
+		t.Fatalf("Contains changed the filter: slice 1 holds %d items", got)
+	}
+	if err := f.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if f.Contains(key) || f.Stats().Items != 1 {
+		t.Fatal("Tick did not age the filter by four generations")
+	}
+	f.Add([]byte("later"))
+	clk.t = clk.t.Add(-time.Second)
+	if err := f.Tick(); !errors.Is(err, ErrInvalidParams) {
+		t.Fatalf("clock going back: Tick error %v, want ErrInvalidParams", err)
+	}
+	f.Add([]byte("after"))
+	if !errors.Is(f.Err(), ErrInvalidParams) || !f.Contains([]byte("later")) {
+		t.Fatalf("clock going back: Err %v; the filter must not age", f.Err())
+	}
+	f.Reset()
+	if f.Err() != nil {
+		t.Fatal("Reset did not clear Err")
+	}
+}
