@@ -46,6 +46,8 @@ func tiny(name string) Params {
 		return Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
 		return Params{N: 400, Filters: 4}
+	case "window":
+		return Params{N: 64, P: 0.01, Filters: 3, Queries: 500}
 	}
 	return Params{}
 }

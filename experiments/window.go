@@ -44,7 +44,8 @@ type WindowSpec struct {
 	// error wrapping ErrFalseNegative. Zero checks nothing.
 	Window uint64
 	// Theory, if not nil, returns the rate predicted after t adds, and
-	// Model names it ("theory" if empty).
+	// Model names it ("theory" if empty). A negative value means no
+	// prediction at that position: the row then has no theory.
 	Theory func(t uint64) float64
 	Model  string
 	// Ages, if not empty, are the edges of the age buckets of the recall
@@ -184,7 +185,10 @@ func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) err
 			Filters: s.Filters, Queries: s.Queries, Model: model}
 		if s.Theory != nil {
 			r.Theory = s.Theory(t)
-			if math.IsNaN(r.Theory) || r.Theory < 0 || r.Theory > 1 {
+			switch {
+			case r.Theory < 0 && !math.IsInf(r.Theory, 0):
+				r.Theory, r.Model = 0, "" // no prediction at this position
+			case math.IsNaN(r.Theory) || r.Theory > 1 || r.Theory < 0:
 				return paramError("theory", "spec %q: the theory at %d adds is %v, want a rate between 0 and 1", s.Name, t, r.Theory)
 			}
 		}

@@ -71,16 +71,31 @@ func (f *doubleHashedAP) Add(key []byte) {
 	}
 }
 
+// Contains reports whether K consecutive slices, by age, hold the key's
+// bit. It tests the last slice of a candidate run first and jumps past
+// an unset one (decred's filter jumps the same way), so an absent key
+// costs about (K + L)/K tests.
 func (f *doubleHashedAP) Contains(key []byte) bool {
 	d := f.hashing.Sum(key)
-	run := 0
-	for j := range f.n {
+	set := func(j int) bool {
 		p := f.pos(d, (f.front+j)%f.n)
-		if f.words[p/64]&(1<<(p%64)) == 0 {
-			run = 0
+		return f.words[p/64]&(1<<(p%64)) != 0
+	}
+	start := 0 // the first age a run may start at
+	for start+f.k <= f.n {
+		end := start + f.k - 1
+		if !set(end) {
+			start = end + 1
 			continue
 		}
-		if run++; run == f.k {
+		run := true
+		for i := end - 1; i >= start; i-- {
+			if !set(i) {
+				start, run = i+1, false
+				break
+			}
+		}
+		if run {
 			return true
 		}
 	}

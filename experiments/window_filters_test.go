@@ -98,3 +98,38 @@ func TestDoubleHashedAPWindow(t *testing.T) {
 		t.Errorf("k = 0: %v", err)
 	}
 }
+
+// TestDoubleHashedAPContains checks the jumping query against a plain
+// scan for a run of K set bits, on a filter in its steady state.
+func TestDoubleHashedAPContains(t *testing.T) {
+	f, err := newDoubleHashedAP(3, 5, 20, 40, variants.Hashing{Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(i uint64) []byte { return binary.LittleEndian.AppendUint64(nil, i) }
+	for i := range uint64(400) {
+		f.Add(key(i))
+	}
+	var present int
+	for q := uint64(1000); q < 3000; q++ {
+		d := f.hashing.Sum(key(q))
+		run, want := 0, false
+		for j := range f.n {
+			p := f.pos(d, (f.front+j)%f.n)
+			if f.words[p/64]&(1<<(p%64)) == 0 {
+				run = 0
+			} else if run++; run >= f.k {
+				want = true
+			}
+		}
+		if got := f.Contains(key(q)); got != want {
+			t.Fatalf("key %d: Contains %v, scan %v", q, got, want)
+		}
+		if want {
+			present++
+		}
+	}
+	if present == 0 || present == 2000 {
+		t.Errorf("%d of 2000 keys present: the test does not tell the two apart", present)
+	}
+}

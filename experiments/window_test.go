@@ -143,3 +143,59 @@ func TestMeasureWindowInvalid(t *testing.T) {
 		t.Errorf("Params.N set: %v", err)
 	}
 }
+
+// TestWindowAgePartitioned measures the age-partitioned design of the
+// window experiment against its exact theory, from the first add (the
+// stream rate) and by age, and checks the stream loads the theory uses
+// against the filter's own per-slice counts.
+func TestWindowAgePartitioned(t *testing.T) {
+	ds, err := apDesigns(300, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ds[0]
+	var pos []uint64
+	for x := uint64(50); x <= windowEnd(300, d); x += 50 {
+		pos = append(pos, x)
+	}
+	spec := WindowSpec{Name: d.name, New: func(seed uint64) (Filter, error) { return d.build(variants.Hashing{Seed: seed}) },
+		Positions: pos, Window: d.window, Theory: d.rate, Model: "exact",
+		Ages: []uint64{0, 100, 200, 300, 350, 400, 500, 700}, RecallAt: []uint64{2000, 2000 + d.cycle/2}, RecallTheory: d.recall}
+	res, err := MeasureWindow(context.Background(), []WindowSpec{spec}, Params{Filters: 20, Queries: 2000}, Options{Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pooled int
+	for _, n := range res.Notes {
+		if strings.Contains(n, "pooled over") {
+			pooled++
+			if !strings.Contains(n, ", consistent with the theory") {
+				t.Errorf("note: %s", n)
+			}
+		}
+	}
+	if pooled != 2 {
+		t.Errorf("%d pooled checks, want 2: %q", pooled, res.Notes)
+	}
+
+	a, err := analysis.AgePartitionedFor(300, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: a.K, L: a.L, G: a.G, SliceBits: a.SliceBits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tt := uint64(1); tt <= uint64(a.K+a.L+2)*a.G; tt++ {
+		f.Add([]byte{byte(tt), byte(tt >> 8), byte(tt >> 16)})
+		if tt%5 != 0 && tt%a.G > 2 {
+			continue // every fifth add, and around every shift
+		}
+		st := f.Stats()
+		for j, s := range st.Slices {
+			if want := analysis.AgePartitionedStreamLoad(a, j, tt); s.Items != want {
+				t.Fatalf("after %d adds the slice of age %d holds %d items, AgePartitionedStreamLoad %d", tt, j, s.Items, want)
+			}
+		}
+	}
+}
