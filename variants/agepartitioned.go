@@ -504,9 +504,9 @@ func (f *AgePartitioned) sliceSetBits(r int) uint64 {
 }
 
 // Stats reports the filter's geometry and load. Cells and Bits count the
-// memory of the table (in the blocked layout including the unused words
-// that pad each index to whole lines when K + L is not a multiple of 8),
-// Hashes is K, Capacity the window L G + 1, Items the keys added since
+// bits of the slices, (K + L) SliceBits (in the blocked layout the table
+// also holds the zero words that pad each index to whole lines when K + L
+// is not a multiple of 8, which they do not count), Hashes is K, Capacity the window L G + 1, Items the keys added since
 // the filter was built or reset, FillRatio the fraction of set bits.
 // EstimatedFPR is the probability of K consecutive set bits when slice j
 // is set with probability equal to its fill ratio
@@ -522,7 +522,7 @@ func (f *AgePartitioned) Stats() Stats {
 	s := Stats{
 		Variant:  "age-partitioned",
 		CellBits: 1,
-		Cells:    uint64(len(f.words)) * 64,
+		Cells:    uint64(f.n) * b,
 		Hashes:   f.geom.K,
 		Capacity: f.geom.Window(),
 		Items:    f.items,
