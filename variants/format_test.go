@@ -367,7 +367,7 @@ func goldenFilters(t testing.TB) map[string]persistent {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"age-partitioned-v1": ap, "age-partitioned-blocked-v1": apb,"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
+	return map[string]persistent{"age-partitioned-v1": ap, "age-partitioned-blocked-v1": apb, "standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
 		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks}
 }
 
