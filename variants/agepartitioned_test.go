@@ -461,3 +461,89 @@ func TestAgePartitionedClockRoundTrip(t *testing.T) {
 		t.Fatal("loaded filter kept a key past L + 1 refresh periods")
 	}
 }
+
+// TestAgePartitionedBatch: the batch forms answer as the single ones and
+// leave the same filter, across generation shifts, in both layouts.
+func TestAgePartitionedBatch(t *testing.T) {
+	for _, blocked := range []bool{false, true} {
+		p := AgePartitionedParams{K: 4, L: 4, G: 37, SliceBits: 256, Blocked: blocked}
+		a, _ := NewAgePartitioned(p)
+		b, _ := NewAgePartitioned(p)
+		c, _ := NewAgePartitioned(p)
+		keys := testKeys(5, 1, 1000)
+		for lo := 0; lo < len(keys); lo += 53 {
+			hi := min(lo+53, len(keys))
+			for _, k := range keys[lo:hi] {
+				a.Add(k)
+			}
+			b.AddBatch(keys[lo:hi])
+			ds := make([]Digest, hi-lo)
+			for i, k := range keys[lo:hi] {
+				ds[i] = c.Hashing().Sum(k)
+			}
+			c.AddHashBatch(ds)
+		}
+		da, db, dc := encoded(t, a), encoded(t, b), encoded(t, c)
+		if !bytes.Equal(da, db) || !bytes.Equal(da, dc) {
+			t.Fatalf("blocked=%v: the batch adds built a different filter", blocked)
+		}
+		probe := append(testKeys(5, 1, 1000), testKeys(6, 2, 1000)...)
+		out, outH := make([]bool, len(probe)), make([]bool, len(probe))
+		ds := make([]Digest, len(probe))
+		for i, k := range probe {
+			ds[i] = a.Hashing().Sum(k)
+		}
+		a.ContainsBatch(probe, out)
+		a.ContainsHashBatch(ds, outH)
+		for i, k := range probe {
+			if want := a.Contains(k); out[i] != want || outH[i] != want {
+				t.Fatalf("blocked=%v: key %d: batch %v, hash batch %v, single %v", blocked, i, out[i], outH[i], want)
+			}
+		}
+	}
+}
+
+// TestAgePartitionedLines counts the lines of inserts and absent queries
+// of the blocked layout with the exact line counter: the insert mean over
+// a whole cycle of slots equals analysis.AgePartitioned.BlockedInsertLines,
+// and no insert exceeds 3 lines nor any query 4, for the geometries that
+// NewAgePartitionedFor picks at 1e-2 to 1e-4 (K <= 16, K + L <= 32).
+func TestAgePartitionedLines(t *testing.T) {
+	for _, fpr := range []float64{1e-2, 1e-3, 1e-4} {
+		f, err := NewAgePartitionedFor(2000, fpr, AgePartitionedParams{Blocked: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		geom := f.Geometry()
+		ds := ageDigests(9, 1, int(geom.G)*geom.Slices()*2)
+		absent := ageDigests(9, 2, 2000)
+		var ins, insN, q, qN int
+		maxIns, maxQ := 0, 0
+		for i, d := range ds {
+			if i >= int(geom.G)*geom.Slices() { // one cycle of slots in the steady state
+				// The next add ages the filter first when the newest slice
+				// is full; count the lines of the slot it will write.
+				if f.Position() < geom.G {
+					n := f.InsertLinesHash(d)
+					ins, insN, maxIns = ins+n, insN+1, max(maxIns, n)
+				}
+				if i%10 == 0 {
+					for _, a := range absent[:50] {
+						n := f.LinesHash(a)
+						q, qN, maxQ = q+n, qN+1, max(maxQ, n)
+					}
+				}
+			}
+			f.AddHash(d)
+		}
+		t.Logf("p = %g, %+v: lines per insert %.3f (max %d; theory %.3f), per absent query %.3f (max %d)", fpr, geom, float64(ins)/float64(insN), maxIns, geom.BlockedInsertLines(), float64(q)/float64(qN), maxQ)
+		if maxIns > 3 || maxQ > 4 || maxQ > geom.BlockedLines() {
+			t.Errorf("p = %g: at most %d lines per insert and %d per query, want <= 3 and <= 4", fpr, maxIns, maxQ)
+		}
+		// Inserts at positions 1..G-1 of each of the K + L slots, weighted
+		// equally per slot: the mean over slots.
+		if got, want := float64(ins)/float64(insN), geom.BlockedInsertLines(); math.Abs(got-want) > 1e-9 {
+			t.Errorf("p = %g: mean lines per insert %v, theory %v", fpr, got, want)
+		}
+	}
+}
