@@ -536,3 +536,32 @@ func AgePartitionedBlockedFor(window uint64, p float64) (AgePartitioned, error) 
 	a.SliceBits = hi * BlockWordBits
 	return a, nil
 }
+
+// BlockedLines returns ceil((K+L)/8), the 64-byte lines that hold one index
+// of the blocked layout (the words of its K + L slots, from a line
+// boundary): no insert or query reads more.
+func (a AgePartitioned) BlockedLines() int { return (a.K + a.L + 7) / 8 }
+
+// BlockedInsertLines returns the mean number of 64-byte lines that an
+// insert writes in the blocked layout: slot r's word of an index lies on
+// line r/8 of the index, an insert writes the K slots from the newest
+// slice's on, cyclically over the K + L slots, and the newest slice takes
+// every slot in turn, one generation each; the mean is over those slots.
+func (a AgePartitioned) BlockedInsertLines() float64 {
+	n := a.K + a.L
+	if a.K < 1 || a.L < 1 {
+		return math.NaN()
+	}
+	var total int
+	for front := range n {
+		var seen [MaxAgeSlices/8 + 1]bool
+		for j := range a.K {
+			line := (front + j) % n / 8
+			if !seen[line] {
+				seen[line] = true
+				total++
+			}
+		}
+	}
+	return float64(total) / float64(n)
+}

@@ -340,7 +340,7 @@ func (f *AgePartitioned) insert(d Digest) {
 	base := unsafe.Pointer(unsafe.SliceData(f.words))
 	r, n := f.front, f.n
 	if f.blocked {
-		blk := unsafe.Add(base, uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
+		blk := f.blockOf(s)
 		for range f.geom.K {
 			v := wyout(s + uint64(2+r>>3)*wyp0)
 			*(*uint64)(unsafe.Add(blk, r*8)) |= 1 << (v >> (8 * (r & 7)) & 63)
@@ -387,34 +387,17 @@ func blockedBit(s uint64, r int) uint64 {
 // about (K+L)/K tests of which most fail at once, once the older slices
 // are half full.
 func (f *AgePartitioned) ContainsHash(d Digest) bool {
-	live := f.live()
-	s := streamSeed(d)
+	return f.containsSeed(streamSeed(d), f.live())
+}
+
+// containsSeed is ContainsHash for the stream seed s over the live newest
+// slices.
+func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
+	if f.blocked {
+		return f.testBlock(f.blockOf(s), s, live)
+	}
 	base := unsafe.Pointer(unsafe.SliceData(f.words))
 	front, n, k := f.front, f.n, f.geom.K
-	if f.blocked {
-		blk := unsafe.Add(base, uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
-		// The loop of runOf, written out.
-		start, end, known := 0, k-1, -1
-		for end < live {
-			j := end
-			for j > known {
-				r := front + j
-				if r >= n {
-					r -= n
-				}
-				if *(*uint64)(unsafe.Add(blk, r*8))>>blockedBit(s, r)&1 == 0 {
-					break
-				}
-				j--
-			}
-			if j <= known {
-				return true
-			}
-			start, known = j+1, end
-			end = start + k - 1
-		}
-		return false
-	}
 	b, step := f.geom.SliceBits, f.step
 	if f.wide {
 		return runOf(live, k, func(j int) bool {
@@ -425,6 +408,7 @@ func (f *AgePartitioned) ContainsHash(d Digest) bool {
 			return hasBit(unsafe.Add(base, uintptr(r)*step), f.slotIndex(s, r, b))
 		})
 	}
+	// The loop of runOf, written out.
 	start, end, known := 0, k-1, -1
 	for end < live {
 		j := end
@@ -435,6 +419,31 @@ func (f *AgePartitioned) ContainsHash(d Digest) bool {
 			}
 			v := wyout(s + uint64(r>>1+1)*wyp0)
 			if !hasBit(unsafe.Add(base, uintptr(r)*step), reduce32(v>>(32*(r&1))&mask32, b)) {
+				break
+			}
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		end = start + k - 1
+	}
+	return false
+}
+
+// testBlock is containsSeed in the blocked layout, for the index at blk.
+func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
+	front, n, k := f.front, f.n, f.geom.K
+	start, end, known := 0, k-1, -1
+	for end < live {
+		j := end
+		for j > known {
+			r := front + j
+			if r >= n {
+				r -= n
+			}
+			if *(*uint64)(unsafe.Add(blk, r*8))>>blockedBit(s, r)&1 == 0 {
 				break
 			}
 			j--
@@ -504,9 +513,9 @@ func (f *AgePartitioned) sliceSetBits(r int) uint64 {
 }
 
 // Stats reports the filter's geometry and load. Cells and Bits count the
-// memory of the table (in the blocked layout including the unused words
-// that pad each index to whole lines when K + L is not a multiple of 8),
-// Hashes is K, Capacity the window L G + 1, Items the keys added since
+// bits of the slices, (K + L) SliceBits (in the blocked layout the table
+// also holds the zero words that pad each index to whole lines when K + L
+// is not a multiple of 8, which they do not count), Hashes is K, Capacity the window L G + 1, Items the keys added since
 // the filter was built or reset, FillRatio the fraction of set bits.
 // EstimatedFPR is the probability of K consecutive set bits when slice j
 // is set with probability equal to its fill ratio
@@ -522,7 +531,7 @@ func (f *AgePartitioned) Stats() Stats {
 	s := Stats{
 		Variant:  "age-partitioned",
 		CellBits: 1,
-		Cells:    uint64(len(f.words)) * 64,
+		Cells:    uint64(f.n) * b,
 		Hashes:   f.geom.K,
 		Capacity: f.geom.Window(),
 		Items:    f.items,
@@ -564,4 +573,162 @@ type SliceStats struct {
 	Items     uint64  // items of the generations it received
 	Bits      uint64  // bits of the slice
 	FillRatio float64 // fraction of its bits set
+}
+
+// Batches. The blocked layout batches as Blocked does (see Batcher): it
+// locates the index of a group of 16 keys, reads one word of each so that
+// their cache misses overlap, then sets or tests them in order. The plain
+// layout, whose keys touch K separate slices each, runs the keys one by
+// one. Either way a batch reads the clock once (with Refresh), at its
+// start.
+
+var _ Batcher = (*AgePartitioned)(nil)
+
+// blockOf returns the first word of the blocked index of seed s.
+func (f *AgePartitioned) blockOf(s uint64) unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
+}
+
+// AddBatch inserts every key of keys in order (see Batcher).
+func (f *AgePartitioned) AddBatch(keys [][]byte) {
+	f.Tick()
+	if !f.blocked {
+		for _, k := range keys {
+			f.insert(f.hashing.Sum(k))
+		}
+		return
+	}
+	var g group
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.hashing.Sum(key)
+			g.at[i] = f.blockOf(streamSeed(ds[i]))
+		}
+		touch(g.at[:n])
+		for i := range n {
+			f.insert(ds[i])
+		}
+		keys = keys[n:]
+	}
+}
+
+// AddHashBatch inserts the keys whose digests are ds, in order (see
+// Batcher).
+func (f *AgePartitioned) AddHashBatch(ds []Digest) {
+	f.Tick()
+	if !f.blocked {
+		for _, d := range ds {
+			f.insert(d)
+		}
+		return
+	}
+	var g group
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		for i, d := range ds[:n] {
+			g.at[i] = f.blockOf(streamSeed(d))
+		}
+		touch(g.at[:n])
+		for _, d := range ds[:n] {
+			f.insert(d)
+		}
+		ds = ds[n:]
+	}
+}
+
+// ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
+func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
+	checkOut(len(keys), out)
+	live := f.live()
+	if !f.blocked {
+		for i, k := range keys {
+			out[i] = f.containsSeed(streamSeed(f.hashing.Sum(k)), live)
+		}
+		return
+	}
+	var g group
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			g.rest[i] = streamSeed(f.hashing.Sum(key))
+			g.at[i] = f.blockOf(g.rest[i])
+		}
+		touch(g.at[:n])
+		for i := range n {
+			out[i] = f.testBlock(g.at[i], g.rest[i], live)
+		}
+		keys, out = keys[n:], out[n:]
+	}
+}
+
+// ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
+func (f *AgePartitioned) ContainsHashBatch(ds []Digest, out []bool) {
+	checkOut(len(ds), out)
+	live := f.live()
+	if !f.blocked {
+		for i, d := range ds {
+			out[i] = f.containsSeed(streamSeed(d), live)
+		}
+		return
+	}
+	var g group
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		for i, d := range ds[:n] {
+			g.rest[i] = streamSeed(d)
+			g.at[i] = f.blockOf(g.rest[i])
+		}
+		touch(g.at[:n])
+		for i := range n {
+			out[i] = f.testBlock(g.at[i], g.rest[i], live)
+		}
+		ds, out = ds[n:], out[n:]
+	}
+}
+
+// Lines. LinesHash counts the 64-byte lines a query reads (see
+// LineCounter), InsertLinesHash those an insert writes, with the same
+// exact counter as the other filters.
+
+var _ LineCounter = (*AgePartitioned)(nil)
+
+// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads:
+// the words of the slices it tests, in the order and with the early exits
+// of ContainsHash.
+func (f *AgePartitioned) LinesHash(d Digest) int {
+	var ls lineSet
+	s := streamSeed(d)
+	runOf(f.live(), f.geom.K, func(j int) bool {
+		p, ok := f.probe(s, (f.front+j)%f.n)
+		ls.add(p)
+		return ok
+	})
+	return ls.count()
+}
+
+// InsertLinesHash reports the distinct 64-byte lines that AddHash(d) would
+// write if it did not age the filter first: the word of the key's bit in
+// each of the K newest slices.
+func (f *AgePartitioned) InsertLinesHash(d Digest) int {
+	var ls lineSet
+	s := streamSeed(d)
+	for j := range f.geom.K {
+		p, _ := f.probe(s, (f.front+j)%f.n)
+		ls.add(p)
+	}
+	return ls.count()
+}
+
+// probe returns the address of the word that holds seed s's bit in slot r
+// and whether the bit is set.
+func (f *AgePartitioned) probe(s uint64, r int) (unsafe.Pointer, bool) {
+	if f.blocked {
+		p := unsafe.Add(f.blockOf(s), r*8)
+		return p, *(*uint64)(p)>>blockedBit(s, r)&1 != 0
+	}
+	i := f.slotIndex(s, r, f.geom.SliceBits)
+	p := unsafe.Pointer(wordPtr(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(r)*f.step), i))
+	return p, *(*uint64)(p)>>(i&63)&1 != 0
 }

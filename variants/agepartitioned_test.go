@@ -1,9 +1,12 @@
 package variants
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -22,15 +25,23 @@ func newAgeFor(blocked bool) newFilterFunc {
 	}
 }
 
-func TestAgePartitionedContract(t *testing.T) {
+func init() {
+	conformanceVariants["age-partitioned"] = newAgeFor(false)
+	conformanceVariants["age-partitioned-blocked"] = newAgeFor(true)
+	// From a geometry: K = Hashes slices per key, L = 3, slices of about
+	// Bits/(K + L) bits (whole words for the blocked layout), generations
+	// that half fill a full slice.
 	for _, blocked := range []bool{false, true} {
-		for _, h := range allHashings {
-			if h.Derivation != EnhancedDouble {
-				continue
+		name := "age-partitioned"
+		if blocked {
+			name += "-blocked"
+		}
+		persistentTypes[name] = func(g Geometry, h Hashing) (persistent, error) {
+			b := max(g.Bits/uint64(g.Hashes+3), 1)
+			if blocked {
+				b = (b + 63) / 64 * 64
 			}
-			t.Run(fmt.Sprintf("blocked=%v/%v", blocked, h.Kind), func(t *testing.T) {
-				testFilter(t, func(capacity uint64, p float64) Filter { return newAgeFor(blocked)(t, capacity, p, h) })
-			})
+			return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, Blocked: blocked, Hashing: h})
 		}
 	}
 }
@@ -328,5 +339,211 @@ func TestAgePartitionedClock(t *testing.T) {
 	f.Reset()
 	if f.Err() != nil {
 		t.Fatal("Reset did not clear Err")
+	}
+}
+
+// TestAgePartitionedGoldenLayout checks the age-partitioned golden
+// encodings field by field against the layout documented at
+// FormatVersion.
+func TestAgePartitionedGoldenLayout(t *testing.T) {
+	le := binary.LittleEndian
+	for _, tc := range []struct {
+		file          string
+		code          byte
+		k, l, g, b    uint64
+		words         int
+		front, newest uint64
+	}{
+		// Five keys in generations of two: slots 0, 4, 3 received two,
+		// two and one keys, the newest slice is in slot 3.
+		{"age-partitioned-v1", 14, 3, 2, 2, 70, 5 * 2, 3, 1},
+		{"age-partitioned-blocked-v1", 15, 3, 5, 2, 128, 2 * 8, 6, 1},
+	} {
+		data := readHex(t, filepath.Join("testdata", tc.file+".golden"))
+		n := int(tc.k + tc.l)
+		got := []uint64{uint64(data[6]), uint64(le.Uint32(data[17:])), uint64(le.Uint32(data[21:])), le.Uint64(data[25:]), le.Uint64(data[33:]),
+			le.Uint64(data[41:]), le.Uint64(data[49:]), uint64(le.Uint32(data[57:])), le.Uint64(data[61:]), le.Uint64(data[69+8*int(tc.front):]), uint64(len(data))}
+		want := []uint64{uint64(tc.code), tc.k, tc.l, tc.g, tc.b, 0, 0, tc.front, uint64(len(goldenKeys)), tc.newest, uint64(73 + 8*n + 8*tc.words)}
+		names := []string{"variant", "K", "L", "G", "slice bits", "refresh", "start", "front", "items", "newest generation", "length"}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: %s = %d, want %d", tc.file, names[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestAgePartitionedDecodeErrors crafts bad encodings of both layouts: each
+// gives an error wrapping ErrCorrupt that names the problem.
+func TestAgePartitionedDecodeErrors(t *testing.T) {
+	le := binary.LittleEndian
+	for _, blocked := range []bool{false, true} {
+		f, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 3, G: 4, SliceBits: 64 * 3, Blocked: blocked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range testKeys(1, 1, 10) {
+			f.Add(k)
+		}
+		good, _ := f.MarshalBinary()
+		edit := func(fn func(b []byte)) []byte {
+			b := bytes.Clone(good)
+			fn(b)
+			return fixChecksum(b)
+		}
+		lastWord := len(good) - 4 - 8
+		for _, tc := range []struct {
+			name string
+			data []byte
+			want string
+		}{
+			{"k 0", edit(func(b []byte) { le.PutUint32(b[17:], 0) }), "k = 0"},
+			{"l 0", edit(func(b []byte) { le.PutUint32(b[21:], 0) }), "l = 0"},
+			{"k + l too many", edit(func(b []byte) { le.PutUint32(b[21:], 1000) }), "l = 1000"},
+			{"g 0", edit(func(b []byte) { le.PutUint64(b[25:], 0) }), "g = 0"},
+			{"slice bits 0", edit(func(b []byte) { le.PutUint64(b[33:], 0) }), "slice bits = 0"},
+			{"slice bits beyond the data", edit(func(b []byte) { le.PutUint64(b[33:], 1<<40) }), "bytes of cells"},
+			{"refresh 2^63", edit(func(b []byte) { le.PutUint64(b[41:], 1<<63) }), "refresh"},
+			{"start without refresh", edit(func(b []byte) { le.PutUint64(b[49:], 5) }), "without a refresh"},
+			{"front beyond the slots", edit(func(b []byte) { le.PutUint32(b[57:], 6) }), "slot 6 of 6"},
+			{"generation beyond g", edit(func(b []byte) { le.PutUint64(b[69:], 5) }), "more than G"},
+			{"derivation", edit(func(b []byte) { b[8] = byte(Double) }), "derivation"},
+			{"truncated", good[:len(good)-9], "truncated"},
+			{"checksum", func() []byte { b := bytes.Clone(good); b[30] ^= 1; return b }(), "checksum"},
+		} {
+			t.Run(fmt.Sprintf("blocked=%v/%s", blocked, tc.name), func(t *testing.T) {
+				checkDecodeError(t, tc.data, tc.want, ErrCorrupt)
+			})
+		}
+		// A bit outside the slices: above b = 192 in a plain slot's last
+		// word is impossible (b is whole words), so use a blocked padding
+		// word, or a plain filter with b = 100.
+		if blocked {
+			checkDecodeError(t, edit(func(b []byte) { b[lastWord] |= 1 }), "padding", ErrCorrupt)
+		}
+	}
+	p, _ := NewAgePartitioned(AgePartitionedParams{K: 2, L: 1, G: 4, SliceBits: 100})
+	good, _ := p.MarshalBinary()
+	bad := bytes.Clone(good)
+	bad[len(bad)-5] |= 0x80 // the top bit of the last slot's last word
+	checkDecodeError(t, fixChecksum(bad), "beyond the 100 bits", ErrCorrupt)
+	bad = bytes.Clone(good)
+	le.PutUint64(bad[25:], 1<<60) // g beyond 2^48
+	checkDecodeError(t, fixChecksum(bad), "g =", ErrCorrupt)
+	bl, _ := NewAgePartitioned(AgePartitionedParams{K: 2, L: 1, G: 4, SliceBits: 128, Blocked: true})
+	good, _ = bl.MarshalBinary()
+	bad = bytes.Clone(good)
+	le.PutUint64(bad[33:], 100) // not whole words
+	checkDecodeError(t, fixChecksum(bad), "multiple of 64", ErrCorrupt)
+}
+
+// TestAgePartitionedClockRoundTrip: a filter with a refresh interval saves
+// the start of its newest generation and ages from it after loading.
+func TestAgePartitionedClockRoundTrip(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	f, err := NewAgePartitioned(AgePartitionedParams{K: 2, L: 2, G: 100, SliceBits: 512, Refresh: time.Minute, Clock: clk.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Add([]byte("a"))
+	data, _ := f.MarshalBinary()
+	var g AgePartitioned
+	if err := g.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	g.SetClock(clk.now)
+	clk.t = clk.t.Add(2*time.Minute + 59*time.Second)
+	if !g.Contains([]byte("a")) {
+		t.Fatal("loaded filter lost a key within L refresh periods")
+	}
+	clk.t = clk.t.Add(time.Second)
+	if g.Contains([]byte("a")) {
+		t.Fatal("loaded filter kept a key past L + 1 refresh periods")
+	}
+}
+
+// TestAgePartitionedBatch: the batch forms answer as the single ones and
+// leave the same filter, across generation shifts, in both layouts.
+func TestAgePartitionedBatch(t *testing.T) {
+	for _, blocked := range []bool{false, true} {
+		p := AgePartitionedParams{K: 4, L: 4, G: 37, SliceBits: 256, Blocked: blocked}
+		a, _ := NewAgePartitioned(p)
+		b, _ := NewAgePartitioned(p)
+		c, _ := NewAgePartitioned(p)
+		keys := testKeys(5, 1, 1000)
+		for lo := 0; lo < len(keys); lo += 53 {
+			hi := min(lo+53, len(keys))
+			for _, k := range keys[lo:hi] {
+				a.Add(k)
+			}
+			b.AddBatch(keys[lo:hi])
+			ds := make([]Digest, hi-lo)
+			for i, k := range keys[lo:hi] {
+				ds[i] = c.Hashing().Sum(k)
+			}
+			c.AddHashBatch(ds)
+		}
+		da, db, dc := encoded(t, a), encoded(t, b), encoded(t, c)
+		if !bytes.Equal(da, db) || !bytes.Equal(da, dc) {
+			t.Fatalf("blocked=%v: the batch adds built a different filter", blocked)
+		}
+		probe := append(testKeys(5, 1, 1000), testKeys(6, 2, 1000)...)
+		out, outH := make([]bool, len(probe)), make([]bool, len(probe))
+		ds := make([]Digest, len(probe))
+		for i, k := range probe {
+			ds[i] = a.Hashing().Sum(k)
+		}
+		a.ContainsBatch(probe, out)
+		a.ContainsHashBatch(ds, outH)
+		for i, k := range probe {
+			if want := a.Contains(k); out[i] != want || outH[i] != want {
+				t.Fatalf("blocked=%v: key %d: batch %v, hash batch %v, single %v", blocked, i, out[i], outH[i], want)
+			}
+		}
+	}
+}
+
+// TestAgePartitionedLines counts the lines of inserts and absent queries
+// of the blocked layout with the exact line counter: the insert mean over
+// a whole cycle of slots equals analysis.AgePartitioned.BlockedInsertLines,
+// and no insert exceeds 3 lines nor any query 4, for the geometries that
+// NewAgePartitionedFor picks at 1e-2 to 1e-4 (K <= 16, K + L <= 32).
+func TestAgePartitionedLines(t *testing.T) {
+	for _, fpr := range []float64{1e-2, 1e-3, 1e-4} {
+		f, err := NewAgePartitionedFor(2000, fpr, AgePartitionedParams{Blocked: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		geom := f.Geometry()
+		ds := ageDigests(9, 1, int(geom.G)*geom.Slices()*2)
+		absent := ageDigests(9, 2, 2000)
+		var ins, insN, q, qN int
+		maxIns, maxQ := 0, 0
+		for i, d := range ds {
+			if i >= int(geom.G)*geom.Slices() { // one cycle of slots in the steady state
+				// The next add ages the filter first when the newest slice
+				// is full; count the lines of the slot it will write.
+				if f.Position() < geom.G {
+					n := f.InsertLinesHash(d)
+					ins, insN, maxIns = ins+n, insN+1, max(maxIns, n)
+				}
+				if i%10 == 0 {
+					for _, a := range absent[:50] {
+						n := f.LinesHash(a)
+						q, qN, maxQ = q+n, qN+1, max(maxQ, n)
+					}
+				}
+			}
+			f.AddHash(d)
+		}
+		t.Logf("p = %g, %+v: lines per insert %.3f (max %d; theory %.3f), per absent query %.3f (max %d)", fpr, geom, float64(ins)/float64(insN), maxIns, geom.BlockedInsertLines(), float64(q)/float64(qN), maxQ)
+		if maxIns > 3 || maxQ > 4 || maxQ > geom.BlockedLines() {
+			t.Errorf("p = %g: at most %d lines per insert and %d per query, want <= 3 and <= 4", fpr, maxIns, maxQ)
+		}
+		// Inserts at positions 1..G-1 of each of the K + L slots, weighted
+		// equally per slot: the mean over slots.
+		if got, want := float64(ins)/float64(insN), geom.BlockedInsertLines(); math.Abs(got-want) > 1e-9 {
+			t.Errorf("p = %g: mean lines per insert %v, theory %v", fpr, got, want)
+		}
 	}
 }

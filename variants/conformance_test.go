@@ -64,7 +64,7 @@ var refKey = HashKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 
 // ownIndexing lists the name prefixes of the variants that derive their
 // bit positions themselves and so take only the default derivation.
-var ownIndexing = []string{"blocked", "split-block", "scalable-blocked"}
+var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "age-partitioned"}
 
 // supports reports whether the variant (a key of conformanceVariants or
 // persistentTypes) takes hashing h.
