@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/variants"
 	"github.com/decred/dcrd/container/apbf"
 	boom "github.com/tylertreat/BoomFilters"
 )
@@ -264,4 +266,47 @@ func CheckPhases(newFilter func(uint64) (experiments.Filter, error), filters int
 		}
 	}
 	return pc, nil
+}
+
+// Theory returns the geometry of d for the exact theory of package
+// analysis (analysis.AgePartitioned), which assumes the slices
+// independent; decred derives them by double hashing across slices, so
+// the measured rate says how far that holds. It reports an error for
+// L = 0 (p >= about 0.5), which the theory does not take.
+func (d DecredGeometry) Theory() (analysis.AgePartitioned, error) {
+	a := analysis.AgePartitioned{K: d.K, L: d.L, G: d.Generation, SliceBits: d.SliceBits}
+	if err := a.Validate(); err != nil {
+		return analysis.AgePartitioned{}, fmt.Errorf("compare: decred geometry k = %d, l = %d: %w", d.K, d.L, err)
+	}
+	return a, nil
+}
+
+// APTheory returns the exact rate after t adds to an empty filter of
+// geometry a (analysis.AgePartitionedStreamFPR) and, from its steady state
+// on, the recall of an item of age age after t adds
+// (analysis.AgePartitioned.RecallAt at the item's place in its
+// generation); before the steady state the recall is -1, no prediction.
+func APTheory(a analysis.AgePartitioned) (rate func(t uint64) float64, recall func(age, t uint64) float64) {
+	steady := uint64(a.K+a.L-1)*a.G + 1
+	rate = func(t uint64) float64 { return analysis.AgePartitionedStreamFPR(a, t) }
+	recall = func(age, t uint64) float64 {
+		if t < steady || age >= t {
+			return -1
+		}
+		return a.RecallAt(age, (t-1-age)%a.G+1)
+	}
+	return rate, recall
+}
+
+// NewOurs returns a New function for experiments.WindowSpec that builds
+// bloomlab's age-partitioned filter of geometry a with the harness's seed.
+func NewOurs(a analysis.AgePartitioned, blocked bool) func(uint64) (experiments.Filter, error) {
+	return func(seed uint64) (experiments.Filter, error) {
+		f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: a.K, L: a.L, G: a.G, SliceBits: a.SliceBits,
+			Blocked: blocked, Hashing: variants.Hashing{Seed: seed}})
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
 }

@@ -63,3 +63,50 @@ func TestDecredPromise(t *testing.T) {
 		t.Errorf("guaranteed window: %+v, %v", pc, err)
 	}
 }
+
+// TestStableModel checks the one-cell model of the stable filter: no
+// false positive before the first add, recall 1 at age 0, and a limit
+// within 2% of Deng and Rafiei's stable-point rate, which it should
+// approach (both count a cell cleared with probability P/m and set with
+// about K/m per add).
+func TestStableModel(t *testing.T) {
+	st, err := StableFor(100_000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, recall := st.Model()
+	if rate(0) != 0 || recall(0, 5) != 1 {
+		t.Errorf("rate(0) = %g, recall(0) = %g", rate(0), recall(0, 5))
+	}
+	lim := rate(1 << 30)
+	if r := lim / st.StableRate(); r < 0.98 || r > 1.02 {
+		t.Errorf("model limit %g, stable-point rate %g", lim, st.StableRate())
+	}
+	if !(recall(1000, 0) < recall(10, 0) && recall(1<<30, 0) > 0) {
+		t.Errorf("recall does not fall with age: %g, %g", recall(10, 0), recall(1000, 0))
+	}
+}
+
+// TestAPTheoryOnDecred checks that the exact theory at decred's geometry
+// gives its published rate at its published point: decred's README
+// (v1.0.1) reports 0.867% at a 1% target and capacity 1000, measured
+// after 10 capacities of adds, the end of a generation.
+func TestAPTheoryOnDecred(t *testing.T) {
+	d, err := DecredFor(1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := d.Theory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, recall := APTheory(a)
+	at := rate(10 * d.Capacity())
+	t.Logf("exact rate at 10 capacities %.4g, worst %.4g, decred's formula %.4g", at, a.WorstFPR(), a.OneNumberFPR())
+	if at < 0.0083 || at > 0.0089 {
+		t.Errorf("exact rate at decred's published point %g, published 0.867%%", at)
+	}
+	if recall(d.Guaranteed()-1, 10*d.Capacity()) != 1 || recall(0, 1) != -1 {
+		t.Errorf("recall inside the window %g, before the steady state %g", recall(d.Guaranteed()-1, 10*d.Capacity()), recall(0, 1))
+	}
+}

@@ -58,7 +58,8 @@ type WindowSpec struct {
 	RecallAt []uint64
 	// RecallTheory, if not nil, returns the probability that the item of
 	// age age tests present after t adds; a recall row's Theory is its
-	// mean over the row's ages and RecallAt. RecallModel names it
+	// mean over the row's ages and RecallAt. A negative value means no
+	// prediction: a row with one has no theory. RecallModel names it
 	// ("recall" if empty).
 	RecallTheory func(age, t uint64) float64
 	RecallModel  string
@@ -210,16 +211,26 @@ func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) err
 			Filters: s.Filters, Queries: (hi - lo) * uint64(len(s.RecallAt)), Model: rmodel}
 		if s.RecallTheory != nil {
 			var sum float64
+			none := false
+		ages:
 			for _, t := range s.RecallAt {
 				for a := lo; a < hi; a++ {
-					sum += s.RecallTheory(a, t)
+					x := s.RecallTheory(a, t)
+					switch {
+					case x < 0 && !math.IsInf(x, 0):
+						none = true // no prediction for this row
+						break ages
+					case math.IsNaN(x) || x < 0 || x > 1+1e-12:
+						return paramError("recall-theory", "spec %q: the recall of age %d after %d adds is %v, want a probability", s.Name, a, t, x)
+					}
+					sum += x
 				}
 			}
-			r.Theory = sum / float64(r.Queries)
-			if math.IsNaN(r.Theory) || r.Theory < 0 || r.Theory > 1+1e-12 {
-				return paramError("recall-theory", "spec %q: the recall of ages %d to %d is %v, want a probability", s.Name, lo, hi-1, r.Theory)
+			if none {
+				r.Model = ""
+			} else {
+				r.Theory = min(sum/float64(r.Queries), 1)
 			}
-			r.Theory = min(r.Theory, 1)
 		}
 		if decorate != nil {
 			decorate(&r)
