@@ -196,20 +196,38 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 
-	fmt.Fprintf(&b, "\n**Recall against age** (the fraction of the items of each age range that test present, at %d positions over a\n", recallPhases)
-	fmt.Fprintf(&b, "generation after the rate positions), against bloomlab's exact recall (decred's, bloomlab's filter) and the\n")
-	fmt.Fprintf(&b, "one-cell model of the stable filter:\n\n")
-	fmt.Fprintf(&b, "| target | filter | ages | measured [95%%] | theory |\n|---:|---|---|---|---:|\n")
+	fmt.Fprintf(&b, "\n**Recall against age**: the fraction of the items of each age range (adds since the item) that test\n")
+	fmt.Fprintf(&b, "present, at %d positions over a generation after the rate positions, measured (theory): bloomlab's exact\n", recallPhases)
+	fmt.Fprintf(&b, "recall for decred's and bloomlab's filters, the one-cell model for the stable filter. The stable filter\n")
+	fmt.Fprintf(&b, "forgets items by design, from the newest on:\n\n")
+	fmt.Fprintf(&b, "| target | ages | decred | bloomlab | stable |\n|---:|---|---|---|---|\n")
 	for _, e := range entries {
+		series := seriesOf(e.res)
 		for _, row := range e.res.Rows {
-			if row.AgeEnd == 0 {
+			if row.AgeEnd == 0 || row.Series != series[0]+" recall" {
 				continue
 			}
-			th := ""
-			if row.Model != "" {
-				th = fmt.Sprintf("%.4g", row.Theory)
+			cells := []string{}
+			for _, s := range series {
+				for _, x := range e.res.Rows {
+					if x.Series == s+" recall" && x.Age == row.Age {
+						cells = append(cells, recallCell(&x))
+					}
+				}
 			}
-			fmt.Fprintf(&b, "| %g | %s | %d-%d | %.4g [%.4g, %.4g] | %s |\n", e.p, strings.TrimSuffix(row.Series, " recall"), row.Age, row.AgeEnd-1, row.Rate, row.Lo, row.Hi, th)
+			fmt.Fprintf(&b, "| %g | %d-%d | %s |\n", e.p, row.Age, row.AgeEnd-1, strings.Join(cells, " | "))
+		}
+		// The stable filter's false negatives among the items decred's
+		// filter guarantees.
+		var lost, asked float64
+		for _, x := range e.res.Rows {
+			if x.Series == series[2]+" recall" && x.AgeEnd <= e.d.Guaranteed() {
+				lost += (1 - x.Rate) * float64(x.Queries)
+				asked += float64(x.Queries)
+			}
+		}
+		if asked > 0 {
+			fmt.Fprintf(&b, "| %g | **0-%d: the stable filter misses %.1f%% of them** | | | |\n", e.p, e.d.Guaranteed()-1, 100*lost/asked)
 		}
 	}
 
@@ -496,7 +514,10 @@ func write(dir, base string, r *experiments.Results) error {
 		if err != nil {
 			return err
 		}
-		_, err = tmp.Write(b.Bytes())
+		err = tmp.Chmod(0o644)
+		if err == nil {
+			_, err = tmp.Write(b.Bytes())
+		}
 		if cerr := tmp.Close(); err == nil {
 			err = cerr
 		}
@@ -538,4 +559,13 @@ func uints(s string) ([]uint64, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// recallCell formats a recall row: measured [interval] (theory).
+func recallCell(r *experiments.Row) string {
+	c := fmt.Sprintf("%.4g [%.4g, %.4g]", r.Rate, r.Lo, r.Hi)
+	if r.Model != "" {
+		c += fmt.Sprintf(" (%.4g)", r.Theory)
+	}
+	return c
 }
