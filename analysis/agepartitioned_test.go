@@ -302,3 +302,50 @@ func TestAgePartitionedBlockedFor(t *testing.T) {
 		t.Errorf("%+v: blocked worst rate %v above 1e-3", a, r)
 	}
 }
+
+// TestAgePartitionedSizingTable compares, for a window of 100,000 items,
+// the sizing of AgePartitionedFor with the rule of the paper and its
+// implementations (k = ceil(log2(1/p)), the largest l whose OneNumberFPR
+// is at most p, slices of ceil(k g/ln 2) bits, here with g the smallest
+// generation that keeps the window at every phase): bits per window item,
+// and each geometry's exact worst and mean rate beside the one-number
+// formula. Checks: our geometry meets p at its worst point with no more
+// bits than the rule's, and the one-number formula lies below the exact
+// worst rate of the rule's geometry (it describes the end of a generation
+// with linear fills in the young slices, which are really concave).
+func TestAgePartitionedSizingTable(t *testing.T) {
+	const w = 100_000
+	for _, p := range []float64{0.1, 0.01, 1e-3, 1e-4} {
+		ours, err := AgePartitionedFor(w, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := int(math.Ceil(-math.Log2(p)))
+		l := 0
+		for calcFPRateDecred(k, l+1, 0, 0) <= p {
+			l++
+		}
+		if l == 0 {
+			t.Fatalf("p = %g: no l meets the one-number formula at k = %d", p, k)
+		}
+		g := uint64(math.Ceil(float64(w-1) / float64(l)))
+		rule := AgePartitioned{K: k, L: l, G: g, SliceBits: uint64(math.Ceil(float64(k) * float64(g) / math.Ln2))}
+		bpi := func(a AgePartitioned) float64 { return float64(a.Bits()) / float64(a.Window()) }
+		t.Logf("p = %g: ours k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g, mean %.4g, after a shift %.4g | rule k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g, mean %.4g, after a shift %.4g, one-number %.4g (%.1f%% below the worst, %+.1f%% from the mean)",
+			p, ours.K, ours.L, ours.G, ours.SliceBits, bpi(ours), ours.WorstFPR(), ours.MeanFPR(), ours.FPR(1),
+			rule.K, rule.L, rule.G, rule.SliceBits, bpi(rule), rule.WorstFPR(), rule.MeanFPR(), rule.FPR(1), rule.OneNumberFPR(),
+			100*(1-rule.OneNumberFPR()/rule.WorstFPR()), 100*(rule.OneNumberFPR()/rule.MeanFPR()-1))
+		if ours.WorstFPR() > p || ours.Bits() > rule.Bits() {
+			t.Errorf("p = %g: ours %+v (worst %v, %d bits) against the rule's %d bits", p, ours, ours.WorstFPR(), ours.Bits(), rule.Bits())
+		}
+		bl, err := AgePartitionedBlockedFor(w, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blr, blse := bl.BlockedFPR(bl.G, BlockedSamples)
+		t.Logf("p = %g: blocked layout k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g ± %.2g (independent slices %.4g)", p, bl.K, bl.L, bl.G, bl.SliceBits, bpi(bl), blr, blse, bl.WorstFPR())
+		if rule.OneNumberFPR() >= rule.WorstFPR() {
+			t.Errorf("p = %g: one-number %v not below the exact worst %v", p, rule.OneNumberFPR(), rule.WorstFPR())
+		}
+	}
+}

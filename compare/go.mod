@@ -9,6 +9,7 @@ require (
 	github.com/FastFilter/xorfilter v0.4.2-0.20260120015552-4e5a4d9df65a
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
 	github.com/bloomlab/bloomlab v0.0.0-00010101000000-000000000000
+	github.com/decred/dcrd/container/apbf v1.0.1
 	github.com/klauspost/cpuid/v2 v2.2.10
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/tylertreat/BoomFilters v0.0.0-20251001182300-5b3723cc64ae
@@ -27,7 +28,6 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/d4l3k/messagediff v1.2.1 // indirect
 	github.com/dchest/siphash v1.2.3 // indirect
-	github.com/decred/dcrd/container/apbf v1.0.1 // indirect
 	github.com/dgryski/go-metro v0.0.0-20250106013310-edb8663e5e33 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/zeebo/xxh3"
 )
 
 // AgePartitionedParams are the parameters of an age-partitioned filter.
@@ -112,6 +113,10 @@ type AgePartitioned struct {
 	// gen[r] is the number of items of the generation that started in
 	// slot r (the newest slice's is gen[front]).
 	gen []uint64
+	// tab[front + j], j < K + L, describes the slice of age j: slot r =
+	// (front + j) mod (K + L) appears twice, at r and r + K + L, so that
+	// the hot loops walk the slices by age without wrapping.
+	tab []slotRec
 
 	refresh time.Duration
 	clock   func() time.Time
@@ -176,7 +181,37 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 	}
 	f.words = w
 	f.gen = make([]uint64, f.n)
+	f.buildTab()
 	return f, nil
+}
+
+// slotRec is what the hot loops need of one slot r: the state offset x of
+// the wyrand output that holds the key's position in it, the shift that
+// selects the position's bits in that output, and the address of the slot
+// (plain layout) or its byte offset within an index (blocked layout).
+type slotRec struct {
+	p   unsafe.Pointer // plain: the slot's first word
+	off uintptr        // blocked: 8 r
+	x   uint64         // t wyp0 for output t of the slot
+	sh  uint64         // plain: 32 (r mod 2), 0 for wide slices; blocked: 8 (r mod 8)
+}
+
+// buildTab fills tab from the geometry and the table's address.
+func (f *AgePartitioned) buildTab() {
+	f.tab = make([]slotRec, 2*f.n)
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	for i := range f.tab {
+		r := i % f.n
+		rec := &f.tab[i]
+		switch {
+		case f.blocked:
+			rec.off, rec.x, rec.sh = uintptr(r)*8, uint64(2+r>>3)*wyp0, uint64(8*(r&7))
+		case f.wide:
+			rec.p, rec.x = unsafe.Add(base, uintptr(r)*f.step), uint64(r+1)*wyp0
+		default:
+			rec.p, rec.x, rec.sh = unsafe.Add(base, uintptr(r)*f.step), uint64(r>>1+1)*wyp0, uint64(32*(r&1))
+		}
+	}
 }
 
 // NewAgePartitionedFor returns an empty age-partitioned filter in which
@@ -301,19 +336,44 @@ func (f *AgePartitioned) shift() {
 }
 
 // Add inserts key.
-func (f *AgePartitioned) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+func (f *AgePartitioned) Add(key []byte) {
+	d := f.sum(key)
+	if f.refresh != 0 {
+		f.Tick()
+	}
+	f.insert(d)
+}
 
 // Contains reports whether key is possibly among the recent keys.
-func (f *AgePartitioned) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+func (f *AgePartitioned) Contains(key []byte) bool {
+	d := f.sum(key)
+	live := f.n
+	if f.refresh != 0 {
+		live = f.live()
+	}
+	return f.containsSeed(streamSeed(d), live)
+}
 
 // TestAndAdd inserts key and reports whether it tested present before.
 // Unlike the scalable filter, it inserts a key that tests present too,
 // which renews it: it is then among the most recent keys again.
-func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.sum(key)) }
+
+// sum returns the digest of key, calling xxh3 directly for the default
+// hash.
+func (f *AgePartitioned) sum(key []byte) Digest {
+	if f.hashing.Kind == XXH3 {
+		u := xxh3.Hash128Seed(key, f.hashing.Seed)
+		return Digest{u.Lo, u.Hi}
+	}
+	return f.hashing.Sum(key)
+}
 
 // TestAndAddHash is TestAndAdd for a digest.
 func (f *AgePartitioned) TestAndAddHash(d Digest) bool {
-	f.Tick()
+	if f.refresh != 0 {
+		f.Tick()
+	}
 	present := f.ContainsHash(d)
 	f.insert(d)
 	return present
@@ -321,7 +381,9 @@ func (f *AgePartitioned) TestAndAddHash(d Digest) bool {
 
 // AddHash inserts the key whose digest is d.
 func (f *AgePartitioned) AddHash(d Digest) {
-	f.Tick()
+	if f.refresh != 0 {
+		f.Tick()
+	}
 	f.insert(d)
 }
 
@@ -337,24 +399,61 @@ func (f *AgePartitioned) insert(d Digest) {
 	f.gen[f.front]++
 	f.items++
 	s := streamSeed(d)
-	base := unsafe.Pointer(unsafe.SliceData(f.words))
-	r, n := f.front, f.n
 	if f.blocked {
+		// Slots 8t to 8t+7 take the bytes of output t + 2: one output per
+		// group of eight slots.
 		blk := f.blockOf(s)
-		for range f.geom.K {
-			v := wyout(s + uint64(2+r>>3)*wyp0)
-			*(*uint64)(unsafe.Add(blk, r*8)) |= 1 << (v >> (8 * (r & 7)) & 63)
-			if r++; r == n {
+		r, n, k := f.front, f.n, f.geom.K
+		for k > 0 {
+			// The slots from r to the end of r's group of eight (or of the
+			// slots, or of the K), whose bytes are those of one output.
+			c := min(k, n-r, 8-r&7)
+			v := wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7))
+			p := unsafe.Add(blk, r*8)
+			for i := range c {
+				*(*uint64)(unsafe.Add(p, i*8)) |= 1 << (v & 63)
+				v >>= 8
+			}
+			if k, r = k-c, r+c; r == n {
 				r = 0
 			}
 		}
 		return
 	}
 	b := f.geom.SliceBits
-	for range f.geom.K {
-		i := f.slotIndex(s, r, b)
-		*wordPtr(unsafe.Add(base, uintptr(r)*f.step), i) |= 1 << (i & 63)
-		if r++; r == n {
+	if f.wide {
+		for _, e := range f.tab[f.front : f.front+f.geom.K] {
+			j := reduce(wyout(s+e.x), b)
+			*wordPtr(e.p, j) |= 1 << (j & 63)
+		}
+		return
+	}
+	// Slots 2t and 2t+1 share output t + 1: walk the K slots in runs
+	// without wrapping, one output per pair of slots.
+	r, n, k := f.front, f.n, f.geom.K
+	base, step := f.tab[0].p, f.step
+	for k > 0 {
+		m := min(k, n-r) // slots r .. r+m-1, no wrap
+		p := unsafe.Add(base, uintptr(r)*step)
+		x := s + uint64(r>>1+1)*wyp0
+		if r&1 == 1 {
+			j := reduce32(wyout(x)>>32, b)
+			*wordPtr(p, j) |= 1 << (j & 63)
+			p, x, m, k, r = unsafe.Add(p, step), x+wyp0, m-1, k-1, r+1
+		}
+		for ; m >= 2; m, k, r = m-2, k-2, r+2 {
+			v := wyout(x)
+			i, j := reduce32(v&mask32, b), reduce32(v>>32, b)
+			*wordPtr(p, i) |= 1 << (i & 63)
+			*wordPtr(unsafe.Add(p, step), j) |= 1 << (j & 63)
+			p, x = unsafe.Add(p, 2*step), x+wyp0
+		}
+		if m == 1 {
+			i := reduce32(wyout(x)&mask32, b)
+			*wordPtr(p, i) |= 1 << (i & 63)
+			k, r = k-1, r+1
+		}
+		if r == n {
 			r = 0
 		}
 	}
@@ -387,7 +486,11 @@ func blockedBit(s uint64, r int) uint64 {
 // about (K+L)/K tests of which most fail at once, once the older slices
 // are half full.
 func (f *AgePartitioned) ContainsHash(d Digest) bool {
-	return f.containsSeed(streamSeed(d), f.live())
+	live := f.n
+	if f.refresh != 0 {
+		live = f.live()
+	}
+	return f.containsSeed(streamSeed(d), live)
 }
 
 // containsSeed is ContainsHash for the stream seed s over the live newest
@@ -396,16 +499,11 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	if f.blocked {
 		return f.testBlock(f.blockOf(s), s, live)
 	}
-	base := unsafe.Pointer(unsafe.SliceData(f.words))
-	front, n, k := f.front, f.n, f.geom.K
-	b, step := f.geom.SliceBits, f.step
+	tab, k, b := f.tab[f.front:f.front+live], f.geom.K, f.geom.SliceBits
 	if f.wide {
 		return runOf(live, k, func(j int) bool {
-			r := front + j
-			if r >= n {
-				r -= n
-			}
-			return hasBit(unsafe.Add(base, uintptr(r)*step), f.slotIndex(s, r, b))
+			e := &tab[j]
+			return hasBit(e.p, reduce(wyout(s+e.x), b))
 		})
 	}
 	// The loop of runOf, written out.
@@ -413,12 +511,8 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	for end < live {
 		j := end
 		for j > known {
-			r := front + j
-			if r >= n {
-				r -= n
-			}
-			v := wyout(s + uint64(r>>1+1)*wyp0)
-			if !hasBit(unsafe.Add(base, uintptr(r)*step), reduce32(v>>(32*(r&1))&mask32, b)) {
+			e := &tab[j]
+			if !hasBit(e.p, reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)) {
 				break
 			}
 			j--
@@ -434,16 +528,13 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 
 // testBlock is containsSeed in the blocked layout, for the index at blk.
 func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
-	front, n, k := f.front, f.n, f.geom.K
+	tab, k := f.tab[f.front:f.front+live], f.geom.K
 	start, end, known := 0, k-1, -1
 	for end < live {
 		j := end
 		for j > known {
-			r := front + j
-			if r >= n {
-				r -= n
-			}
-			if *(*uint64)(unsafe.Add(blk, r*8))>>blockedBit(s, r)&1 == 0 {
+			e := &tab[j]
+			if *(*uint64)(unsafe.Add(blk, e.off))>>(wyout(s+e.x)>>(e.sh&63)&63)&1 == 0 {
 				break
 			}
 			j--

@@ -509,11 +509,26 @@ func TestAgePartitionedBatch(t *testing.T) {
 // and no insert exceeds 3 lines nor any query 4, for the geometries that
 // NewAgePartitionedFor picks at 1e-2 to 1e-4 (K <= 16, K + L <= 32).
 func TestAgePartitionedLines(t *testing.T) {
+	// The geometries NewAgePartitionedFor picks, and k = 10, l = 7, g =
+	// 1000 with slices of ceil(k g/ln 2) bits (decred's for a 1e-3 target)
+	// in both layouts.
+	var filters []*AgePartitioned
 	for _, fpr := range []float64{1e-2, 1e-3, 1e-4} {
 		f, err := NewAgePartitionedFor(2000, fpr, AgePartitionedParams{Blocked: true})
 		if err != nil {
 			t.Fatal(err)
 		}
+		filters = append(filters, f)
+	}
+	for _, p := range []AgePartitionedParams{{K: 10, L: 7, G: 1000, SliceBits: 14464, Blocked: true}, {K: 10, L: 7, G: 1000, SliceBits: 14427}} {
+		f, err := NewAgePartitioned(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		filters = append(filters, f)
+	}
+	for _, f := range filters {
+		fpr := f.Geometry().WorstFPR()
 		geom := f.Geometry()
 		ds := ageDigests(9, 1, int(geom.G)*geom.Slices()*2)
 		absent := ageDigests(9, 2, 2000)
@@ -536,7 +551,14 @@ func TestAgePartitionedLines(t *testing.T) {
 			}
 			f.AddHash(d)
 		}
-		t.Logf("p = %g, %+v: lines per insert %.3f (max %d; theory %.3f), per absent query %.3f (max %d)", fpr, geom, float64(ins)/float64(insN), maxIns, geom.BlockedInsertLines(), float64(q)/float64(qN), maxQ)
+		if !f.blocked {
+			t.Logf("plain layout, %+v: lines per insert %.3f (max %d), per absent query %.3f (max %d)", geom, float64(ins)/float64(insN), maxIns, float64(q)/float64(qN), maxQ)
+			if maxIns != geom.K {
+				t.Errorf("plain layout: %d lines per insert, want K = %d (one per slice)", maxIns, geom.K)
+			}
+			continue
+		}
+		t.Logf("blocked, %+v (independent-slice worst rate %.3g): lines per insert %.3f (max %d; theory %.3f), per absent query %.3f (max %d)", geom, fpr, float64(ins)/float64(insN), maxIns, geom.BlockedInsertLines(), float64(q)/float64(qN), maxQ)
 		if maxIns > 3 || maxQ > 4 || maxQ > geom.BlockedLines() {
 			t.Errorf("p = %g: at most %d lines per insert and %d per query, want <= 3 and <= 4", fpr, maxIns, maxQ)
 		}
@@ -544,6 +566,45 @@ func TestAgePartitionedLines(t *testing.T) {
 		// equally per slot: the mean over slots.
 		if got, want := float64(ins)/float64(insN), geom.BlockedInsertLines(); math.Abs(got-want) > 1e-9 {
 			t.Errorf("p = %g: mean lines per insert %v, theory %v", fpr, got, want)
+		}
+	}
+}
+
+// TestAgePartitionedStats checks Stats in the steady state: the slices'
+// item counts are the loads of the theory exactly, their fills and the
+// rate estimated from them agree with the theory, and EstimatedItems
+// estimates the adds that slice K-1 holds.
+func TestAgePartitionedStats(t *testing.T) {
+	for _, blocked := range []bool{false, true} {
+		p := AgePartitionedParams{K: 6, L: 4, G: 2000, SliceBits: 64 * 270, Blocked: blocked}
+		f, err := NewAgePartitioned(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		geom := f.Geometry()
+		keys := testKeys(12, 1, (p.K+p.L+1)*int(p.G)+700)
+		for _, k := range keys {
+			f.Add(k)
+		}
+		c := f.Position()
+		st := f.Stats()
+		if c != 700 || len(st.Slices) != p.K+p.L || st.Capacity != f.Window() || st.Bits != uint64(p.K+p.L)*p.SliceBits {
+			t.Fatalf("blocked=%v: position %d, %d slices, capacity %d, bits %d", blocked, c, len(st.Slices), st.Capacity, st.Bits)
+		}
+		for j, s := range st.Slices {
+			if s.Age != j || s.Items != geom.SliceLoad(j, c) {
+				t.Errorf("blocked=%v: slice %d: age %d, %d items; want %d", blocked, j, s.Age, s.Items, geom.SliceLoad(j, c))
+			}
+			want := 1 - math.Pow(1-1/float64(p.SliceBits), float64(s.Items))
+			if sd := math.Sqrt(want * (1 - want) / float64(p.SliceBits)); math.Abs(s.FillRatio-want) > 5*sd+1e-3 {
+				t.Errorf("blocked=%v: slice %d: fill %v, expected %v", blocked, j, s.FillRatio, want)
+			}
+		}
+		if want := float64(geom.SliceLoad(p.K-1, c)); math.Abs(st.EstimatedItems-want) > 0.05*want {
+			t.Errorf("blocked=%v: EstimatedItems %v, want about %v", blocked, st.EstimatedItems, want)
+		}
+		if want := geom.FPR(c); math.Abs(st.EstimatedFPR-want) > 0.1*want {
+			t.Errorf("blocked=%v: EstimatedFPR %v, the theory %v", blocked, st.EstimatedFPR, want)
 		}
 	}
 }
