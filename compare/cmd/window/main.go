@@ -43,6 +43,7 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/compare"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/variants"
 	"github.com/decred/dcrd/container/apbf"
 )
 
@@ -400,10 +401,14 @@ func stableSpec(st compare.StableGeometry, d compare.DecredGeometry, p float64, 
 	}
 }
 
-// allocated returns the bits bloomlab's filter of geometry a allocates:
-// its slices padded to whole 64-bit words.
+// allocated returns the bits of bloomlab's filter of geometry a as its
+// Stats report them (the memory of its slices as allocated).
 func allocated(a analysis.AgePartitioned) uint64 {
-	return uint64(a.K+a.L) * (a.SliceBits + 63) / 64 * 64
+	f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: a.K, L: a.L, G: a.G, SliceBits: a.SliceBits})
+	if err != nil {
+		return 0
+	}
+	return f.Stats().Bits
 }
 
 // seriesOf returns the series of r's rate rows in order.
