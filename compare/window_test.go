@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/experiments"
@@ -108,5 +109,47 @@ func TestAPTheoryOnDecred(t *testing.T) {
 	}
 	if recall(d.Guaranteed()-1, 10*d.Capacity()) != 1 || recall(0, 1) != -1 {
 		t.Errorf("recall inside the window %g, before the steady state %g", recall(d.Guaranteed()-1, 10*d.Capacity()), recall(0, 1))
+	}
+}
+
+// TestDecredPublishedTable sets bloomlab's exact theory, at the geometry
+// decred's NewFilter builds, beside the table of observed rates in
+// decred's README (apbf v1.0.1, "Accuracy Under Workloads"): each filter
+// took 10 capacities of adds, the end of a generation, and was probed
+// with capacity/p never-added items. The theory must lie within 4
+// standard errors of each published rate (binomial, with that many
+// probes), plus half a unit of its last printed digit; decred's own
+// formula (CalcFPRate) is logged beside it.
+func TestDecredPublishedTable(t *testing.T) {
+	for _, c := range []struct {
+		capacity  uint32
+		p         float64
+		published float64 // percent, as printed
+		digit     float64 // the unit of its last printed digit, percent
+	}{
+		{1000, 0.001, 0.097, 0.001}, {10000, 0.001, 0.099, 0.001}, {10000000, 0.001, 0.1, 0.1},
+		{1000, 0.01, 0.867, 0.001}, {10000, 0.01, 0.862, 0.001}, {10000000, 0.01, 0.857, 0.001},
+		{1000, 0.02, 1.464, 0.001}, {10000, 0.02, 1.451, 0.001}, {10000000, 0.02, 1.461, 0.001},
+		{1000, 0.1, 6.74, 0.01}, {10000, 0.1, 6.96, 0.01}, {10000000, 0.1, 7.024, 0.001},
+	} {
+		d, err := DecredFor(c.capacity, c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := d.Theory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rate, _ := APTheory(a)
+		th := rate(10 * d.Capacity())
+		obs := c.published / 100
+		probes := float64(c.capacity) / c.p
+		se := math.Sqrt(th * (1 - th) / probes)
+		tol := 4*se + c.digit/200
+		t.Logf("capacity %d at %g: published %.4g%%, exact theory %.4g%% (tolerance %.2g%%), decred's formula %.4g%%",
+			c.capacity, c.p, c.published, 100*th, 100*tol, 100*a.OneNumberFPR())
+		if math.Abs(th-obs) > tol {
+			t.Errorf("capacity %d at %g: published %g%%, exact theory %.4g%%, more than %.2g%% apart", c.capacity, c.p, c.published, 100*th, 100*tol)
+		}
 	}
 }
