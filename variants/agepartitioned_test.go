@@ -89,8 +89,11 @@ func TestAgePartitionedWindowEveryPhase(t *testing.T) {
 
 // TestAgePartitionedTenMillion adds ten million keys to small filters (four
 // geometries, both layouts) and checks after every add that the key of
-// age Window() - 1, the oldest the promise covers, and the newest test
-// present. Skipped with -short.
+// age Window() - 1, the oldest the promise covers, tests present (a key
+// can only lose its bits by ageing, so the younger keys are then present
+// too unless the filter drops slices out of turn, which
+// TestAgePartitionedWindowEveryPhase checks at every age). Skipped with
+// -short.
 func TestAgePartitionedTenMillion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ten million adds")
@@ -112,7 +115,7 @@ func TestAgePartitionedTenMillion(t *testing.T) {
 		mask := len(ds) - 1
 		for i := range total / len(geoms) {
 			f.AddHash(ds[i&mask])
-			if i >= w-1 && !f.ContainsHash(ds[(i-w+1)&mask]) || !f.ContainsHash(ds[i&mask]) {
+			if i >= w-1 && !f.ContainsHash(ds[(i-w+1)&mask]) {
 				t.Fatalf("%+v: after %d adds a key within the window %d tests absent", p, i+1, w)
 			}
 		}
