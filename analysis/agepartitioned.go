@@ -434,25 +434,34 @@ func (a AgePartitioned) BlockedFPR(c uint64, samples int) (rate, stderr float64)
 	x := a.SliceBits / BlockWordBits
 	full, cur := binomialCDF(a.G, x), binomialCDF(c, x)
 	n := a.K + a.L
-	// setP[v] is the chance that the key's bit is set in a word of load v.
-	setP := func(v uint64) float64 { return fill(BlockWordBits, v) }
+	// setP[v] is the chance 1 - (1 - 1/64)^v that the key's bit is set in
+	// a word of load v, tabulated for the loads the draws can reach (up
+	// to 2^16; beyond, a word is full to within 2^-1400).
+	maxLoad := min(uint64(a.K)*uint64(len(full)-1), 1<<16)
+	setP := make([]float64, maxLoad+1)
+	for v := range setP {
+		setP[v] = fill(BlockWordBits, uint64(v))
+	}
 	r := rand.New(rand.NewPCG(0x41504246, uint64(a.K)<<32|uint64(a.L)))
 	gen := make([]uint64, n) // items of generation t in the key's word
 	p := make([]float64, n)
+	q := make([]float64, a.K)
 	var mean, m2 float64 // Welford's running mean and sum of squares
 	for i := range samples {
 		gen[0] = invert(cur, r.Float64())
 		for t := 1; t < n; t++ {
 			gen[t] = invert(full, r.Float64())
 		}
+		// Slice j received generations max(0, j-K+1) to j: a sliding sum.
+		var load uint64
 		for j := range p {
-			var load uint64
-			for t := max(0, j-a.K+1); t <= j; t++ {
-				load += gen[t]
+			load += gen[j]
+			if j >= a.K {
+				load -= gen[j-a.K]
 			}
-			p[j] = setP(load)
+			p[j] = setP[min(load, maxLoad)]
 		}
-		v := RunProbability(p, a.K)
+		v := runProbability(p, a.K, q)
 		d := v - mean
 		mean += d / float64(i+1)
 		m2 += d * (v - mean)

@@ -479,12 +479,13 @@ func blockedBit(s uint64, r int) uint64 {
 // among the recent keys.
 //
 // It looks for K consecutive slices holding the key's bit without testing
-// every slice: it tests the slice of age K-1 first, then younger ones down
-// to the first clear bit; a clear bit at age j means a run must start
+// every slice. When L < K every run of K slices covers the ages L to K-1,
+// so it first tests those K - L slices together, with one branch for all
+// of them, and answers false if one bit is clear: most absent keys end
+// there. Then it tests from age K-1 (below the slices already tested)
+// down to the first clear bit; a clear bit at age j means a run must start
 // after j, so the next test is at age j + K, and the slices already seen
-// set are not read again. A recent key costs its K tests; an absent key
-// about (K+L)/K tests of which most fail at once, once the older slices
-// are half full.
+// set are not read again. A recent key costs its K tests.
 func (f *AgePartitioned) ContainsHash(d Digest) bool {
 	live := f.n
 	if f.refresh != 0 {
@@ -508,8 +509,22 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	}
 	// The loop of runOf, written out.
 	start, end, known := 0, k-1, -1
-	for end < live {
-		j := end
+	if end >= live {
+		return false
+	}
+	j := end
+	if lo := live - k; lo < k {
+		all := uint64(1)
+		for _, e := range tab[lo:k] {
+			i := reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)
+			all &= *wordPtr(e.p, i) >> (i & 63)
+		}
+		if all&1 == 0 {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
 		for j > known {
 			e := &tab[j]
 			if !hasBit(e.p, reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)) {
@@ -521,17 +536,32 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 			return true
 		}
 		start, known = j+1, end
-		end = start + k - 1
+		if end = start + k - 1; end >= live {
+			return false
+		}
+		j = end
 	}
-	return false
 }
 
 // testBlock is containsSeed in the blocked layout, for the index at blk.
 func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
 	tab, k := f.tab[f.front:f.front+live], f.geom.K
 	start, end, known := 0, k-1, -1
-	for end < live {
-		j := end
+	if end >= live {
+		return false
+	}
+	j := end
+	if lo := live - k; lo < k {
+		all := uint64(1)
+		for _, e := range tab[lo:k] {
+			all &= *(*uint64)(unsafe.Add(blk, e.off)) >> (wyout(s+e.x) >> (e.sh & 63) & 63)
+		}
+		if all&1 == 0 {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
 		for j > known {
 			e := &tab[j]
 			if *(*uint64)(unsafe.Add(blk, e.off))>>(wyout(s+e.x)>>(e.sh&63)&63)&1 == 0 {
@@ -543,18 +573,38 @@ func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool 
 			return true
 		}
 		start, known = j+1, end
-		end = start + k - 1
+		if end = start + k - 1; end >= live {
+			return false
+		}
+		j = end
 	}
-	return false
 }
 
 // runOf reports whether set(j) holds for k consecutive j in [0, n), testing
-// each j at most once: it tests the end of the first candidate run and
-// down, and after a failure at j starts the next candidate at j + 1.
+// each j at most once. Every run of k in [0, n) covers the core [n-k,
+// k-1] when n - k < k, so it first tests the whole core, all of it before
+// looking at the answers (the hot loops combine them without a branch),
+// and answers false if one fails. Then, from the end of the first
+// candidate run (below the core, if it passed) down, it tests until a
+// failure at j, after which the next candidate starts at j + 1 and is
+// tested from its end down to the positions already known to be set.
 func runOf(n, k int, set func(j int) bool) bool {
 	start, end, known := 0, k-1, -1 // start..known are known to be set
-	for end < n {
-		j := end
+	if end >= n {
+		return false
+	}
+	j := end
+	if lo := n - k; lo < k {
+		ok := true
+		for c := lo; c < k; c++ {
+			ok = set(c) && ok
+		}
+		if !ok {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
 		for j > known && set(j) {
 			j--
 		}
@@ -562,9 +612,11 @@ func runOf(n, k int, set func(j int) bool) bool {
 			return true
 		}
 		start, known = j+1, end
-		end = start + k - 1
+		if end = start + k - 1; end >= n {
+			return false
+		}
+		j = end
 	}
-	return false
 }
 
 // Hashing returns the filter's hash options.
