@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -195,6 +196,31 @@ func TestWindowAgePartitioned(t *testing.T) {
 		for j, s := range st.Slices {
 			if want := analysis.AgePartitionedStreamLoad(a, j, tt); s.Items != want {
 				t.Fatalf("after %d adds the slice of age %d holds %d items, AgePartitionedStreamLoad %d", tt, j, s.Items, want)
+			}
+		}
+	}
+}
+
+// TestWindowExperimentParams checks the window experiment's parameter
+// errors and its targets.
+func TestWindowExperimentParams(t *testing.T) {
+	for _, p := range []Params{{N: 10}, {N: 1 << 30}, {P: 1.5}} {
+		if err := Check("window", "all", p, Options{}); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%+v: %v, want ErrInvalidParams", p, err)
+		}
+	}
+	for _, c := range []struct {
+		p    float64
+		want []float64
+	}{{1e-4, []float64{0.1, 0.01, 0.001, 1e-4}}, {0.01, []float64{0.1, 0.01}}, {0.003, []float64{0.1, 0.01, 0.003}}, {0.3, []float64{0.3}}} {
+		got := windowTargets(c.p)
+		if len(got) != len(c.want) {
+			t.Errorf("targets for %g: %v, want %v", c.p, got, c.want)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-c.want[i]) > 1e-12*c.want[i] {
+				t.Errorf("targets for %g: %v, want %v", c.p, got, c.want)
 			}
 		}
 	}
