@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +13,13 @@ import (
 // windowClaims returns the numbers of the window figure's caption,
 // formatted from the committed results r as the README writes them.
 func windowClaims(t *testing.T, r *experiments.Results) []string {
+	caption, _ := windowNumbers(t, r)
+	return caption
+}
+
+// windowNumbers returns the caption's claims and the bare lists of
+// numbers (one per target) that paper-notes §14 quotes too.
+func windowNumbers(t *testing.T, r *experiments.Results) (caption, lists []string) {
 	t.Helper()
 	var targets []float64
 	series := map[string]map[float64]string{} // kind, target -> series
@@ -86,6 +94,10 @@ func windowClaims(t *testing.T, r *experiments.Results) []string {
 			fmt.Sscanf(n[i:], "worst %g, mean %g; the implementations' one-number formula %g", &worst, &mean, &formula)
 		}
 	}
+	lists = []string{
+		list("age-partitioned", ratio), list("age-partitioned", bits), list("age-partitioned-blocked", bits),
+		list("alternating", bits), list("double-hashed", ratio), list("age-partitioned-blocked", ratio),
+	}
 	return []string{
 		fmt.Sprintf("%d of the %s checks of an item of the window found it absent", missed, thousands(checked)),
 		fmt.Sprintf("its false positives are %s times what its exact theory expects", list("age-partitioned", ratio)),
@@ -99,7 +111,7 @@ func windowClaims(t *testing.T, r *experiments.Results) []string {
 		"The sawtooth at 0.1 " + geom(series["age-partitioned"][top]),
 		fmt.Sprintf("from %.4g just after a shift to %.4g just before one (mean %.4g); the one-number formula of the implementations says %.4g",
 			low, worst, mean, formula),
-	}
+	}, lists
 }
 
 func TestWindowCaption(t *testing.T) {
@@ -112,4 +124,10 @@ func TestWindowCaption(t *testing.T) {
 		t.Log(w)
 	}
 	claims(t, readme(t), "window-all", want...)
+	_, lists := windowNumbers(t, r)
+	b, err := os.ReadFile("../paper-notes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims(t, strings.Join(strings.Fields(string(b)), " "), "window-all (paper-notes §14)", lists...)
 }
