@@ -345,8 +345,12 @@ func summarizeWindow(r *Results) []string {
 				n++
 			}
 		}
-		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds, exact theory there %.4g (target %g); %.2f bits per window item; %.0f ns per add, %.0f per absent and %.0f per present query (mean over the positions, measured on all workers at once)",
-			s, w.Rate, w.Lo, w.Hi, w.Items, w.Theory, w.Target, w.BitsPerElement, add/n, query/n, present/n))
+		theory := ""
+		if w.Model != "" {
+			theory = fmt.Sprintf(", theory there %.4g", w.Theory)
+		}
+		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per item of the window n = %d, %.2f per item it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (mean over the positions, measured on all workers at once)",
+			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerElement, w.Window, add/n, query/n, present/n))
 	}
 	return notes
 }
