@@ -57,6 +57,8 @@ func (f *doubleHashedAP) pos(d variants.Digest, s int) uint64 {
 	return uint64(s)*f.perSlot*64 + hi
 }
 
+// Add shifts the slices if the newest generation is full, then sets the
+// key's bit in the K newest.
 func (f *doubleHashedAP) Add(key []byte) {
 	d := f.hashing.Sum(key)
 	if f.cur == f.g {
@@ -105,6 +107,7 @@ func (f *doubleHashedAP) Contains(key []byte) bool {
 // Bits returns the bits of the slices, (K + L) SliceBits.
 func (f *doubleHashedAP) Bits() uint64 { return f.totalBits }
 
+// String names the model and its geometry.
 func (f *doubleHashedAP) String() string {
 	return fmt.Sprintf("double-hashed age-partitioned k=%d l=%d g=%d b=%d", f.k, f.n-f.k, f.g, f.b)
 }

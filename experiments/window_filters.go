@@ -44,6 +44,8 @@ func newAlternating(w analysis.AlternatingWindow, h variants.Hashing) (*alternat
 	return &alternatingFilter{older: a, newer: b, half: w.Half}, nil
 }
 
+// Add, Contains, TestAndAdd, ContainsHash and Hashing are those of
+// variants.Filter; the queries go to the older filter.
 func (f *alternatingFilter) Add(key []byte)           { f.AddHash(f.older.Hashing().Sum(key)) }
 func (f *alternatingFilter) Contains(key []byte) bool { return f.older.Contains(key) }
 func (f *alternatingFilter) TestAndAdd(key []byte) bool {
@@ -109,6 +111,8 @@ func newCleared(w analysis.ClearedWindow, h variants.Hashing) (*clearedFilter, e
 	return &clearedFilter{f: s, capacity: w.Capacity}, nil
 }
 
+// Add, Contains, TestAndAdd, ContainsHash and Hashing are those of
+// variants.Filter.
 func (c *clearedFilter) Add(key []byte)                      { c.AddHash(c.f.Hashing().Sum(key)) }
 func (c *clearedFilter) Contains(key []byte) bool            { return c.f.Contains(key) }
 func (c *clearedFilter) TestAndAdd(key []byte) bool          { return c.TestAndAddHash(c.f.Hashing().Sum(key)) }
