@@ -393,7 +393,9 @@ func (f *AgePartitioned) insert(d Digest) {
 	if f.gen[f.front] >= f.geom.G {
 		f.shift()
 		if f.refresh != 0 {
-			f.start = f.now()
+			// The new generation starts now, unless the clock went back
+			// (Tick has recorded that), when the start stays.
+			f.start = max(f.start, f.now())
 		}
 	}
 	f.gen[f.front]++
@@ -665,7 +667,9 @@ func (f *AgePartitioned) sliceSetBits(r int) uint64 {
 // EstimatedFPR is the probability of K consecutive set bits when slice j
 // is set with probability equal to its fill ratio
 // (analysis.RunProbability over the slices a query may use, newest
-// first), the filter's rate at its current fill. EstimatedItems is the
+// first), the filter's rate at its current fill; in the blocked layout it
+// is the rate independent slices of these fills would have, and the
+// filter's own is higher (see analysis.AgePartitioned.BlockedFPR). EstimatedItems is the
 // number of distinct keys that the fill of the slice of age K-1 implies:
 // that slice received every key of the K newest generations, so it
 // estimates the distinct keys among the last (K-1) G + Position() adds (all
