@@ -393,7 +393,9 @@ func (f *AgePartitioned) insert(d Digest) {
 	if f.gen[f.front] >= f.geom.G {
 		f.shift()
 		if f.refresh != 0 {
-			f.start = f.now()
+			// The new generation starts now, unless the clock went back
+			// (Tick has recorded that), when the start stays.
+			f.start = max(f.start, f.now())
 		}
 	}
 	f.gen[f.front]++
@@ -428,34 +430,36 @@ func (f *AgePartitioned) insert(d Digest) {
 		}
 		return
 	}
-	// Slots 2t and 2t+1 share output t + 1: walk the K slots in runs
-	// without wrapping, one output per pair of slots.
+	// Slots 2t and 2t+1 share output t + 1: set the K slots from the
+	// newest on in at most two runs that do not wrap.
 	r, n, k := f.front, f.n, f.geom.K
-	base, step := f.tab[0].p, f.step
-	for k > 0 {
-		m := min(k, n-r) // slots r .. r+m-1, no wrap
-		p := unsafe.Add(base, uintptr(r)*step)
-		x := s + uint64(r>>1+1)*wyp0
-		if r&1 == 1 {
-			j := reduce32(wyout(x)>>32, b)
-			*wordPtr(p, j) |= 1 << (j & 63)
-			p, x, m, k, r = unsafe.Add(p, step), x+wyp0, m-1, k-1, r+1
-		}
-		for ; m >= 2; m, k, r = m-2, k-2, r+2 {
-			v := wyout(x)
-			i, j := reduce32(v&mask32, b), reduce32(v>>32, b)
-			*wordPtr(p, i) |= 1 << (i & 63)
-			*wordPtr(unsafe.Add(p, step), j) |= 1 << (j & 63)
-			p, x = unsafe.Add(p, 2*step), x+wyp0
-		}
-		if m == 1 {
-			i := reduce32(wyout(x)&mask32, b)
-			*wordPtr(p, i) |= 1 << (i & 63)
-			k, r = k-1, r+1
-		}
-		if r == n {
-			r = 0
-		}
+	m := min(k, n-r)
+	setRun(s, f.tab[r].p, f.step, r, m, b)
+	if k > m {
+		setRun(s, f.tab[0].p, f.step, 0, k-m, b)
+	}
+}
+
+// setRun sets the bits of stream seed s in the m slots from slot r, whose
+// first word is at p, step bytes apart, of b bits each (plain layout,
+// slices of at most wideSlice bits).
+func setRun(s uint64, p unsafe.Pointer, step uintptr, r, m int, b uint64) {
+	x := s + uint64(r>>1+1)*wyp0
+	if r&1 != 0 {
+		j := reduce32(wyout(x)>>32, b)
+		*wordPtr(p, j) |= 1 << (j & 63)
+		p, x, m = unsafe.Add(p, step), x+wyp0, m-1
+	}
+	for ; m >= 2; m -= 2 {
+		v := wyout(x)
+		i, j := reduce32(v&mask32, b), reduce32(v>>32, b)
+		*wordPtr(p, i) |= 1 << (i & 63)
+		*wordPtr(unsafe.Add(p, step), j) |= 1 << (j & 63)
+		p, x = unsafe.Add(p, 2*step), x+wyp0
+	}
+	if m == 1 {
+		i := reduce32(wyout(x)&mask32, b)
+		*wordPtr(p, i) |= 1 << (i & 63)
 	}
 }
 
@@ -663,7 +667,9 @@ func (f *AgePartitioned) sliceSetBits(r int) uint64 {
 // EstimatedFPR is the probability of K consecutive set bits when slice j
 // is set with probability equal to its fill ratio
 // (analysis.RunProbability over the slices a query may use, newest
-// first), the filter's rate at its current fill. EstimatedItems is the
+// first), the filter's rate at its current fill; in the blocked layout it
+// is the rate independent slices of these fills would have, and the
+// filter's own is higher (see analysis.AgePartitioned.BlockedFPR). EstimatedItems is the
 // number of distinct keys that the fill of the slice of age K-1 implies:
 // that slice received every key of the K newest generations, so it
 // estimates the distinct keys among the last (K-1) G + Position() adds (all

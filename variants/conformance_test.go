@@ -156,9 +156,9 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 
 	st := f.Stats()
 	// A window filter (age-partitioned) promises no false negative among
-	// its most recent Window() keys only; its constructor here gets a
-	// window that holds every add of this test, so the checks above
-	// apply. Its Capacity is that window and its EstimatedItems counts
+	// its most recent Window() keys only (checked at the end); its
+	// constructor here gets a window that holds every add of this test,
+	// so the checks above apply. Its Capacity is that window and its EstimatedItems counts
 	// the keys of its newest slices (see AgePartitioned.Stats), which the
 	// checks below do not cover; TestAgePartitioned* do.
 	_, window := f.(interface{ Window() uint64 })
@@ -213,6 +213,24 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 	for _, k := range present[:1000] {
 		if !f.Contains(k) {
 			t.Fatalf("false negative after Reset and refill: %x", k)
+		}
+	}
+
+	// A window filter's own promise: no false negative among its most
+	// recent Window() keys, at every add of a stream three windows long.
+	if wf, ok := f.(interface{ Window() uint64 }); ok {
+		w := int(wf.Window())
+		stream := testKeys(4, 4, 3*w)
+		for i, k := range stream {
+			f.Add(k)
+			if a := min(i, w-1); !f.Contains(stream[i-a]) {
+				t.Fatalf("window filter: the key of age %d tests absent after %d adds; the window is %d", a, i+1, w)
+			}
+		}
+		for _, k := range stream[len(stream)-w:] {
+			if !f.Contains(k) {
+				t.Fatalf("window filter: false negative among the last %d keys: %x", w, k)
+			}
 		}
 	}
 }
