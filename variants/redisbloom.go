@@ -92,6 +92,9 @@ func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
 	if p.Expansion == 0 {
 		p.Expansion = DefaultRedisExpansion
 	}
+	if uint64(p.Expansion) > math.MaxUint32 {
+		return nil, invalid("redisbloom filter: expansion = %d, more than RedisBloom's 32-bit maximum", p.Expansion)
+	}
 	f := &RedisBloom{
 		geom:    analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo},
 		hashing: Hashing{Kind: Murmur64A, Seed: p.Seed},
@@ -103,6 +106,15 @@ func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// checkRedisHashing checks the hashing of an encoded RedisBloom filter:
+// kind Murmur64A, derivation 0, no key.
+func checkRedisHashing(h Hashing) error {
+	if h.Kind != Murmur64A || h.Derivation != EnhancedDouble || h.Key != (HashKey{}) {
+		return invalid("a redisbloom filter hashes with murmur64a (%d) and derivation 0, not %v with %v", uint8(Murmur64A), h.Kind, h.Derivation)
+	}
+	return nil
 }
 
 // grow puts one more link in use, reusing one kept by Reset if there is
