@@ -31,10 +31,10 @@ import "math"
 // The rate of one link holding n items is computed as that of k
 // independent uniform probes into its Modulus bits, ExactFPR(Modulus, n,
 // k). RedisBloom probes by plain double hashing instead (see
-// variants.RedisBloom), for which we have no closed form: a stored key
-// whose progression (a + i b) mod M is the query's, or the query's
-// reversed, covers all of the query's probes, which gives a link a floor
-// of about 2n/M^2 that independent probes do not have. Measured on 2000
+// variants.RedisBloom), for which we have no closed form: stored keys
+// whose progressions (a + i b) mod M share several of the query's probes
+// give a link a floor of order n/M^2 that independent probes do not
+// have. Measured on 2000
 // filters (paper-notes.md §13, run R52), the first link of BF.RESERVE at
 // 1% (11072 bits, 8 hashes) exceeds ExactFPR by 1.1% at its capacity,
 // 21% at half of it and 8.8 times at a quarter; with power-of-two tables
