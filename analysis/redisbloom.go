@@ -31,15 +31,18 @@ import "math"
 // The rate of one link holding n items is computed as that of k
 // independent uniform probes into its Modulus bits, ExactFPR(Modulus, n,
 // k). RedisBloom probes by plain double hashing instead (see
-// variants.RedisBloom), for which we have no closed form: stored keys
-// whose progressions (a + i b) mod M share several of the query's probes
-// give a link a floor of order n/M^2 that independent probes do not
-// have. Measured on 2000
+// variants.RedisBloom): stored keys whose progressions (a + i b) mod M
+// share several of the query's probes give a link a floor of order n/M^2
+// that independent probes do not have. For power-of-two tables
+// DoubleHashingFPR computes that rate exactly (see DoubleHashing); for
+// NOROUND tables, whose 64-bit sum wraps before the remainder, we have no
+// exact rate. Measured on 2000
 // filters (paper-notes.md §13, run R52), the first link of BF.RESERVE at
 // 1% (11072 bits, 8 hashes) exceeds ExactFPR by 1.1% at its capacity,
 // 21% at half of it and 8.8 times at a quarter; with power-of-two tables
-// by 2.0%, 51% and 29 times. A grown chain's rate is dominated by its
-// full links, and exceeds FPR by about 1% (run R50).
+// by 2.0%, 51% and 29 times, which DoubleHashing predicts inside the
+// measured intervals. A grown chain's rate is dominated by its full
+// links, and exceeds FPR by about 1% (run R50).
 type RedisBloom struct {
 	ErrorRate  float64 // BF.RESERVE's error_rate, 0 < ErrorRate < 1
 	Capacity   uint64  // BF.RESERVE's capacity, the first link's, >= 1
@@ -195,6 +198,36 @@ func (r RedisBloom) FPR(items uint64) (float64, error) {
 		n := min(left, l.Capacity)
 		left -= n
 		logPass += math.Log1p(-r.LinkFPR(l, n))
+	}
+	return -math.Expm1(logPass), nil
+}
+
+// DoubleHashingFPR returns the compound rate of a chain holding items
+// items as FPR does, but with the rate of RedisBloom's own probing where
+// it is known exactly: a power-of-two link of at most
+// MaxDoubleHashingBits bits takes NewDoubleHashing(Modulus, Hashes).FPR,
+// the rate of plain double hashing modulo a power of two. The other links,
+// and every link of a NOROUND chain, whose probe wraps modulo 2^64 before
+// its remainder and has no exact rate here, take LinkFPR. It reports the
+// errors of Links. Each call computes its links' tables afresh, about a
+// second for a link of 2^16 bits.
+func (r RedisBloom) DoubleHashingFPR(items uint64) (float64, error) {
+	links, err := r.Links(items)
+	if err != nil {
+		return 0, err
+	}
+	left := items
+	var logPass float64
+	for _, l := range links {
+		n := min(left, l.Capacity)
+		left -= n
+		f := r.LinkFPR(l, n)
+		if r.PowerOfTwo && l.Modulus <= MaxDoubleHashingBits && n > 0 {
+			if dh, err := NewDoubleHashing(l.Modulus, l.Hashes); err == nil {
+				f = dh.FPR(n)
+			}
+		}
+		logPass += math.Log1p(-f)
 	}
 	return -math.Expm1(logPass), nil
 }
