@@ -87,3 +87,32 @@ func TestDoubleHashingLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisBloomDoubleHashingFPR: the chain's rate with the exact rate of
+// double hashing for its power-of-two links, against the links' rates
+// combined by hand; a NOROUND chain keeps independent probes.
+func TestRedisBloomDoubleHashingFPR(t *testing.T) {
+	r := RedisBloom{ErrorRate: 0.01, Capacity: 100, Expansion: 2, PowerOfTwo: true}
+	l0, _ := r.Link(0)
+	l1, _ := r.Link(1)
+	d0, _ := NewDoubleHashing(l0.Modulus, l0.Hashes)
+	d1, _ := NewDoubleHashing(l1.Modulus, l1.Hashes)
+	n := l0.Capacity + l1.Capacity/2
+	want := 1 - (1-d0.FPR(l0.Capacity))*(1-d1.FPR(l1.Capacity/2))
+	got, err := r.DoubleHashingFPR(n)
+	if err != nil || math.Abs(got-want) > 1e-15 {
+		t.Fatalf("DoubleHashingFPR(%d) = %v, %v; want %v", n, got, err, want)
+	}
+	theory, err := r.DoubleHashingTheory(10 * n)
+	if err != nil || theory(n) != got || !math.IsNaN(theory(1<<40)) {
+		t.Fatalf("DoubleHashingTheory: %v at %d, %v", theory(n), n, err)
+	}
+	if ind, _ := r.FPR(n); ind >= got {
+		t.Errorf("independent probes %v, double hashing %v", ind, got)
+	}
+	r.PowerOfTwo = false
+	ind, _ := r.FPR(n)
+	if got, _ := r.DoubleHashingFPR(n); got != ind {
+		t.Errorf("NOROUND chain: %v, want the independent-probe rate %v", got, ind)
+	}
+}

@@ -209,27 +209,56 @@ func (r RedisBloom) FPR(items uint64) (float64, error) {
 // the rate of plain double hashing modulo a power of two. The other links,
 // and every link of a NOROUND chain, whose probe wraps modulo 2^64 before
 // its remainder and has no exact rate here, take LinkFPR. It reports the
-// errors of Links. Each call computes its links' tables afresh, about a
-// second for a link of 2^16 bits.
+// errors of Links. Each call computes its links' tables afresh (about a
+// second for a link of 2^16 bits); DoubleHashingTheory computes them once
+// for many item counts.
 func (r RedisBloom) DoubleHashingFPR(items uint64) (float64, error) {
-	links, err := r.Links(items)
+	f, err := r.DoubleHashingTheory(items)
 	if err != nil {
 		return 0, err
 	}
-	left := items
-	var logPass float64
-	for _, l := range links {
-		n := min(left, l.Capacity)
-		left -= n
-		f := r.LinkFPR(l, n)
-		if r.PowerOfTwo && l.Modulus <= MaxDoubleHashingBits && n > 0 {
+	return f(items), nil
+}
+
+// DoubleHashingTheory returns the function DoubleHashingFPR computes, for
+// item counts up to maxItems, with the tables of the power-of-two links
+// computed once. The function returns NaN for more items than the links
+// of Links(maxItems) hold. It reports the errors of Links(maxItems).
+func (r RedisBloom) DoubleHashingTheory(maxItems uint64) (func(items uint64) float64, error) {
+	links, err := r.Links(maxItems)
+	if err != nil {
+		return nil, err
+	}
+	var total uint64
+	tables := make([]*DoubleHashing, len(links))
+	for i, l := range links {
+		total += l.Capacity
+		if r.PowerOfTwo && l.Modulus <= MaxDoubleHashingBits {
 			if dh, err := NewDoubleHashing(l.Modulus, l.Hashes); err == nil {
-				f = dh.FPR(n)
+				tables[i] = &dh
 			}
 		}
-		logPass += math.Log1p(-f)
 	}
-	return -math.Expm1(logPass), nil
+	return func(items uint64) float64 {
+		if items > total {
+			return math.NaN()
+		}
+		left := items
+		var logPass float64
+		for i, l := range links {
+			n := min(left, l.Capacity)
+			left -= n
+			f := r.LinkFPR(l, n)
+			if tables[i] != nil {
+				f = tables[i].FPR(n)
+			}
+			logPass += math.Log1p(-f)
+			if left == 0 {
+				break
+			}
+		}
+		return -math.Expm1(logPass)
+	}, nil
 }
 
 // BitsPerElement returns the bits in memory of all the links of a chain
