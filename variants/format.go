@@ -28,10 +28,10 @@ import (
 //	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
 //	              5 blocked, 6 split-block, 7 scalable with blocked stages,
 //	              10 scalable (stream stages), 11 scalable with blocked
-//	              stream stages, 14 age-partitioned, 15 age-partitioned
-//	              (blocked layout)
+//	              stream stages, 12 dynamic, 13 redisbloom,
+//	              14 age-partitioned, 15 age-partitioned (blocked layout)
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
-//	              3 siphash (Keyed)
+//	              3 siphash (Keyed), 4 murmur64a (redisbloom only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
 //	9       8     seed (uint64), 0 for hash kind 3
@@ -120,6 +120,34 @@ import (
 //	45     payload: the Parquet bitset read as little-endian 64-bit words
 //	       (SplitBlock.AppendBitset)
 //
+// Dynamic (code 12; derivation 0; 28 bytes of parameters, then the
+// stages in use, oldest first):
+//
+//	17  8  stage capacity N (uint64), 1 <= N <= MaxBits
+//	25  8  stage rate P (float64 bits), 0 < P < 1
+//	33  8  items (uint64), keys added, the sum of the stages' items
+//	41  4  stages L (uint32), 1 <= L <= 65536 (analysis.MaxDynamicStages)
+//	45     L stages, each a partitioned parameter block (slice bits b,
+//	       hashes k, capacity N, items) and its k ceil(b/64) words as
+//	       above; b and k are the same in every stage, every stage but
+//	       the newest holds N items, and stage i takes its bits from the
+//	       key's wyrand stream (see Dynamic)
+//
+// RedisBloom (code 13; hash kind 4 with derivation 0; 33 bytes of
+// parameters, then the links in use, oldest first):
+//
+//	17  8  error rate (float64 bits), 0 < e < 1
+//	25  8  capacity (uint64), the first link's, 1 <= capacity <= MaxBits
+//	33  4  expansion (uint32), >= 1
+//	37  1  options (uint8): 0 NOROUND, 1 power-of-two tables
+//	38  8  items (uint64), keys inserted, the sum of the links' items
+//	46  4  links L (uint32), 1 <= L <= 256 (analysis.MaxStages)
+//	50     L links, each a parameter block (bits m_i, hashes k_i,
+//	       capacity n_i, items; m_i, k_i and n_i as analysis.RedisBloom
+//	       computes them) and its m_i/64 words, bit x in bit x%64 of word
+//	       x/64 (RedisBloom's table read as little-endian words); bits
+//	       at or above the link's modulus are zero
+//
 // Age-partitioned (code 14) and age-partitioned, blocked layout (code 15);
 // derivation 0 (52 + 8 s bytes of parameters for s = K + L slots, then the
 // words):
@@ -150,8 +178,10 @@ import (
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
 // the blocked one, 65 + 28 L for a scalable filter of L stages,
-// 69 + 32 L for one of L blocked stages, and 73 + 8 (K + L) for an
-// age-partitioned filter, and 16 bytes more with a keyed hash. The encoding is canonical: a decoded filter encodes to the same
+// 69 + 32 L for one of L blocked stages, 49 + 28 L for a dynamic filter
+// of L stages, 54 + 28 L for a RedisBloom filter of L links, and
+// 73 + 8 (K + L) for an age-partitioned filter, and 16 bytes more with a
+// keyed hash. The encoding is canonical: a decoded filter encodes to the same
 // bytes.
 //
 // A filter with a keyed hash (hash kind 3) carries its secret key in
@@ -208,6 +238,10 @@ const (
 	// with partitioned and with blocked stages.
 	codeScalableStream        variantCode = 10
 	codeScalableBlockedStream variantCode = 11
+	// codeDynamic is the dynamic filter, codeRedisBloom the RedisBloom
+	// model.
+	codeDynamic    variantCode = 12
+	codeRedisBloom variantCode = 13
 	// codeAgePartitioned and codeAgePartitionedBlocked are the
 	// age-partitioned filter in its two layouts.
 	codeAgePartitioned        variantCode = 14
@@ -243,6 +277,10 @@ func (c variantCode) String() string {
 		return "scalable (stream stages)"
 	case codeScalableBlockedStream:
 		return "scalable (blocked stream stages)"
+	case codeDynamic:
+		return "dynamic"
+	case codeRedisBloom:
+		return "redisbloom"
 	case codeAgePartitioned:
 		return "age-partitioned"
 	case codeAgePartitionedBlocked:
@@ -578,6 +616,10 @@ func (d *decoder) header() (header, error) {
 		err = checkOwnIndexing("blocked", h)
 	case codeScalableStream:
 		err = checkOwnIndexing("scalable stream", h)
+	case codeDynamic:
+		err = checkOwnIndexing("dynamic", h)
+	case codeRedisBloom:
+		err = checkRedisHashing(h)
 	case codeAgePartitioned, codeAgePartitionedBlocked:
 		err = checkOwnIndexing("age-partitioned", h)
 	case codeSplitBlock:
@@ -747,6 +789,14 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.splitBlock(h); err == nil {
 			return f, nil
 		}
+	case codeDynamic:
+		if f, err := d.dynamic(h); err == nil {
+			return f, nil
+		}
+	case codeRedisBloom:
+		if f, err := d.redisBloom(h); err == nil {
+			return f, nil
+		}
 	case codeAgePartitioned, codeAgePartitionedBlocked:
 		if f, err := d.agePartitioned(h); err == nil {
 			return f, nil
@@ -774,8 +824,9 @@ func unmarshal[T any](data []byte, read func(*decoder) (T, error)) (T, error) {
 // Unmarshal decodes a filter of any variant from data, which must hold
 // exactly one encoded filter (see FormatVersion). A standard filter decodes
 // to a *Standard, a partitioned one to a *Partitioned, a counting one to a
-// *Counting, a scalable one to a *Scalable and an age-partitioned one (of
-// either layout) to an *AgePartitioned. It returns a nil
+// *Counting, a scalable one to a *Scalable, a dynamic one to a *Dynamic,
+// a RedisBloom one to a *RedisBloom and an age-partitioned one (of either
+// layout) to an *AgePartitioned. It returns a nil
 // Filter exactly when it returns an error, and every error wraps
 // ErrCorrupt, except that a filter larger than this machine's memory gives
 // one wrapping ErrInvalidParams.
