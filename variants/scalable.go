@@ -173,6 +173,10 @@ type Scalable struct {
 	stream bool
 	hot    []streamStage
 	wide   bool // some stage in hot has slices of more than wideSlice bits
+	// sizer keeps the inner rates of blocked stages between stages, so
+	// that sizing a new one costs little (see analysis.BlockedSizer); nil
+	// for partitioned stages.
+	sizer *analysis.BlockedSizer
 }
 
 // scalableStage is one stage and its design figures. Exactly one of f
@@ -261,7 +265,10 @@ func (f *Scalable) grow() error {
 		f.live++
 		return nil
 	}
-	st, err := f.geom.Stage(i)
+	if f.geom.BlockBits != 0 && f.sizer == nil {
+		f.sizer = analysis.NewBlockedSizer(f.geom.BlockBits)
+	}
+	st, err := f.geom.StageWith(i, f.sizer)
 	if err != nil {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
