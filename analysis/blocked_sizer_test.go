@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -87,5 +88,35 @@ func TestBlockedSizerReference(t *testing.T) {
 		if m, k, err := z.Size(c.n, c.p); m != wm || k != wk || (err == nil) != (werr == nil) {
 			t.Errorf("shared BlockedSizer(%d).Size(%d, %g) = %d, %d, %v; reference %d, %d, %v", c.B, c.n, c.p, m, k, err, wm, wk, werr)
 		}
+	}
+}
+
+// BenchmarkScalableStagesSizing sizes the first 4 and 10 stages of a
+// scalable filter with blocked stages (P = 0.01, r = 0.9, s = 2,
+// n0 = 1000, B = 512: 1.5e4 and 1e6 items) as a growing filter does, with
+// one BlockedSizer (sizer=shared), and each stage from nothing as Stage
+// does (sizer=none).
+func BenchmarkScalableStagesSizing(b *testing.B) {
+	g := Scalable{P: 0.01, R: 0.9, S: 2, N0: 1000, BlockBits: 512}
+	for _, stages := range []int{4, 10} {
+		b.Run(fmt.Sprintf("stages=%d/sizer=shared", stages), func(b *testing.B) {
+			for b.Loop() {
+				z := NewBlockedSizer(g.BlockBits)
+				for i := range stages {
+					if _, err := g.StageWith(i, z); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("stages=%d/sizer=none", stages), func(b *testing.B) {
+			for b.Loop() {
+				for i := range stages {
+					if _, err := g.Stage(i); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

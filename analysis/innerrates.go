@@ -31,7 +31,9 @@ type innerRates struct {
 	iterQ  []float64          // coverIterate's vector after iterS steps
 	iterS  uint64
 	iterCk [][]float64 // iterCk[c] = the state after c iterCheckpoint steps
-	r      []float64   // scratch for the squaring path
+	up     []float64   // up[u] = u/m, stay[u] = (m - u)/m
+	stay   []float64
+	r      []float64 // scratch for the squaring path
 	tmp    []float64
 }
 
@@ -184,19 +186,28 @@ func (ir *innerRates) iterated(t uint64) []float64 {
 		ir.iterS = 0
 		ir.iterCk = append(ir.iterCk, slices.Clone(ir.iterQ))
 	}
-	if ir.iterS > t {
-		c := min(t/iterCheckpoint, uint64(len(ir.iterCk)-1))
+	// Continue from the last state or the nearest kept one, whichever
+	// is later without being past t.
+	if c := min(t/iterCheckpoint, uint64(len(ir.iterCk)-1)); ir.iterS > t || c*iterCheckpoint > ir.iterS {
 		copy(ir.iterQ, ir.iterCk[c])
 		ir.iterS = c * iterCheckpoint
 	}
-	q := ir.iterQ
+	if ir.up == nil {
+		// The factors u/m and (m - u)/m of coverIterate's step,
+		// computed once: the same values, so the same products.
+		ir.up, ir.stay = make([]float64, kk+1), make([]float64, kk+1)
+		for u := 1; u <= kk; u++ {
+			ir.up[u], ir.stay[u] = float64(u)/m, (m-float64(u))/m
+		}
+	}
+	q, up, stay := ir.iterQ, ir.up, ir.stay
 	for s := ir.iterS; s < t; s++ {
 		top := kk
 		if s+1 < uint64(kk) {
 			top = int(s + 1)
 		}
 		for u := top; u >= 1; u-- {
-			q[u] = q[u-1]*(float64(u)/m) + q[u]*((m-float64(u))/m)
+			q[u] = q[u-1]*up[u] + q[u]*stay[u]
 		}
 		if (s+1)%iterCheckpoint == 0 && (s+1)/iterCheckpoint == uint64(len(ir.iterCk)) {
 			ir.iterCk = append(ir.iterCk, slices.Clone(q))
