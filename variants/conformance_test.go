@@ -69,6 +69,9 @@ var ownIndexing = []string{"blocked", "split-block", "scalable-blocked"}
 // supports reports whether the variant (a key of conformanceVariants or
 // persistentTypes) takes hashing h.
 func supports(name string, h Hashing) bool {
+	if isRedis, ok := redisSupports(name, h); isRedis {
+		return ok
+	}
 	for _, p := range ownIndexing {
 		if strings.HasPrefix(name, p) {
 			return h.Derivation == EnhancedDouble

@@ -2,8 +2,13 @@
 // Standard (Bloom 1970), Partitioned (one slice per hash), Counting (packed
 // saturating counters, with deletion), Scalable (Almeida, Baquero, Preguiça
 // and Hutchison 2007, which grows without a known capacity while holding
-// its false-positive target), ConcurrentStandard (a standard filter that
-// takes concurrent adds), and the two cache-blocked filters that touch one
+// its false-positive target), Dynamic (Guo, Wu, Chen, Luo and Yuan 2010:
+// equal stages appended as each fills, whose rate grows with them),
+// RedisBloom (a bit-exact model of the scalable filter RedisBloom's
+// BF.RESERVE builds, with its MurmurHash64A and its plain double hashing,
+// so that its measured rate is RedisBloom's), ConcurrentStandard (a
+// standard filter that takes concurrent adds), and the two cache-blocked
+// filters that touch one
 // memory block per key: Blocked (Putze, Sanders and Singler 2007; blocks of
 // 512 bits, one cache line, by default) and SplitBlock (the split-block
 // filter of Apache Impala, Kudu and Parquet, bit for bit, with raw 64-bit
@@ -16,8 +21,10 @@
 // MetroHash, or the Keyed kind, SipHash-2-4 under a secret key), into a
 // Digest; the k cell indexes are derived from the digest
 // by enhanced double hashing in wrapping 64-bit arithmetic and reduced to
-// the table by multiply-shift. Blocked and SplitBlock index by their own
-// rules (see each). Plain double hashing, triple hashing and k
+// the table by multiply-shift. Blocked, SplitBlock and RedisBloom index by
+// their own rules (see each); the stages of a scalable filter with the
+// default derivation and of a dynamic filter take their positions from a
+// per-key random stream (see Scalable). Plain double hashing, triple hashing and k
 // independent hashes are available as research options (see Derivation).
 // Partitioned filters, and so the stages of a scalable filter, pass every
 // derived value through a 64-bit mixer first (see Partitioned). Sizes and

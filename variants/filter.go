@@ -55,11 +55,11 @@ type Remover interface {
 // Stats is a filter's geometry and load as plain data.
 type Stats struct {
 	// Variant is the filter's kind: "standard", "partitioned", "counting",
-	// "scalable", "blocked" or "split-block".
+	// "scalable", "blocked", "split-block", "dynamic" or "redisbloom".
 	Variant string
 	// Cells is the number of cells the hashes index (m): bits for the bit
 	// filters, counters for a counting filter, the sum over stages for a
-	// scalable filter.
+	// growing filter (scalable, dynamic, RedisBloom).
 	Cells uint64
 	// CellBits is the width of one cell in bits: 1 for the bit filters, the
 	// counter width for a counting filter.
@@ -67,27 +67,29 @@ type Stats struct {
 	// Bits is the memory of the cells in bits, Cells * CellBits.
 	Bits uint64
 	// Hashes is the number of cells each key touches (k); for a scalable
-	// filter, that of its newest stage.
+	// or RedisBloom filter, that of its newest stage.
 	Hashes int
 	// Capacity is the number of items the filter was sized for, or 0 if it
-	// was built from an explicit geometry; for a scalable filter, the sum of
-	// its stages' capacities.
+	// was built from an explicit geometry; for a growing filter, the sum
+	// of its stages' capacities.
 	Capacity uint64
-	// Items is the number of keys added (for a scalable filter, keys that
-	// were added because they tested absent; for a counting filter, adds
-	// minus successful removes).
+	// Items is the number of keys added (for a scalable or RedisBloom
+	// filter, keys that were added because they tested absent; for a
+	// dynamic filter, every Add and every TestAndAdd of a key that tested
+	// absent; for a counting filter, adds minus successful removes).
 	Items uint64
 	// FillRatio is the fraction of non-zero cells.
 	FillRatio float64
 	// EstimatedFPR is the false-positive rate implied by the current fill:
 	// FillRatio^Hashes for a standard or counting filter, the product of
 	// the slices' fill ratios for a partitioned one, the compound
-	// 1 - prod(1 - f_i) of its stages for a scalable one, and the mean over
+	// 1 - prod(1 - f_i) of its stages for a growing one, and the mean over
 	// blocks of each block's rate for a blocked or split-block one.
 	EstimatedFPR float64
 	// Saturated is the number of counters at their maximum (counting only).
 	Saturated uint64
-	// Stages holds per-stage figures (scalable only).
+	// Stages holds per-stage figures of the growing filters (scalable,
+	// dynamic and RedisBloom, whose stages are its links).
 	Stages []StageStats
 	// Blocks describes the blocks of a blocked or split-block filter; it
 	// is zero for the other variants.
@@ -121,15 +123,16 @@ type BlockStats struct {
 	FillMax    float64 // largest fill ratio of a block
 }
 
-// StageStats describes one stage of a scalable filter.
+// StageStats describes one stage of a growing filter (Scalable, Dynamic,
+// or a link of RedisBloom).
 type StageStats struct {
 	Capacity     uint64  // items the stage is sized for
 	Items        uint64  // items added to the stage
-	Hashes       int     // slices (k_i)
+	Hashes       int     // slices (k_i); hashes of a RedisBloom link
 	Bits         uint64  // bits of the stage
-	FillRatio    float64 // fraction of set bits
+	FillRatio    float64 // fraction of set bits (of a RedisBloom link's modulus bits)
 	Error        float64 // design error P_i
-	EstimatedFPR float64 // product of the slices' fill ratios
+	EstimatedFPR float64 // product of the slices' fill ratios; FillRatio^Hashes for a RedisBloom link
 
 	// EstimatedItems is the stage's estimate of its items from its fill
 	// (see Stats.EstimatedItems).

@@ -28,9 +28,9 @@ import (
 //	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
 //	              5 blocked, 6 split-block, 7 scalable with blocked stages,
 //	              10 scalable (stream stages), 11 scalable with blocked
-//	              stream stages
+//	              stream stages, 12 dynamic, 13 redisbloom
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
-//	              3 siphash (Keyed)
+//	              3 siphash (Keyed), 4 murmur64a (redisbloom only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
 //	9       8     seed (uint64), 0 for hash kind 3
@@ -119,14 +119,43 @@ import (
 //	45     payload: the Parquet bitset read as little-endian 64-bit words
 //	       (SplitBlock.AppendBitset)
 //
+// Dynamic (code 12; derivation 0; 28 bytes of parameters, then the
+// stages in use, oldest first):
+//
+//	17  8  stage capacity N (uint64), 1 <= N <= MaxBits
+//	25  8  stage rate P (float64 bits), 0 < P < 1
+//	33  8  items (uint64), keys added, the sum of the stages' items
+//	41  4  stages L (uint32), 1 <= L <= 65536 (analysis.MaxDynamicStages)
+//	45     L stages, each a partitioned parameter block (slice bits b,
+//	       hashes k, capacity N, items) and its k ceil(b/64) words as
+//	       above; b and k are the same in every stage, every stage but
+//	       the newest holds N items, and stage i takes its bits from the
+//	       key's wyrand stream (see Dynamic)
+//
+// RedisBloom (code 13; hash kind 4 with derivation 0; 33 bytes of
+// parameters, then the links in use, oldest first):
+//
+//	17  8  error rate (float64 bits), 0 < e < 1
+//	25  8  capacity (uint64), the first link's, 1 <= capacity <= MaxBits
+//	33  4  expansion (uint32), >= 1
+//	37  1  options (uint8): 0 NOROUND, 1 power-of-two tables
+//	38  8  items (uint64), keys inserted, the sum of the links' items
+//	46  4  links L (uint32), 1 <= L <= 256 (analysis.MaxStages)
+//	50     L links, each a parameter block (bits m_i, hashes k_i,
+//	       capacity n_i, items; m_i, k_i and n_i as analysis.RedisBloom
+//	       computes them) and its m_i/64 words, bit x in bit x%64 of word
+//	       x/64 (RedisBloom's table read as little-endian words); bits
+//	       at or above the link's modulus are zero
+//
 // A ConcurrentStandard writes the standard layout, so either type loads
 // what the other saved.
 //
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
 // the blocked one, 65 + 28 L for a scalable filter of L stages, and
-// 69 + 32 L for one of L blocked stages, and 16 bytes more with a keyed
-// hash. The encoding is canonical: a decoded filter encodes to the same
+// 69 + 32 L for one of L blocked stages, 49 + 28 L for a dynamic filter
+// of L stages, 54 + 28 L for a RedisBloom filter of L links, and 16 bytes
+// more with a keyed hash. The encoding is canonical: a decoded filter encodes to the same
 // bytes.
 //
 // A filter with a keyed hash (hash kind 3) carries its secret key in
@@ -183,6 +212,10 @@ const (
 	// with partitioned and with blocked stages.
 	codeScalableStream        variantCode = 10
 	codeScalableBlockedStream variantCode = 11
+	// codeDynamic is the dynamic filter, codeRedisBloom the RedisBloom
+	// model.
+	codeDynamic    variantCode = 12
+	codeRedisBloom variantCode = 13
 )
 
 // scalable reports whether c is one of the scalable filter's codes.
@@ -214,6 +247,10 @@ func (c variantCode) String() string {
 		return "scalable (stream stages)"
 	case codeScalableBlockedStream:
 		return "scalable (blocked stream stages)"
+	case codeDynamic:
+		return "dynamic"
+	case codeRedisBloom:
+		return "redisbloom"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -541,6 +578,10 @@ func (d *decoder) header() (header, error) {
 		err = checkOwnIndexing("blocked", h)
 	case codeScalableStream:
 		err = checkOwnIndexing("scalable stream", h)
+	case codeDynamic:
+		err = checkOwnIndexing("dynamic", h)
+	case codeRedisBloom:
+		err = checkRedisHashing(h)
 	case codeSplitBlock:
 		err = checkSplitHashing(h)
 	default:
@@ -708,6 +749,14 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.splitBlock(h); err == nil {
 			return f, nil
 		}
+	case codeDynamic:
+		if f, err := d.dynamic(h); err == nil {
+			return f, nil
+		}
+	case codeRedisBloom:
+		if f, err := d.redisBloom(h); err == nil {
+			return f, nil
+		}
 	default:
 		d.bad(corrupt("unknown variant %d", uint8(h.variant)))
 	}
@@ -731,7 +780,8 @@ func unmarshal[T any](data []byte, read func(*decoder) (T, error)) (T, error) {
 // Unmarshal decodes a filter of any variant from data, which must hold
 // exactly one encoded filter (see FormatVersion). A standard filter decodes
 // to a *Standard, a partitioned one to a *Partitioned, a counting one to a
-// *Counting and a scalable one to a *Scalable. It returns a nil
+// *Counting, a scalable one to a *Scalable, a dynamic one to a *Dynamic
+// and a RedisBloom one to a *RedisBloom. It returns a nil
 // Filter exactly when it returns an error, and every error wraps
 // ErrCorrupt, except that a filter larger than this machine's memory gives
 // one wrapping ErrInvalidParams.

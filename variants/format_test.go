@@ -111,8 +111,8 @@ func setCapacity(f Filter, n uint64) {
 		f.capacity = n
 	case *SplitBlock:
 		f.capacity = n
-	case *Scalable:
-		// A scalable filter has no capacity of its own.
+	case *Scalable, *Dynamic, *RedisBloom:
+		// A growing filter has no capacity of its own.
 	default:
 		setCapacityHook(f, n)
 	}
@@ -190,10 +190,19 @@ func encodedLen(st Stats, h Hashing) int {
 		return 50 + 8*words(st.Bits)
 	case "blocked":
 		return 53 + 8*words(st.Bits)
-	case "scalable":
+	case "scalable", "dynamic":
 		n := 65
+		if st.Variant == "dynamic" {
+			n = 49
+		}
 		for _, s := range st.Stages {
 			n += 28 + 8*s.Hashes*words(s.Bits/uint64(s.Hashes))
+		}
+		return n
+	case "redisbloom":
+		n := 54
+		for _, s := range st.Stages {
+			n += 28 + 8*words(s.Bits)
 		}
 		return n
 	}
@@ -349,8 +358,12 @@ func goldenFilters(t testing.TB) map[string]persistent {
 			f.Add([]byte(k))
 		}
 	}
-	return map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
+	out := map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
 		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks}
+	for name, f := range growingGolden(t) {
+		out[name] = f
+	}
+	return out
 }
 
 // readHex reads a golden file: hexadecimal digits, any white space.
@@ -636,7 +649,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"version 2", edit(good, true, func(b []byte) []byte { le.PutUint16(b[4:], 2); return b }), "unknown format version 2"},
 		{"variant 0", edit(good, true, func(b []byte) []byte { b[6] = 0; return b }), "unknown variant 0"},
 		{"variant 200", edit(good, true, func(b []byte) []byte { b[6] = 200; return b }), "unknown variant 200"},
-		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 4; return b }), "hash kind 4"},
+		{"hash kind", edit(good, true, func(b []byte) []byte { b[7] = 5; return b }), "hash kind 5"},
+		{"hash kind murmur64a", edit(good, true, func(b []byte) []byte { b[7] = 4; return b }), "only a RedisBloom filter"},
 		{"hash kind 3 after a seed", edit(good, true, func(b []byte) []byte { b[7] = 3; return b }), "seed must be 0"},
 		{"hash kind 3 in place of a key", edit(good, true, func(b []byte) []byte { b[7] = 3; le.PutUint64(b[9:], 0); return b }), "want 1 <= k"},
 		{"hash kind xxh64", edit(good, true, func(b []byte) []byte { b[7] = 2; return b }), "hash kind xxh64 gives 64 bits"},

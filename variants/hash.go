@@ -41,9 +41,16 @@ const (
 	// do; the Independent derivation rehashes the secret digest with
 	// seeded 64-bit XXH3, as for XXH3.
 	Keyed
+	// Murmur64A is RedisBloom's hashing (bloom_calc_hash64 in its
+	// deps/bloom/bloom.c): H1 = a = MurmurHash64A(key, RedisBloomSeed xor
+	// Seed) and H2 = b = MurmurHash64A(key, a), Austin Appleby's
+	// MurmurHash64A. With Seed 0 the digest is RedisBloom's own (a, b).
+	// Only a RedisBloom filter, which probes (a + i b) mod m as
+	// RedisBloom does, takes it; the other constructors reject it.
+	Murmur64A
 )
 
-// String returns "xxh3", "metro", "xxh64" or "siphash".
+// String returns "xxh3", "metro", "xxh64", "siphash" or "murmur64a".
 func (h HashKind) String() string {
 	switch h {
 	case XXH3:
@@ -54,6 +61,8 @@ func (h HashKind) String() string {
 		return "xxh64"
 	case Keyed:
 		return "siphash"
+	case Murmur64A:
+		return "murmur64a"
 	}
 	return fmt.Sprintf("HashKind(%d)", uint8(h))
 }
@@ -162,6 +171,9 @@ func (h Hashing) validate() error {
 	if h.Kind == XXH64 {
 		return invalid("hash kind xxh64 gives 64 bits, and only a split-block filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(Keyed))
 	}
+	if h.Kind == Murmur64A {
+		return invalid("hash kind murmur64a is RedisBloom's hashing, and only a RedisBloom filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(Keyed))
+	}
 	if h.Kind > Keyed {
 		return invalid("hash kind %d, want xxh3 (%d), metro (%d) or siphash (%d), or xxh64 (%d) for a split-block filter", uint8(h.Kind), uint8(XXH3), uint8(Metro), uint8(Keyed), uint8(XXH64))
 	}
@@ -200,6 +212,8 @@ func (h Hashing) Sum(key []byte) Digest {
 		return Digest{a, b}
 	case XXH64:
 		return Digest{H1: xxh64(key, h.Seed)}
+	case Murmur64A:
+		return redisDigest(key, h.Seed)
 	}
 	u := xxh3.Hash128Seed(key, h.Seed)
 	return Digest{u.Lo, u.Hi}

@@ -275,7 +275,8 @@ func TestInvalidParams(t *testing.T) {
 		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{10, 0}, Hashing{}) }, "hashes k = 0"},
 		{"partitioned beyond memory", func() (Filter, error) { return NewPartitioned(Geometry{huge, 4}, Hashing{}) }, "memory"},
 		{"partitioned for p NaN", func() (Filter, error) { return NewPartitionedFor(100, math.NaN(), Hashing{}) }, "p = NaN"},
-		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: 4}) }, "hash kind 4"},
+		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: 5}) }, "hash kind 5"},
+		{"partitioned murmur64a", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: Murmur64A}) }, "only a RedisBloom filter"},
 		{"partitioned xxh64", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: XXH64}) }, "only a split-block filter"},
 	}
 	for _, tt := range tests {

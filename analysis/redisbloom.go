@@ -1,0 +1,210 @@
+package analysis
+
+import "math"
+
+// RedisBloom describes the chain of Bloom filters ("links") that RedisBloom
+// builds for BF.RESERVE key ErrorRate Capacity EXPANSION Expansion, with
+// the rules of its source (src/rebloom.c, src/sb.c, deps/bloom/bloom.c):
+//
+//   - BF.RESERVE creates the chain with the options FORCE64 | NOROUND
+//     (bfCreateChain in rebloom.c). FORCE64 hashes keys with the 64-bit
+//     MurmurHash64A; NOROUND keeps table sizes as computed. Without
+//     NOROUND (PowerOfTwo), bloom_init rounds each table up to a power of
+//     two: chains created that way before RedisBloom changed its default
+//     still run so.
+//   - Link 0 has error ErrorRate/2 and capacity Capacity (SB_NewChain);
+//     link i+1 has half the error of link i and Expansion times its
+//     capacity ("entries") (SBChain_Add), so link i has error
+//     ErrorRate 0.5^(i+1) and, with NOROUND, capacity Capacity Expansion^i.
+//   - A link of capacity n and error e (bloom_init, calc_bpe) has
+//     bpe = |ln e / 0.480453013918201| bits per entry and
+//     hashes = ceil(0.693147180559945 bpe) (the source's rounded
+//     constants for ln(2)^2 and ln 2). With NOROUND its table has
+//     trunc(n bpe) bits (at least 1) rounded up to a multiple of 64, and
+//     probes reduce modulo that number. With PowerOfTwo the table has
+//     2^n2 bits, n2 = logb(n bpe) + 1 (the next power of two above n bpe;
+//     64 bits at least in memory), probes reduce modulo 2^n2, and the
+//     link's capacity is raised by trunc(trunc(2^n2 - n bpe)/bpe), the
+//     items the extra bits hold, so that the next link's capacity is
+//     Expansion times the raised one.
+//
+// The rate of one link holding n items is computed as that of k
+// independent uniform probes into its Modulus bits, ExactFPR(Modulus, n,
+// k). RedisBloom probes by plain double hashing instead (see
+// variants.RedisBloom); the measured difference is in paper-notes.md.
+type RedisBloom struct {
+	ErrorRate  float64 // BF.RESERVE's error_rate, 0 < ErrorRate < 1
+	Capacity   uint64  // BF.RESERVE's capacity, the first link's, >= 1
+	Expansion  uint64  // BF.RESERVE's EXPANSION, >= 1
+	PowerOfTwo bool    // tables rounded up to powers of two (no NOROUND)
+}
+
+// RedisBloomLink is the geometry of one link of a RedisBloom chain.
+type RedisBloomLink struct {
+	Index    int     // link number, from 0
+	Capacity uint64  // items the link holds before the next one starts ("entries")
+	Error    float64 // the link's error, ErrorRate 0.5^(Index+1)
+	BPE      float64 // bits per entry, |ln Error| / ln(2)^2
+	Hashes   int     // ceil(ln 2 BPE)
+	Bits     uint64  // bits of the table in memory, a multiple of 64
+	// Modulus is the number of bits the probes reduce to: Bits with
+	// NOROUND, 2^n2 with PowerOfTwo (smaller than Bits only when 2^n2 <
+	// 64).
+	Modulus uint64
+}
+
+// The constants of RedisBloom's bloom.c: ln(2)^2 (calc_bpe) and ln 2
+// (LN2), as the source writes them, to the digits it writes.
+const (
+	redisLn2Squared = 0.480453013918201
+	redisLn2        = 0.693147180559945
+)
+
+// Validate reports whether the parameters are in their domains.
+func (r RedisBloom) Validate() error {
+	if err := CheckProbability("error rate", r.ErrorRate); err != nil {
+		return err
+	}
+	if r.Capacity == 0 {
+		return invalid("capacity = 0, want capacity >= 1")
+	}
+	if r.Capacity > MaxBits {
+		return invalid("capacity = %d, want at most %d", r.Capacity, uint64(MaxBits))
+	}
+	if r.Expansion < 1 {
+		return invalid("expansion = %d, want expansion >= 1", r.Expansion)
+	}
+	return nil
+}
+
+// redisLink returns the link of capacity n and error e, as bloom_init
+// builds it.
+func (r RedisBloom) redisLink(i int, n uint64, e float64) (RedisBloomLink, error) {
+	bpe := math.Abs(-(math.Log(e) / redisLn2Squared))
+	k := math.Ceil(redisLn2 * bpe)
+	if k > MaxHashes {
+		return RedisBloomLink{}, invalid("link %d needs %v hashes, more than %d", i, k, MaxHashes)
+	}
+	l := RedisBloomLink{Index: i, Capacity: n, Error: e, BPE: bpe, Hashes: int(k)}
+	x := float64(n) * bpe
+	if x > MaxBits {
+		return RedisBloomLink{}, invalid("link %d needs %.4g bits, more than %d", i, x, uint64(MaxBits))
+	}
+	var bits uint64
+	if r.PowerOfTwo {
+		n2 := int(math.Logb(x)) + 1 // x >= 1.44: n >= 1 and e < 1/2
+		bits = 1 << n2
+		extra := uint64(float64(bits) - x)
+		l.Capacity += uint64(float64(extra) / bpe)
+		l.Modulus = bits
+	} else {
+		bits = max(1, uint64(x))
+	}
+	bits = (bits + 63) / 64 * 64
+	if bits > MaxBits {
+		return RedisBloomLink{}, invalid("link %d needs %d bits, more than %d", i, bits, uint64(MaxBits))
+	}
+	l.Bits = bits
+	if !r.PowerOfTwo {
+		l.Modulus = bits
+	}
+	return l, nil
+}
+
+// Link returns the geometry of link i. It reports an error if the
+// parameters are invalid, i is negative or at least MaxStages, or a link
+// up to i would exceed MaxBits or MaxHashes.
+func (r RedisBloom) Link(i int) (RedisBloomLink, error) {
+	if err := r.Validate(); err != nil {
+		return RedisBloomLink{}, err
+	}
+	if i < 0 || i >= MaxStages {
+		return RedisBloomLink{}, invalid("link %d, want 0 <= link < %d", i, MaxStages)
+	}
+	l, err := r.redisLink(0, r.Capacity, r.ErrorRate*0.5)
+	for j := 1; j <= i && err == nil; j++ {
+		n := l.Capacity * r.Expansion
+		if n/r.Expansion != l.Capacity || n > MaxBits {
+			return RedisBloomLink{}, invalid("link %d capacity %d times %d exceeds %d", j, l.Capacity, r.Expansion, uint64(MaxBits))
+		}
+		l, err = r.redisLink(j, n, l.Error*0.5)
+	}
+	return l, err
+}
+
+// Links returns the links of a chain holding items items: link i fills to
+// its Capacity before link i+1 opens, so the result is the shortest prefix
+// whose capacities sum to at least items, and at least link 0. It reports
+// the errors of Link, and an error if more than MaxStages links would be
+// needed.
+func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	var out []RedisBloomLink
+	var total uint64
+	l, err := r.redisLink(0, r.Capacity, r.ErrorRate*0.5)
+	for {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+		total += l.Capacity
+		if total >= items {
+			return out, nil
+		}
+		if len(out) == MaxStages {
+			return nil, invalid("%d items need more than %d links", items, MaxStages)
+		}
+		n := l.Capacity * r.Expansion
+		if n/r.Expansion != l.Capacity || n > MaxBits {
+			return nil, invalid("link %d capacity %d times %d exceeds %d", len(out), l.Capacity, r.Expansion, uint64(MaxBits))
+		}
+		l, err = r.redisLink(len(out), n, l.Error*0.5)
+	}
+}
+
+// LinkFPR returns the rate of link l holding n items under independent
+// uniform probes: ExactFPR(l.Modulus, n, l.Hashes).
+func (r RedisBloom) LinkFPR(l RedisBloomLink, n uint64) float64 {
+	return ExactFPR(l.Modulus, n, l.Hashes)
+}
+
+// FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
+// chain holding items items (keys inserted; RedisBloom skips keys that
+// test present), every link but the newest full, with f_i = LinkFPR. All
+// links probe with the same two hashes of the key, but into tables of
+// different sizes filled by different keys; the product treats their
+// answers as independent. It reports the errors of Links.
+func (r RedisBloom) FPR(items uint64) (float64, error) {
+	links, err := r.Links(items)
+	if err != nil {
+		return 0, err
+	}
+	left := items
+	var logPass float64
+	for _, l := range links {
+		n := min(left, l.Capacity)
+		left -= n
+		logPass += math.Log1p(-r.LinkFPR(l, n))
+	}
+	return -math.Expm1(logPass), nil
+}
+
+// BitsPerElement returns the bits in memory of all the links of a chain
+// holding items items, divided by items. It reports the errors of Links,
+// and an error if items is 0.
+func (r RedisBloom) BitsPerElement(items uint64) (float64, error) {
+	if items == 0 {
+		return 0, invalid("items = 0, want items >= 1 for bits per element")
+	}
+	links, err := r.Links(items)
+	if err != nil {
+		return 0, err
+	}
+	var total float64
+	for _, l := range links {
+		total += float64(l.Bits)
+	}
+	return total / float64(items), nil
+}

@@ -1,0 +1,299 @@
+package variants
+
+import (
+	"encoding"
+	"io"
+	"math"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+var (
+	_ encoding.BinaryMarshaler   = (*Dynamic)(nil)
+	_ encoding.BinaryUnmarshaler = (*Dynamic)(nil)
+	_ io.WriterTo                = (*Dynamic)(nil)
+	_ io.ReaderFrom              = (*Dynamic)(nil)
+	_ encoding.BinaryMarshaler   = (*RedisBloom)(nil)
+	_ encoding.BinaryUnmarshaler = (*RedisBloom)(nil)
+	_ io.WriterTo                = (*RedisBloom)(nil)
+	_ io.ReaderFrom              = (*RedisBloom)(nil)
+)
+
+// ---- Dynamic ----
+
+// dynamicParamsSize is the parameter block of Dynamic before its stages.
+const dynamicParamsSize = 28
+
+func (f *Dynamic) encodedSize() uint64 {
+	n := headerSize + f.hashing.keyBytes() + dynamicParamsSize + trailerSize
+	for _, p := range f.stages[:f.live] {
+		n += bitParamsSize + 8*uint64(len(p.words))
+	}
+	return n
+}
+
+func (f *Dynamic) encode(e *encoder) {
+	e.header(codeDynamic, f.hashing)
+	e.u64(f.geom.N)
+	e.u64(math.Float64bits(f.geom.P))
+	e.u64(f.items)
+	e.u32(uint32(f.live))
+	for _, p := range f.stages[:f.live] {
+		e.bitBody(p.params(p.sliceBits), p.words, false)
+	}
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion (variant 12): its hashing, N, P, item count and the stages
+// in use, each with its geometry, capacity, item count and slices. The
+// memory of stages kept by Reset is not saved, nor is Err. It may run
+// concurrently with Contains, but not with a mutating method.
+func (f *Dynamic) MarshalBinary() ([]byte, error) {
+	if f.live == 0 {
+		return nil, errZero("Dynamic")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the stages through a small buffer. It returns the number of bytes
+// written.
+func (f *Dynamic) WriteTo(w io.Writer) (int64, error) {
+	if f.live == 0 {
+		return 0, errZero("Dynamic")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the dynamic filter encoded in data (see
+// FormatVersion for the format and the errors). The loaded filter answers
+// every query as the one saved and grows as it would have; Err starts out
+// nil. On error f is unchanged.
+func (f *Dynamic) UnmarshalBinary(data []byte) error {
+	return loadInto(f, data, (*decoder).readDynamic)
+}
+
+// ReadFrom replaces f with the dynamic filter read from r, reading exactly
+// the encoding that WriteTo writes and nothing after it. It returns the
+// number of bytes read. On error f is unchanged.
+func (f *Dynamic) ReadFrom(r io.Reader) (int64, error) {
+	return readInto(f, r, (*decoder).readDynamic)
+}
+
+// readDynamic decodes a dynamic filter, header included.
+func (d *decoder) readDynamic() (*Dynamic, error) {
+	h, err := d.expect(codeDynamic)
+	if err != nil {
+		return nil, err
+	}
+	return d.dynamic(h)
+}
+
+// dynamic decodes the rest of a dynamic filter after its header.
+func (d *decoder) dynamic(h header) (*Dynamic, error) {
+	geom := analysis.Dynamic{N: d.u64(), P: math.Float64frombits(d.u64())}
+	items, live := d.u64(), d.u32()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if geom.N == 0 || geom.N > MaxBits {
+		return nil, d.bad(corrupt("dynamic filter: stage capacity %d, want 1 to %d", geom.N, uint64(MaxBits)))
+	}
+	if err := analysis.CheckProbability("P", geom.P); err != nil {
+		return nil, d.bad(corrupt("dynamic filter: %s", trimPrefix(err)))
+	}
+	if live < 1 || live > analysis.MaxDynamicStages {
+		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxDynamicStages))
+	}
+	f := &Dynamic{geom: geom, hashing: h.hashing, items: items, live: int(live)}
+	var sum uint64
+	for i := range int(live) {
+		p, err := d.partitionedBody(h.hashing)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			f.stage = analysis.Stage{Capacity: geom.N, Hashes: p.k, SliceBits: p.sliceBits, Bits: p.sliceBits * uint64(p.k), Error: geom.P}
+		} else if p.k != f.stage.Hashes || p.sliceBits != f.stage.SliceBits {
+			return nil, d.bad(corrupt("stage %d has %d slices of %d bits, stage 0 %d of %d", i, p.k, p.sliceBits, f.stage.Hashes, f.stage.SliceBits))
+		}
+		if err := checkStageItems(d, i, int(live), p.capacity, geom.N, p.items); err != nil {
+			return nil, err
+		}
+		sum += p.items
+		f.stages = append(f.stages, p)
+	}
+	if sum != items {
+		return nil, d.bad(corrupt("the stages hold %d items, the filter says %d", sum, items))
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	for i, p := range f.stages {
+		if err := d.partitionedPadding(p); err != nil {
+			return nil, err
+		}
+		words, err := aligned(p.words)
+		if err != nil {
+			return nil, d.bad(err)
+		}
+		p.words = words
+		f.hot = append(f.hot, f.streamStage(i, p))
+	}
+	return f, nil
+}
+
+// checkStageItems checks stage i of live of a growing filter: its
+// capacity n as the filter's rules give it, every stage but the newest
+// holding exactly n items, the newest at least one item if it is not the
+// first.
+func checkStageItems(d *decoder, i, live int, capacity, n, items uint64) error {
+	switch {
+	case capacity != n:
+		return d.bad(corrupt("stage %d has capacity %d, want %d", i, capacity, n))
+	case i < live-1 && items != n:
+		return d.bad(corrupt("stage %d holds %d items, but a stage before the newest holds its capacity %d", i, items, n))
+	case i == live-1 && i > 0 && items == 0:
+		return d.bad(corrupt("the newest stage %d is empty", i))
+	}
+	return nil
+}
+
+// ---- RedisBloom ----
+
+// redisParamsSize is the parameter block of RedisBloom before its links.
+const redisParamsSize = 33
+
+func (f *RedisBloom) encodedSize() uint64 {
+	n := headerSize + f.hashing.keyBytes() + redisParamsSize + trailerSize
+	for _, l := range f.links[:f.live] {
+		n += bitParamsSize + 8*uint64(len(l.words))
+	}
+	return n
+}
+
+func (f *RedisBloom) encode(e *encoder) {
+	e.header(codeRedisBloom, f.hashing)
+	e.u64(math.Float64bits(f.geom.ErrorRate))
+	e.u64(f.geom.Capacity)
+	e.u32(uint32(f.geom.Expansion))
+	var opt uint8
+	if f.geom.PowerOfTwo {
+		opt = 1
+	}
+	e.u8(opt)
+	e.u64(f.items)
+	e.u32(uint32(f.live))
+	for _, l := range f.links[:f.live] {
+		e.bitBody(bitParams{size: l.Bits, k: l.Hashes, capacity: l.Capacity, items: l.items}, l.words, false)
+	}
+}
+
+// MarshalBinary encodes the filter in the format described at
+// FormatVersion (variant 13, hash kind 4): its seed, error rate,
+// capacity, expansion, rounding option, item count and the links in use,
+// each with its capacity, bits, hashes, item count and table, bit x of a
+// link being bit x%64 of its word x/64 as in RedisBloom's byte array read
+// little-endian. The memory of links kept by Reset is not saved, nor is
+// Err. It may run concurrently with Contains, but not with a mutating
+// method.
+func (f *RedisBloom) MarshalBinary() ([]byte, error) {
+	if f.live == 0 {
+		return nil, errZero("RedisBloom")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w. It returns
+// the number of bytes written.
+func (f *RedisBloom) WriteTo(w io.Writer) (int64, error) {
+	if f.live == 0 {
+		return 0, errZero("RedisBloom")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the RedisBloom filter encoded in data
+// (see FormatVersion). The loaded filter answers every query as the one
+// saved and grows as it would have; Err starts out nil. On error f is
+// unchanged.
+func (f *RedisBloom) UnmarshalBinary(data []byte) error {
+	return loadInto(f, data, (*decoder).readRedisBloom)
+}
+
+// ReadFrom replaces f with the RedisBloom filter read from r, reading
+// exactly the encoding that WriteTo writes and nothing after it. It
+// returns the number of bytes read. On error f is unchanged.
+func (f *RedisBloom) ReadFrom(r io.Reader) (int64, error) {
+	return readInto(f, r, (*decoder).readRedisBloom)
+}
+
+// readRedisBloom decodes a RedisBloom filter, header included.
+func (d *decoder) readRedisBloom() (*RedisBloom, error) {
+	h, err := d.expect(codeRedisBloom)
+	if err != nil {
+		return nil, err
+	}
+	return d.redisBloom(h)
+}
+
+// redisBloom decodes the rest of a RedisBloom filter after its header.
+// Every link's geometry must be the one RedisBloom's rules give.
+func (d *decoder) redisBloom(h header) (*RedisBloom, error) {
+	geom := analysis.RedisBloom{ErrorRate: math.Float64frombits(d.u64()), Capacity: d.u64(), Expansion: uint64(d.u32())}
+	opt := d.u8()
+	items, live := d.u64(), d.u32()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if opt > 1 {
+		return nil, d.bad(corrupt("redisbloom options %d, want 0 (NOROUND) or 1 (power of two)", opt))
+	}
+	geom.PowerOfTwo = opt == 1
+	if err := geom.Validate(); err != nil {
+		return nil, d.bad(corrupt("redisbloom filter: %s", trimPrefix(err)))
+	}
+	if live < 1 || live > analysis.MaxStages {
+		return nil, d.bad(corrupt("%d links, want 1 to %d", live, analysis.MaxStages))
+	}
+	links := make([]analysis.RedisBloomLink, 0, live)
+	for i := range int(live) {
+		g, err := geom.Link(i)
+		if err != nil {
+			return nil, d.bad(corrupt("redisbloom filter with %d links: %s", live, trimPrefix(err)))
+		}
+		links = append(links, g)
+	}
+	f := &RedisBloom{geom: geom, hashing: h.hashing, items: items, live: int(live)}
+	var sum uint64
+	for i, g := range links {
+		p, err := d.bitParams(0)
+		if err != nil {
+			return nil, err
+		}
+		if p.size != g.Bits || p.k != g.Hashes {
+			return nil, d.bad(corrupt("link %d has %d bits and %d hashes, RedisBloom's rules %d and %d", i, p.size, p.k, g.Bits, g.Hashes))
+		}
+		if err := checkStageItems(d, i, int(live), p.capacity, g.Capacity, p.items); err != nil {
+			return nil, err
+		}
+		words := d.words(g.Bits / 64)
+		if d.err != nil {
+			return nil, d.err
+		}
+		sum += p.items
+		f.links = append(f.links, redisLink{RedisBloomLink: g, words: words, items: p.items})
+	}
+	if sum != items {
+		return nil, d.bad(corrupt("the links hold %d items, the filter says %d", sum, items))
+	}
+	if err := d.checksum(); err != nil {
+		return nil, err
+	}
+	for _, l := range f.links {
+		if err := d.padding(l.words, l.Modulus); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,279 @@
+package variants
+
+import (
+	"math"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// DefaultRedisExpansion is the expansion of a RedisBloom filter built with
+// Expansion = 0: 2, RedisBloom's BF_DEFAULT_EXPANSION (src/rebloom.c).
+const DefaultRedisExpansion = 2
+
+// RedisBloomParams are the parameters of a RedisBloom filter, those of
+// BF.RESERVE key ErrorRate Capacity EXPANSION Expansion.
+type RedisBloomParams struct {
+	// ErrorRate is BF.RESERVE's error_rate, 0 < ErrorRate < 1. Required.
+	ErrorRate float64
+	// Capacity is BF.RESERVE's capacity, the first link's, >= 1. Required.
+	Capacity uint64
+	// Expansion is the factor by which each link's capacity exceeds the
+	// one before, >= 1. Zero means DefaultRedisExpansion; a negative
+	// value is an error.
+	Expansion int
+	// PowerOfTwo rounds each link's table up to a power of two and raises
+	// its capacity to fill it, as RedisBloom did by default before its
+	// BF.RESERVE passed NOROUND (see analysis.RedisBloom). False, the
+	// default, is BF.RESERVE today.
+	PowerOfTwo bool
+	// Seed varies the hashing: the first hash is MurmurHash64A under
+	// RedisBloomSeed xor Seed (see Murmur64A). Zero, the default, hashes
+	// as RedisBloom does, so that the filter sets the bits RedisBloom's
+	// sets; other seeds give independent filters for experiments.
+	Seed uint64
+}
+
+// RedisBloom is a bit-exact model of RedisBloom's scalable Bloom filter as
+// BF.RESERVE builds it (src/rebloom.c, src/sb.c and deps/bloom/bloom.c of
+// RedisBloom): a chain of standard filters ("links") sized by the rules
+// of analysis.RedisBloom, link i with error ErrorRate 0.5^(i+1) and
+// capacity Capacity Expansion^i. For the same key and parameters (Seed 0)
+// each link sets the same bits, bit x being bit x%8 of byte x/8 of
+// RedisBloom's table, which is bit x%64 of word x/64 here, so the rate
+// measured on the model is RedisBloom's.
+//
+// A key is hashed twice with MurmurHash64A (Hashing{Kind: Murmur64A}):
+// a under RedisBloom's fixed seed and b under a (bloom_calc_hash64). Probe
+// i of a link, for i from 0 to k-1, is bit (a + i b) mod 2^64 mod M, with M
+// the link's modulus (its bits, or 2^n2 with PowerOfTwo; CHECK_ADD_FUNC):
+// plain double hashing with a remainder, the same (a, b) in every link,
+// where bloomlab's own filters derive enhanced double hashing with
+// multiply-shift. Add first tests the whole chain, newest link first
+// (SBChain_Add), and inserts nothing if the key tests present; otherwise,
+// if the newest link holds its capacity, it opens the next link, and sets
+// the key's bits in the newest link. Contains tests the links newest first
+// (SBChain_Check). Stats.Items counts the keys inserted.
+//
+// The digest of Hashing.Sum is (a, b), so the digest forms work as for the
+// other filters. Where the model differs from RedisBloom: a link that
+// cannot be added (beyond analysis.MaxStages links, MaxBits or MaxHashes,
+// or memory) makes RedisBloom's BF.ADD fail with an error, while the model
+// keeps inserting into its newest link beyond capacity, so that it never
+// gives a false negative, and Err reports the error.
+//
+// Contains and ContainsHash are safe for concurrent use while nothing
+// mutates the filter; Add, TestAndAdd, Reset and their digest forms need
+// exclusive access.
+type RedisBloom struct {
+	geom    analysis.RedisBloom
+	hashing Hashing
+	links   []redisLink // links built so far; the first live are in use
+	live    int
+	items   uint64
+	err     error
+}
+
+// redisLink is one link: its geometry, its table and its items.
+type redisLink struct {
+	analysis.RedisBloomLink
+	words []uint64
+	items uint64
+}
+
+var _ Filter = (*RedisBloom)(nil)
+
+// NewRedisBloom returns an empty RedisBloom filter with its first link. It
+// reports an error wrapping ErrInvalidParams if a parameter is outside its
+// domain or the first link cannot be built.
+func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
+	if p.Expansion < 0 {
+		return nil, invalid("redisbloom filter: expansion = %d, want expansion >= 1 (or 0 for the default %d)", p.Expansion, DefaultRedisExpansion)
+	}
+	if p.Expansion == 0 {
+		p.Expansion = DefaultRedisExpansion
+	}
+	if uint64(p.Expansion) > math.MaxUint32 {
+		return nil, invalid("redisbloom filter: expansion = %d, more than RedisBloom's 32-bit maximum", p.Expansion)
+	}
+	f := &RedisBloom{
+		geom:    analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo},
+		hashing: Hashing{Kind: Murmur64A, Seed: p.Seed},
+	}
+	if err := f.geom.Validate(); err != nil {
+		return nil, invalid("redisbloom filter: %s", trimPrefix(err))
+	}
+	if err := f.grow(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkRedisHashing checks the hashing of an encoded RedisBloom filter:
+// kind Murmur64A, derivation 0, no key.
+func checkRedisHashing(h Hashing) error {
+	if h.Kind != Murmur64A || h.Derivation != EnhancedDouble || h.Key != (HashKey{}) {
+		return invalid("a redisbloom filter hashes with murmur64a (%d) and derivation 0, not %v with %v", uint8(Murmur64A), h.Kind, h.Derivation)
+	}
+	return nil
+}
+
+// grow puts one more link in use, reusing one kept by Reset if there is
+// one.
+func (f *RedisBloom) grow() error {
+	i := f.live
+	if i < len(f.links) {
+		clear(f.links[i].words)
+		f.links[i].items = 0
+		f.live++
+		return nil
+	}
+	l, err := f.geom.Link(i)
+	if err != nil {
+		return invalid("redisbloom filter cannot add link %d: %s", i, trimPrefix(err))
+	}
+	w, err := allocWords(l.Bits / 64)
+	if err != nil {
+		return invalid("redisbloom filter cannot add link %d: %s", i, trimPrefix(err))
+	}
+	f.links = append(f.links, redisLink{RedisBloomLink: l, words: w})
+	f.live++
+	return nil
+}
+
+// Params returns the filter's parameters, with the default filled in.
+func (f *RedisBloom) Params() RedisBloomParams {
+	return RedisBloomParams{ErrorRate: f.geom.ErrorRate, Capacity: f.geom.Capacity, Expansion: int(f.geom.Expansion), PowerOfTwo: f.geom.PowerOfTwo, Seed: f.hashing.Seed}
+}
+
+// Err returns the error that kept the filter from adding a link, or nil.
+// Reset clears it.
+func (f *RedisBloom) Err() error { return f.err }
+
+// Links returns the number of links in use.
+func (f *RedisBloom) Links() int { return f.live }
+
+// Add inserts key unless it tests present.
+func (f *RedisBloom) Add(key []byte) { f.TestAndAddHash(f.hashing.Sum(key)) }
+
+// Contains reports whether key is possibly in the set.
+func (f *RedisBloom) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+
+// TestAndAdd inserts key unless it tests present, and reports whether it
+// tested present.
+func (f *RedisBloom) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+
+// AddHash inserts the key whose digest is d unless it tests present.
+func (f *RedisBloom) AddHash(d Digest) { f.TestAndAddHash(d) }
+
+// ContainsHash reports whether the key whose digest is d = (a, b) is
+// possibly present: whether some link, tested newest first, has all its
+// probes set.
+func (f *RedisBloom) ContainsHash(d Digest) bool {
+	links := f.links[:f.live]
+	for i := len(links) - 1; i >= 0; i-- {
+		if links[i].test(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// test reports whether every probe of d is set in l.
+func (l *redisLink) test(d Digest) bool {
+	w := l.words
+	for i := range uint64(l.Hashes) {
+		x := redisProbe(d, i, l.Modulus)
+		if w[x>>6]&(1<<(x&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// set sets every probe of d in l.
+func (l *redisLink) set(d Digest) {
+	w := l.words
+	for i := range uint64(l.Hashes) {
+		x := redisProbe(d, i, l.Modulus)
+		w[x>>6] |= 1 << (x & 63)
+	}
+}
+
+// TestAndAddHash inserts d unless it tests present, and reports whether it
+// tested present.
+func (f *RedisBloom) TestAndAddHash(d Digest) bool {
+	if f.ContainsHash(d) {
+		return true
+	}
+	i := f.live - 1
+	if f.links[i].items >= f.links[i].Capacity && f.err == nil {
+		if err := f.grow(); err != nil {
+			f.err = err
+		} else {
+			i++
+		}
+	}
+	f.links[i].set(d)
+	f.links[i].items++
+	f.items++
+	return false
+}
+
+// Hashing returns the filter's hash options: Hashing{Kind: Murmur64A,
+// Seed: Params().Seed}.
+func (f *RedisBloom) Hashing() Hashing { return f.hashing }
+
+// Stats reports the filter's geometry and load: the sums over links of
+// bits and capacities, the newest link's hashes, the fraction of set
+// bits, the compound estimate 1 - prod(1 - f_i) with f_i = x_i^k_i, x_i
+// the fraction of link i's Modulus bits that are set, and EstimatedItems
+// the sum over links of the standard filter's estimate for Modulus bits.
+// Stages holds each link's figures: its capacity, items, hashes, bits in
+// memory, fill of its Modulus bits, error, rate at that fill and estimate
+// of its items.
+func (f *RedisBloom) Stats() Stats {
+	s := Stats{
+		Variant:  "redisbloom",
+		CellBits: 1,
+		Items:    f.items,
+		Stages:   make([]StageStats, f.live),
+	}
+	var set, logPass float64
+	for i := range f.links[:f.live] {
+		l := &f.links[i]
+		x := popcount(l.words)
+		fill := float64(x) / float64(l.Modulus)
+		est := math.Pow(fill, float64(l.Hashes))
+		s.Stages[i] = StageStats{
+			Capacity:       l.Capacity,
+			Items:          l.items,
+			Hashes:         l.Hashes,
+			Bits:           l.Bits,
+			FillRatio:      fill,
+			Error:          l.Error,
+			EstimatedFPR:   est,
+			EstimatedItems: fillEstimate(x, l.Modulus, standardScale(l.Modulus, l.Hashes)),
+		}
+		s.EstimatedItems += s.Stages[i].EstimatedItems
+		s.Cells += l.Bits
+		s.Capacity += l.Capacity
+		s.Hashes = l.Hashes
+		set += float64(x)
+		logPass += math.Log1p(-est)
+	}
+	s.Bits = s.Cells
+	s.FillRatio = set / float64(s.Cells)
+	s.EstimatedFPR = -math.Expm1(logPass)
+	return s
+}
+
+// Reset empties the filter, which returns to its first link and clears
+// Err. The memory of later links is kept and reused as the filter grows
+// again.
+func (f *RedisBloom) Reset() {
+	clear(f.links[0].words)
+	f.links[0].items = 0
+	f.live = 1
+	f.items = 0
+	f.err = nil
+}
