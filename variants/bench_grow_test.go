@@ -7,13 +7,21 @@ import (
 )
 
 // growFilters are the growing filters of BenchmarkGrow, each made empty
-// by its constructor at P = 0.01 with the default n0, r and s.
+// by its constructor at rate 0.01 and a first stage of 1000 items: the
+// scalable filter with partitioned and with blocked stages (r and s the
+// defaults), RedisBloom's chain (expansion 2) in both configurations,
+// and the dynamic filter (stages of 1000 items at 0.01).
 var growFilters = []struct {
 	name string
 	new  func() (Filter, error)
 }{
 	{"scalable", func() (Filter, error) { return NewScalable(ScalableParams{P: 0.01}) }},
 	{"scalable-blocked", func() (Filter, error) { return NewScalable(ScalableParams{P: 0.01, BlockBits: DefaultBlockBits}) }},
+	{"redisbloom", func() (Filter, error) { return NewRedisBloom(RedisBloomParams{ErrorRate: 0.01, Capacity: 1000}) }},
+	{"redisbloom-power-of-two", func() (Filter, error) {
+		return NewRedisBloom(RedisBloomParams{ErrorRate: 0.01, Capacity: 1000, PowerOfTwo: true})
+	}},
+	{"dynamic", func() (Filter, error) { return NewDynamic(DynamicParams{N: 1000, P: 0.01}) }},
 }
 
 // BenchmarkGrow measures what growing costs: each iteration builds a

@@ -1,0 +1,271 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// Series of the growth experiment: the designs it grows side by side. The
+// times of each design are the series of its name followed by
+// GrowthTimed.
+const (
+	// GrowthAlmeida is Almeida et al.'s scalable filter with partitioned
+	// stages (variants.Scalable, r and s the defaults).
+	GrowthAlmeida = "almeida partitioned"
+	// GrowthAlmeidaBlocked is the same with blocked stages of 512 bits.
+	GrowthAlmeidaBlocked = "almeida blocked"
+	// GrowthRedis is RedisBloom's chain as BF.RESERVE builds it today
+	// (variants.RedisBloom, expansion 2).
+	GrowthRedis = "redisbloom"
+	// GrowthRedisPow2 is the same chain with tables rounded up to powers
+	// of two, RedisBloom's default before BF.RESERVE passed NOROUND.
+	GrowthRedisPow2 = "redisbloom power-of-two"
+	// GrowthDynamic is Guo et al.'s dynamic filter (variants.Dynamic):
+	// stages of n0 items at rate p, no tightening.
+	GrowthDynamic = "dynamic"
+	// GrowthStandard is a standard filter sized in advance for the final
+	// count at rate p: what knowing n would have cost.
+	GrowthStandard = "standard sized in advance"
+	// GrowthTimed ends the series name of a design's times.
+	GrowthTimed = " (times)"
+)
+
+// GrowthDesigns lists the growth experiment's designs in the order of its
+// rows.
+var GrowthDesigns = []string{GrowthAlmeida, GrowthAlmeidaBlocked, GrowthRedis, GrowthRedisPow2, GrowthDynamic, GrowthStandard}
+
+var growthExperiment = Experiment{
+	Name: "growth",
+	Summary: "growing filters side by side from n0 to 1000 n0 keys at one target: Almeida's scalable filter (partitioned and blocked stages), " +
+		"RedisBloom's chain (both table roundings), the dynamic filter, and a standard filter sized in advance; rate, bits per item, stages and times",
+	Variants:  []string{"all"},
+	Timed:     true,
+	Shardable: true,
+	flags:     fixedFlags("n", "p", "filters", "queries"),
+	defaults: func(string, bool) Params {
+		return Params{N: 1000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
+			Passes: 3, MinAdds: 200_000}
+	},
+	plan:      planGrowth,
+	summarize: summarizeGrowth,
+}
+
+// growthBuilder returns the builder of design for first capacity n0 and
+// target p; final is the count the standard filter is sized for.
+func growthBuilder(design string, n0 uint64, p float64, final uint64) (builder, error) {
+	switch design {
+	case GrowthAlmeida:
+		return scalableBuilder(scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0}), nil
+	case GrowthAlmeidaBlocked:
+		return scalableBuilder(scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0, BlockBits: variants.DefaultBlockBits}), nil
+	case GrowthRedis, GrowthRedisPow2:
+		pow2 := design == GrowthRedisPow2
+		return func(h variants.Hashing) (filter, error) {
+			return wrap(variants.NewRedisBloom(variants.RedisBloomParams{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: pow2, Seed: h.Seed}))
+		}, nil
+	case GrowthDynamic:
+		return func(h variants.Hashing) (filter, error) {
+			return wrap(variants.NewDynamic(variants.DynamicParams{N: n0, P: p, Hashing: h}))
+		}, nil
+	case GrowthStandard:
+		return sized("standard", final, p, 0)
+	}
+	return nil, fmt.Errorf("experiments: no growth design %q", design)
+}
+
+// growthTheory returns design's rate at each count of items, and the name
+// of its model.
+func growthTheory(design string, n0 uint64, p float64, items []uint64, st variants.Stats) (map[uint64]float64, string, error) {
+	out := make(map[uint64]float64, len(items))
+	switch design {
+	case GrowthAlmeida, GrowthAlmeidaBlocked:
+		s := analysis.Scalable{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0}
+		model := "scalable"
+		if design == GrowthAlmeidaBlocked {
+			s.BlockBits = variants.DefaultBlockBits
+			model = "scalable-blocked"
+		}
+		c, err := s.Curve(items)
+		if err != nil {
+			return nil, "", err
+		}
+		for j, n := range items {
+			out[n] = c.FPR[j]
+		}
+		return out, model, nil
+	case GrowthRedis, GrowthRedisPow2:
+		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+		for _, n := range items {
+			f, err := r.FPR(n)
+			if err != nil {
+				return nil, "", err
+			}
+			out[n] = f
+		}
+		return out, "redisbloom (independent probes)", nil
+	case GrowthDynamic:
+		d := analysis.Dynamic{N: n0, P: p}
+		for _, n := range items {
+			f, err := d.FPR(n)
+			if err != nil {
+				return nil, "", err
+			}
+			out[n] = f
+		}
+		return out, "dynamic", nil
+	}
+	theory, model := variantTheory("standard", st)
+	for _, n := range items {
+		out[n] = theory(n)
+	}
+	return out, model, nil
+}
+
+// growthTimeSizes returns the counts the growth experiment times at: n0
+// and each decade above it up to the final count, which is always one.
+func growthTimeSizes(n0 uint64, final uint64) []uint64 {
+	var out []uint64
+	for n := n0; n < final; n *= 10 {
+		out = append(out, n)
+		if n > math.MaxUint64/10 {
+			break
+		}
+	}
+	return append(out, final)
+}
+
+// planGrowth plans, for every design, Filters filters grown from N to Span
+// N keys, Checkpoints per decade, their rates measured on all cores
+// beside the design's theory; then, one at a time, the time per add of
+// filling a design's filter from empty to each decade (stage creation
+// included) and per query of present and absent keys, by the method of
+// Time.
+func planGrowth(_ string, p Params) (*plan, error) {
+	pl := &plan{caches: dataCaches()}
+	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
+	final := items[len(items)-1]
+	h := variants.Hashing{}
+	for _, d := range GrowthDesigns {
+		b, err := growthBuilder(d, p.N, p.P, final)
+		if err != nil {
+			return nil, err
+		}
+		st, err := probe(b)
+		if err != nil {
+			return nil, paramError("n", "%s: %v", d, err)
+		}
+		theory, model, err := growthTheory(d, p.N, p.P, items, st)
+		if err != nil {
+			return nil, paramError("n", "%s: %v", d, err)
+		}
+		err = pl.measure("growth/"+d, Spec{
+			Name:    d,
+			New:     b.seeded(h),
+			Items:   items,
+			Filters: p.Filters,
+			Queries: p.Queries,
+			Theory:  func(n uint64) float64 { return theory[n] },
+			Model:   model,
+		}, false, func(r *Row) {
+			r.Variant = growthVariant(d)
+			r.Hashing = hashingName(h)
+			r.Capacity = p.N
+			r.Target = p.P
+			if d == GrowthStandard {
+				r.Capacity = final
+				r.Hashes = st.Hashes
+				r.Classic = classicOf(st, r.Items)
+			}
+			if d == GrowthAlmeida || d == GrowthAlmeidaBlocked {
+				r.R, r.S = variants.DefaultTighteningRatio, variants.DefaultGrowth
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sizes := growthTimeSizes(p.N, final)
+	for _, d := range GrowthDesigns {
+		b, _ := growthBuilder(d, p.N, p.P, final)
+		spec := TimeSpec{Name: d + GrowthTimed, New: func(_, seed uint64) (Filter, error) { return b.seeded(h)(seed) }}
+		tp := Params{Queries: p.MinAdds, MinAdds: p.MinAdds, Passes: p.Passes}
+		for _, n := range sizes {
+			pl.groups = append(pl.groups, group{
+				// Every design at n gets the same keys and hash seed.
+				key:     fmt.Sprintf("growth/time/n=%d", n),
+				filters: 1,
+				run:     timeRun(spec, n, tp),
+				alone:   true,
+				rows: []int{pl.add(Row{Series: spec.Name, Variant: growthVariant(d), Items: n, Capacity: p.N, Filters: 1,
+					Queries: tp.Queries, Members: tp.Queries * uint64(tp.Passes), Target: p.P})},
+			})
+		}
+	}
+	pl.notes = append(pl.notes,
+		fmt.Sprintf("every design grows from n0 = %d to %d keys at target p = %g, its rate measured at %d checkpoints on %d filters with %d absent queries each; the checkpoints of one design come from one independent group of filters, checked once by the pooled check", p.N, final, p.P, len(items), p.Filters, p.Queries),
+		fmt.Sprintf("%s and %s: r = %g, s = %g, stage 0 of n0 items (blocked: B = %d bits); %s and %s: BF.RESERVE error_rate %g, capacity %d, EXPANSION %d, with MurmurHash64A seeded per filter; %s: stages of n0 items at rate %g each, so its rate grows with its stages; %s: m and k of a standard filter for %d keys at %g",
+			GrowthAlmeida, GrowthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
+			GrowthRedis, GrowthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, GrowthDynamic, p.P, GrowthStandard, final, p.P),
+		fmt.Sprintf("the redisbloom theory is that of independent uniform probes into each link; RedisBloom probes by plain double hashing with a remainder, so its pooled check measures what that hashing costs over independent probes"),
+		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included, repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", GrowthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
+	)
+	return pl, nil
+}
+
+// growthVariant returns the Variant of design's rows.
+func growthVariant(design string) string {
+	switch design {
+	case GrowthAlmeida, GrowthAlmeidaBlocked:
+		return "scalable"
+	case GrowthRedis, GrowthRedisPow2:
+		return "redisbloom"
+	case GrowthDynamic:
+		return "dynamic"
+	}
+	return "standard"
+}
+
+// summarizeGrowth notes, at the final count, each design's bits per item
+// against the standard filter sized in advance, its rate against the
+// target, and its times against the standard filter's.
+func summarizeGrowth(res *Results) []string {
+	last := map[string]*Row{}
+	timed := map[string]*Row{}
+	var final uint64
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if name, ok := strings.CutSuffix(r.Series, GrowthTimed); ok {
+			if t := timed[name]; t == nil || r.Items > t.Items {
+				timed[name] = r
+			}
+			continue
+		}
+		if l := last[r.Series]; l == nil || r.Items > l.Items {
+			last[r.Series] = r
+			final = max(final, r.Items)
+		}
+	}
+	std := last[GrowthStandard]
+	if std == nil || std.BitsPerElement == 0 {
+		return nil
+	}
+	var notes []string
+	for _, d := range GrowthDesigns {
+		r := last[d]
+		if r == nil {
+			continue
+		}
+		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %.1f stages, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
+			d, r.Items, r.BitsPerElement, r.BitsPerElement/std.BitsPerElement, r.Stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
+		if t, ts := timed[d], timed[GrowthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
+			note += fmt.Sprintf("; at %d keys %.0f ns per add, %.0f per absent and %.0f per present query: %.2f, %.2f and %.2f times the standard filter's",
+				t.Items, t.NsPerAdd, t.NsPerQuery, t.NsPerPresent, t.NsPerAdd/ts.NsPerAdd, t.NsPerQuery/ts.NsPerQuery, t.NsPerPresent/ts.NsPerPresent)
+		}
+		notes = append(notes, note)
+	}
+	return notes
+}
