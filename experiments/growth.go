@@ -269,3 +269,70 @@ func summarizeGrowth(res *Results) []string {
 	}
 	return notes
 }
+
+// GrowthBits returns the bits per key of the filter of design (one of
+// GrowthDesigns) in a growth run with parameters p (N, P and Span, zero
+// fields defaulted) holding each count of items, from its geometry: the
+// stages it has opened by then over the items, as its rows'
+// BitsPerElement measure them. A filter that skips keys testing present
+// (the scalable and RedisBloom filters) holds a little fewer than the
+// keys offered, so near a stage boundary a measured row may have opened
+// one stage fewer. Figures draw it as a line between the checkpoints,
+// where the bits jump at every new stage. It reports an error for an
+// unknown design or parameters outside their domains.
+func GrowthBits(design string, p Params, items []uint64) ([]float64, error) {
+	p = p.merge(growthExperiment.Defaults("all", false))
+	final := uint64(math.Round(float64(p.N) * p.Span))
+	out := make([]float64, len(items))
+	for _, n := range items {
+		if n == 0 {
+			return nil, paramError("items", "0 items, want at least 1")
+		}
+	}
+	switch design {
+	case GrowthAlmeida, GrowthAlmeidaBlocked:
+		s := analysis.Scalable{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: p.N}
+		if design == GrowthAlmeidaBlocked {
+			s.BlockBits = variants.DefaultBlockBits
+		}
+		c, err := s.Curve(items)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		return c.BitsPerElement, nil
+	case GrowthRedis, GrowthRedisPow2:
+		r := analysis.RedisBloom{ErrorRate: p.P, Capacity: p.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+		for i, n := range items {
+			b, err := r.BitsPerElement(n)
+			if err != nil {
+				return nil, paramError("n", "%v", err)
+			}
+			out[i] = b
+		}
+		return out, nil
+	case GrowthDynamic:
+		d := analysis.Dynamic{N: p.N, P: p.P}
+		for i, n := range items {
+			b, err := d.BitsPerElement(n)
+			if err != nil {
+				return nil, paramError("n", "%v", err)
+			}
+			out[i] = b
+		}
+		return out, nil
+	case GrowthStandard:
+		b, err := growthBuilder(design, p.N, p.P, final)
+		if err != nil {
+			return nil, err
+		}
+		st, err := probe(b)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		for i, n := range items {
+			out[i] = float64(st.Bits) / float64(n)
+		}
+		return out, nil
+	}
+	return nil, paramError("design", "unknown growth design %q, want one of %s", design, strings.Join(GrowthDesigns, ", "))
+}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -92,6 +93,31 @@ func TestGrowth(t *testing.T) {
 	}
 	if a := rates[GrowthAlmeida][6].BitsPerElement; a < 1.3*std {
 		t.Errorf("almeida: %.2f bits per key, want well above the standard filter's %.2f", a, std)
+	}
+	// The geometry's bits per key, as the figure draws them, are the
+	// measured ones: at every point for the filters that insert every key,
+	// at most points for those that skip keys testing present.
+	for _, d := range GrowthDesigns {
+		var ns []uint64
+		for _, row := range rates[d] {
+			ns = append(ns, row.Items)
+		}
+		bits, err := GrowthBits(d, r.Params, ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := 0
+		for i, row := range rates[d] {
+			if math.Abs(bits[i]-row.BitsPerElement) <= 1e-9*bits[i] {
+				same++
+			}
+		}
+		if want := len(ns); (d == GrowthDynamic || d == GrowthStandard) && same != want || same < want/2 {
+			t.Errorf("%s: GrowthBits equals the measured bits per key at %d of %d points", d, same, want)
+		}
+	}
+	if _, err := GrowthBits("bloom", r.Params, []uint64{1}); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("GrowthBits of an unknown design: %v", err)
 	}
 	summary := 0
 	for _, n := range r.Notes {

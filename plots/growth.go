@@ -2,6 +2,8 @@ package plots
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -73,9 +75,20 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 		}
 		bp := Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
 		bpe = append(bpe, xysY(bp)...)
-		if err := addPolyline(b, bp, col, i, nil, ""); err != nil {
+		line, err := growthBitsLine(r, name, xmin, xmax)
+		if err != nil {
 			return nil, err
 		}
+		bpe = append(bpe, xysY(line)...)
+		if err := addLine(b, line, col, nil, thinW, ""); err != nil {
+			return nil, err
+		}
+		pts, err := plotter.NewScatter(bp)
+		if err != nil {
+			return nil, err
+		}
+		pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = col, glyphR, seriesShape(i)
+		b.Add(pts)
 		if rows[0].Variant != "standard" {
 			st := Values(rows, items, func(r *experiments.Row) float64 { return r.Stages })
 			stages = append(stages, xysY(st)...)
@@ -104,6 +117,9 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 		c.Legend.Add(op.label)
 	}
 	c.Legend.Add("colours and markers as in (a)")
+	b.Legend.Add("points: measured, mean over the filters")
+	b.Legend.Add("lines: the designs' geometry (a new stage")
+	b.Legend.Add("  makes each jump); colours as in (a)")
 	if len(bpe) > 0 {
 		b.Y.Min, b.Y.Max = logRange(bpe...)
 	}
@@ -113,9 +129,52 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 	if len(stages) > 0 {
 		_, d.Y.Max = logRange(stages...)
 		d.Y.Min = 1
+		// Designs with the same stages draw one line; say which.
+		var groups [][]string
+		var keys []string
+		for _, name := range names {
+			rows := Rows(r, name, nil)
+			if rows[0].Variant == "standard" {
+				continue
+			}
+			key := fmt.Sprint(Values(rows, items, func(r *experiments.Row) float64 { return r.Stages }))
+			if k := slices.Index(keys, key); k >= 0 {
+				groups[k] = append(groups[k], name)
+			} else {
+				keys = append(keys, key)
+				groups = append(groups, []string{name})
+			}
+		}
+		for _, g := range groups {
+			if len(g) > 1 {
+				d.Legend.Add(fmt.Sprintf("one line for %s", strings.Join(g, ", ")))
+				d.Legend.Add("  (the same stages)")
+			}
+		}
 		d.Legend.Add("the standard filter has one table")
 	}
 	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
+}
+
+// growthBitsLine returns the bits per key of design's geometry
+// (experiments.GrowthBits) at 400 counts from lo to hi items.
+func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plotter.XYs, error) {
+	var ns []uint64
+	for _, x := range logSpace(lo, hi, 400) {
+		n := uint64(math.Round(x))
+		if n >= 1 && (len(ns) == 0 || n > ns[len(ns)-1]) {
+			ns = append(ns, n)
+		}
+	}
+	bits, err := experiments.GrowthBits(design, r.Params, ns)
+	if err != nil {
+		return nil, err
+	}
+	xys := make(plotter.XYs, len(ns))
+	for i, n := range ns {
+		xys[i] = plotter.XY{X: float64(n), Y: bits[i]}
+	}
+	return xys, nil
 }
 
 // growthOps are the operations of the growth figure's panel (c).
