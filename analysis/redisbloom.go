@@ -31,7 +31,15 @@ import "math"
 // The rate of one link holding n items is computed as that of k
 // independent uniform probes into its Modulus bits, ExactFPR(Modulus, n,
 // k). RedisBloom probes by plain double hashing instead (see
-// variants.RedisBloom); the measured difference is in paper-notes.md.
+// variants.RedisBloom), for which we have no closed form: stored keys
+// whose progressions (a + i b) mod M share several of the query's probes
+// give a link a floor of order n/M^2 that independent probes do not
+// have. Measured on 2000
+// filters (paper-notes.md §13, run R52), the first link of BF.RESERVE at
+// 1% (11072 bits, 8 hashes) exceeds ExactFPR by 1.1% at its capacity,
+// 21% at half of it and 8.8 times at a quarter; with power-of-two tables
+// by 2.0%, 51% and 29 times. A grown chain's rate is dominated by its
+// full links, and exceeds FPR by about 1% (run R50).
 type RedisBloom struct {
 	ErrorRate  float64 // BF.RESERVE's error_rate, 0 < ErrorRate < 1
 	Capacity   uint64  // BF.RESERVE's capacity, the first link's, >= 1

@@ -110,3 +110,31 @@ func TestRedisBloomFPR(t *testing.T) {
 		t.Fatalf("BitsPerElement(3000) = %v, %v", bpe, err)
 	}
 }
+
+// TestRedisBloomDocumentedFigures checks the figures of RedisBloom's
+// BF.RESERVE documentation (redis.io/commands/bf.reserve: "1% error rate
+// requires 7 hash functions and 10.08 bits per item", 0.1% 10 and 14.4,
+// 0.01% 14 and 20.16; corrected in redis/docs pull request 962 to 9.585,
+// 14.378 and 19.170 bits) against the rules of the source. A filter at
+// error rate e without scaling (NONSCALING: SB_NewChain's tightening 1) is
+// link 0 of a chain at 2e. The scaling filter BF.RESERVE builds by
+// default gives its first link half the error: the figures of 2e/2 = e/2
+// are logged beside them. Run R51 of paper-notes.md.
+func TestRedisBloomDocumentedFigures(t *testing.T) {
+	for _, c := range []struct {
+		rate   float64
+		hashes int
+		bpe    float64 // bits per entry before rounding, to 3 decimals
+	}{{0.01, 7, 9.585}, {0.001, 10, 14.378}, {0.0001, 14, 19.170}} {
+		single, err := RedisBloom{ErrorRate: 2 * c.rate, Capacity: 1000, Expansion: 2}.Link(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if single.Hashes != c.hashes || math.Abs(single.BPE-c.bpe) > 5e-4 {
+			t.Errorf("error %v: %d hashes, %.4f bits per entry; documented %d and %.3f", c.rate, single.Hashes, single.BPE, c.hashes, c.bpe)
+		}
+		first, _ := RedisBloom{ErrorRate: c.rate, Capacity: 1000, Expansion: 2}.Link(0)
+		t.Logf("error rate %v: NONSCALING %d hashes, %.3f bits per entry (%d bits for 1000 entries); BF.RESERVE's first link (error %v) %d hashes, %.3f bits per entry (%d bits for 1000)",
+			c.rate, single.Hashes, single.BPE, single.Bits, first.Error, first.Hashes, first.BPE, first.Bits)
+	}
+}

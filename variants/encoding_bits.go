@@ -487,5 +487,5 @@ func (d *decoder) splitBlock(h header) (*SplitBlock, error) {
 	if words, err = aligned(words); err != nil {
 		return nil, d.bad(err)
 	}
-	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / SplitBlockBits}, nil
+	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / SplitBlockBits, path: splitPath(h.hashing)}, nil
 }

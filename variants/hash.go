@@ -201,7 +201,8 @@ func (h Hashing) validateKey() error {
 }
 
 // Sum returns the 128-bit digest of key under h (for XXH64, the 64-bit
-// hash in H1 and zero in H2).
+// hash in H1 and zero in H2; for Murmur64A, RedisBloom's two 64-bit
+// hashes a and b).
 func (h Hashing) Sum(key []byte) Digest {
 	switch h.Kind {
 	case Keyed:

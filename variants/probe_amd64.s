@@ -347,6 +347,42 @@ GLOBL blockedMasks<>(SB), RODATA|NOPTR, $96
 	JLE     pass \
 	ONES(Y8)
 
+// BLOCKEDONE is the whole of blockedTest when k <= 64/s, the positions
+// of h2 alone (k up to 7 at B = 512, 8 at B = 256, the usual case up to a
+// rate near 1e-3): one vector pass without the loop's bookkeeping. off
+// selects the shifts and the position mask of s, as in BLOCKEDPOSITIONS;
+// words fetches each lane's 32-bit word of the block into Y3.
+#define BLOCKEDONE(off, words) \
+	MOVQ         b+0(FP), AX \
+	MOVQ         k+16(FP), R9 \
+	VPBROADCASTQ h2+8(FP), Y0 \
+	VPSRLVQ      blockedShifts<>+off(SB), Y0, Y1 \
+	VPSRLVQ      blockedShifts<>+off+32(SB), Y0, Y2 \
+	VPBLENDD     $0xaa, Y2, Y1, Y1 \
+	VPAND        blockedMasks<>+off(SB), Y1, Y1 \
+	words \
+	ONES(Y8) \
+	VPAND        blockedMasks<>+32(SB), Y1, Y1 \
+	VPSLLVD      Y1, Y8, Y1 \
+	SHLQ         $5, R9 \
+	LEAQ         blockedLanes<>(SB), R13 \
+	VPAND        (R13)(R9*1), Y1, Y1 \
+	VPTEST       Y1, Y3 \
+	SETCS        ret+40(FP) \
+	VZEROUPPER \
+	RET
+
+#define WORDS512 \
+	VPSRLD    $5, Y1, Y2 \
+	VPERMD    (AX), Y2, Y3 \
+	VPERMD    32(AX), Y2, Y4 \
+	VPSLLD    $23, Y1, Y9 \
+	VBLENDVPS Y9, Y4, Y3, Y3
+
+#define WORDS256 \
+	VPSRLD $5, Y1, Y2 \
+	VPERMD (AX), Y2, Y3
+
 // func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool
 TEXT ·blockedTest(SB), NOSPLIT, $0-41
 	CMPB ·useAVX2(SB), $0
@@ -361,6 +397,11 @@ testgo:
 	JMP ·blockedTestGo(SB)
 
 test512:
+	CMPQ k+16(FP), $7
+	JGT  loop512setup
+	BLOCKEDONE(64, WORDS512)
+
+loop512setup:
 	BLOCKEDSETUP(testpass)
 
 loop512:
@@ -375,6 +416,11 @@ loop512:
 	JMP       loop512
 
 test256:
+	CMPQ k+16(FP), $8
+	JGT  loop256setup
+	BLOCKEDONE(0, WORDS256)
+
+loop256setup:
 	BLOCKEDSETUP(testpass)
 
 loop256:

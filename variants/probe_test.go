@@ -94,7 +94,7 @@ func TestProbePathsAgree(t *testing.T) {
 		mk   func() probeFilter
 	}
 	var makers []maker
-	sizes, ks, nq := []uint64{1, 2, 3, 7, 64, 1001}, []int{1, 3, 7, 8, 12, 16, 23}, 2000
+	sizes, ks, nq := []uint64{1, 2, 3, 7, 64, 1001}, []int{1, 3, 5, 6, 7, 8, 12, 16, 23}, 2000
 	if testing.Short() { // -short, and the race run
 		sizes, ks, nq = []uint64{1, 3, 64}, []int{1, 7, 8, 23}, 1000
 	}

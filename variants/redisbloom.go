@@ -54,6 +54,10 @@ type RedisBloomParams struct {
 // the key's bits in the newest link. Contains tests the links newest first
 // (SBChain_Check). Stats.Items counts the keys inserted.
 //
+// Plain double hashing makes a link's rate exceed that of independent
+// probes (analysis.RedisBloom, which computes the latter): slightly at
+// capacity, several times at a quarter of it (paper-notes.md §13).
+//
 // The digest of Hashing.Sum is (a, b), so the digest forms work as for the
 // other filters. Where the model differs from RedisBloom: a link that
 // cannot be added (beyond analysis.MaxStages links, MaxBits or MaxHashes,

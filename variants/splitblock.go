@@ -46,6 +46,28 @@ const MaxSplitBlocks = 1 << 32
 type SplitBlock struct {
 	bitCore
 	blocks uint64 // z
+	// path is the hash path of Add and Contains, from the hashing (see
+	// splitPath), decided once so that a key does not compare the whole
+	// Hashing struct.
+	path uint8
+}
+
+// The hash paths of a split-block filter's key forms.
+const (
+	splitPathOther   uint8 = iota // f.hash64
+	splitPathParquet              // XXH64, seed 0: Parquet's hash
+	splitPathXXH3                 // xxh3, the low half of the 128-bit hash
+)
+
+// splitPath returns the hash path for h.
+func splitPath(h Hashing) uint8 {
+	switch {
+	case h == parquetHashing:
+		return splitPathParquet
+	case h.Kind == XXH3:
+		return splitPathXXH3
+	}
+	return splitPathOther
 }
 
 var _ Filter = (*SplitBlock)(nil)
@@ -80,7 +102,7 @@ func NewSplitBlock(m uint64, h Hashing) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, hashing: h}, blocks: z}, nil
+	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, hashing: h}, blocks: z, path: splitPath(h)}, nil
 }
 
 // SplitBlockSized returns the bits of a split-block filter for capacity n
@@ -154,10 +176,10 @@ func (f *SplitBlock) Add(key []byte) {
 	// The two usual hashes are called from here, not through hash64, so
 	// that a key costs one call to the hash and one to the probe.
 	var h uint64
-	switch {
-	case f.hashing == parquetHashing:
+	switch f.path {
+	case splitPathParquet:
 		h = xxhash.Sum64(key)
-	case f.hashing.Kind == XXH3:
+	case splitPathXXH3:
 		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
 	default:
 		h = f.hash64(key)
@@ -168,10 +190,10 @@ func (f *SplitBlock) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *SplitBlock) Contains(key []byte) bool {
 	var h uint64
-	switch {
-	case f.hashing == parquetHashing:
+	switch f.path {
+	case splitPathParquet:
 		h = xxhash.Sum64(key)
-	case f.hashing.Kind == XXH3:
+	case splitPathXXH3:
 		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
 	default:
 		h = f.hash64(key)

@@ -69,7 +69,9 @@ func Sized(capacity uint64, fpr float64) (Geometry, error) {
 
 // allocWords returns a zeroed slice of n words, or an error if the memory
 // cannot be had: more than the machine has (where the system says), or
-// more than the runtime can allocate.
+// more than the runtime can allocate. Tables of 4 MiB and more are backed
+// by transparent huge pages where the system offers them (see
+// adviseHugePages).
 func allocWords(n uint64) (w []uint64, err error) {
 	if n > math.MaxInt/8 {
 		return nil, invalid("%d words of memory cannot be addressed", n)
@@ -82,7 +84,9 @@ func allocWords(n uint64) (w []uint64, err error) {
 			w, err = nil, invalid("cannot allocate %d bytes", n*8)
 		}
 	}()
-	return make([]uint64, n), nil
+	w = make([]uint64, n)
+	adviseHugePages(w)
+	return w, nil
 }
 
 // NewStandard returns an empty standard filter with geometry g.
