@@ -171,7 +171,7 @@ func (ir *innerRates) squared(t uint64) []float64 {
 // iterCheckpoint is the spacing of the states iterated keeps, so that a
 // load below the last one restarts from the nearest kept state rather
 // than from zero (mixBounds visits loads outward from the middle).
-const iterCheckpoint = 64
+const iterCheckpoint = 16
 
 // iterated returns coverIterate(ir.mf, t, ir.kk), continuing from the
 // last state if it is not past t and otherwise from the last kept state

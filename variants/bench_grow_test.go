@@ -40,13 +40,18 @@ func BenchmarkGrow(b *testing.B) {
 		keys := benchKeys(1, n, 16)
 		for _, v := range growFilters {
 			b.Run(fmt.Sprintf("variant=%s/%s", v.name, sizeName(n)), func(b *testing.B) {
-				benchGrow(b, v.new, keys)
+				benchGrow(b, v.new, keys, false)
 			})
+			if v.name == "scalable-blocked" {
+				b.Run(fmt.Sprintf("variant=%s/%s/cache=cold", v.name, sizeName(n)), func(b *testing.B) {
+					benchGrow(b, v.new, keys, true)
+				})
+			}
 		}
 	}
 }
 
-func benchGrow(b *testing.B, newFilter func() (Filter, error), keys [][]byte) {
+func benchGrow(b *testing.B, newFilter func() (Filter, error), keys [][]byte, cold bool) {
 	b.ReportAllocs()
 	built, err := newFilter()
 	if err != nil {
@@ -59,6 +64,11 @@ func benchGrow(b *testing.B, newFilter func() (Filter, error), keys [][]byte) {
 	var builtTime, rebuildTime time.Duration
 	iters := 0
 	for b.Loop() {
+		if cold {
+			b.StopTimer()
+			clearStageCache()
+			b.StartTimer()
+		}
 		f, err := newFilter()
 		if err != nil {
 			b.Fatal(err)

@@ -93,7 +93,16 @@ func (f *Scalable) FreshCells(d Digest) int {
 	st := &f.stages[i]
 	if st.core().items >= st.capacity && f.err == nil {
 		// The add would grow a new, empty stage.
+		if i+1 < len(f.stages) { // kept by Reset
+			return f.stages[i+1].core().k
+		}
+		if next, ok := cachedStage(f.geom, i+1); ok {
+			return next.Hashes
+		}
 		if next, err := f.geom.Stage(i + 1); err == nil {
+			if f.geom.BlockBits != 0 {
+				keepStage(f.geom, i+1, next)
+			}
 			return next.Hashes
 		}
 	}

@@ -175,7 +175,7 @@ type Scalable struct {
 	wide   bool // some stage in hot has slices of more than wideSlice bits
 	// sizer keeps the inner rates of blocked stages between stages, so
 	// that sizing a new one costs little (see analysis.BlockedSizer); nil
-	// for partitioned stages.
+	// for partitioned stages and until a stage is not in stageCache.
 	sizer *analysis.BlockedSizer
 }
 
@@ -265,10 +265,7 @@ func (f *Scalable) grow() error {
 		f.live++
 		return nil
 	}
-	if f.geom.BlockBits != 0 && f.sizer == nil {
-		f.sizer = analysis.NewBlockedSizer(f.geom.BlockBits)
-	}
-	st, err := f.geom.StageWith(i, f.sizer)
+	st, err := f.stage(i)
 	if err != nil {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
@@ -300,6 +297,27 @@ func (f *Scalable) grow() error {
 	f.wide = f.wide || f.hot[i].wide
 	f.live++
 	return nil
+}
+
+// stage returns the geometry of stage i. A blocked stage is sized with
+// the filter's BlockedSizer, which keeps the inner rates of the stages
+// before it, unless another filter with the same parameters has sized it
+// already (stageCache).
+func (f *Scalable) stage(i int) (analysis.Stage, error) {
+	if f.geom.BlockBits == 0 {
+		return f.geom.Stage(i)
+	}
+	if st, ok := cachedStage(f.geom, i); ok {
+		return st, nil
+	}
+	if f.sizer == nil {
+		f.sizer = analysis.NewBlockedSizer(f.geom.BlockBits)
+	}
+	st, err := f.geom.StageWith(i, f.sizer)
+	if err == nil {
+		keepStage(f.geom, i, st)
+	}
+	return st, err
 }
 
 // Params returns the filter's parameters, with defaults filled in.
