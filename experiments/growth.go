@@ -211,7 +211,7 @@ func planGrowth(_ string, p Params) (*plan, error) {
 			GrowthAlmeida, GrowthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
 			GrowthRedis, GrowthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, GrowthDynamic, p.P, GrowthStandard, final, p.P),
 		fmt.Sprintf("the redisbloom theory is that of independent uniform probes into each link; RedisBloom probes by plain double hashing with a remainder, so its pooled check measures what that hashing costs over independent probes"),
-		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included, repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", GrowthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
+		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", GrowthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
 	)
 	return pl, nil
 }
