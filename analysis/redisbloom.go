@@ -31,15 +31,18 @@ import "math"
 // The rate of one link holding n items is computed as that of k
 // independent uniform probes into its Modulus bits, ExactFPR(Modulus, n,
 // k). RedisBloom probes by plain double hashing instead (see
-// variants.RedisBloom), for which we have no closed form: stored keys
-// whose progressions (a + i b) mod M share several of the query's probes
-// give a link a floor of order n/M^2 that independent probes do not
-// have. Measured on 2000
+// variants.RedisBloom): stored keys whose progressions (a + i b) mod M
+// share several of the query's probes give a link a floor of order n/M^2
+// that independent probes do not have. For power-of-two tables
+// DoubleHashingFPR computes that rate exactly (see DoubleHashing); for
+// NOROUND tables, whose 64-bit sum wraps before the remainder, we have no
+// exact rate. Measured on 2000
 // filters (paper-notes.md §13, run R52), the first link of BF.RESERVE at
 // 1% (11072 bits, 8 hashes) exceeds ExactFPR by 1.1% at its capacity,
 // 21% at half of it and 8.8 times at a quarter; with power-of-two tables
-// by 2.0%, 51% and 29 times. A grown chain's rate is dominated by its
-// full links, and exceeds FPR by about 1% (run R50).
+// by 2.0%, 51% and 29 times, which DoubleHashing predicts inside the
+// measured intervals. A grown chain's rate is dominated by its full
+// links, and exceeds FPR by about 1% (run R50).
 type RedisBloom struct {
 	ErrorRate  float64 // BF.RESERVE's error_rate, 0 < ErrorRate < 1
 	Capacity   uint64  // BF.RESERVE's capacity, the first link's, >= 1
@@ -197,6 +200,65 @@ func (r RedisBloom) FPR(items uint64) (float64, error) {
 		logPass += math.Log1p(-r.LinkFPR(l, n))
 	}
 	return -math.Expm1(logPass), nil
+}
+
+// DoubleHashingFPR returns the compound rate of a chain holding items
+// items as FPR does, but with the rate of RedisBloom's own probing where
+// it is known exactly: a power-of-two link of at most
+// MaxDoubleHashingBits bits takes NewDoubleHashing(Modulus, Hashes).FPR,
+// the rate of plain double hashing modulo a power of two. The other links,
+// and every link of a NOROUND chain, whose probe wraps modulo 2^64 before
+// its remainder and has no exact rate here, take LinkFPR. It reports the
+// errors of Links. Each call computes its links' tables afresh (about a
+// second for a link of 2^16 bits); DoubleHashingTheory computes them once
+// for many item counts.
+func (r RedisBloom) DoubleHashingFPR(items uint64) (float64, error) {
+	f, err := r.DoubleHashingTheory(items)
+	if err != nil {
+		return 0, err
+	}
+	return f(items), nil
+}
+
+// DoubleHashingTheory returns the function DoubleHashingFPR computes, for
+// item counts up to maxItems, with the tables of the power-of-two links
+// computed once. The function returns NaN for more items than the links
+// of Links(maxItems) hold. It reports the errors of Links(maxItems).
+func (r RedisBloom) DoubleHashingTheory(maxItems uint64) (func(items uint64) float64, error) {
+	links, err := r.Links(maxItems)
+	if err != nil {
+		return nil, err
+	}
+	var total uint64
+	tables := make([]*DoubleHashing, len(links))
+	for i, l := range links {
+		total += l.Capacity
+		if r.PowerOfTwo && l.Modulus <= MaxDoubleHashingBits {
+			if dh, err := NewDoubleHashing(l.Modulus, l.Hashes); err == nil {
+				tables[i] = &dh
+			}
+		}
+	}
+	return func(items uint64) float64 {
+		if items > total {
+			return math.NaN()
+		}
+		left := items
+		var logPass float64
+		for i, l := range links {
+			n := min(left, l.Capacity)
+			left -= n
+			f := r.LinkFPR(l, n)
+			if tables[i] != nil {
+				f = tables[i].FPR(n)
+			}
+			logPass += math.Log1p(-f)
+			if left == 0 {
+				break
+			}
+		}
+		return -math.Expm1(logPass)
+	}, nil
 }
 
 // BitsPerElement returns the bits in memory of all the links of a chain

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// TestRedisBloomLinks checks the links against a table computed by hand
-// from the formulas of RedisBloom's source (bloom_init and calc_bpe in
-// deps/bloom/bloom.c, SB_NewChain and SBChain_Add in src/sb.c), in double
-// precision as C evaluates them. For example, at error rate 0.01 link 0
+// TestRedisBloomLinks checks the links against a table computed from the
+// formulas of RedisBloom's source (bloom_init and calc_bpe in
+// deps/bloom/bloom.c, SB_NewChain and SBChain_Add in src/sb.c), written
+// out in a few lines of Python in double precision, as C evaluates them,
+// and checked by hand for the first links. For example, at error rate 0.01 link 0
 // has error 0.005, bpe = -ln(0.005)/0.480453013918201 = 11.027753, hashes
 // ceil(0.693147180559945 x 11.027753) = ceil(7.6439) = 8, and, with
 // NOROUND, trunc(1000 x 11.027753) = 11027 bits rounded up to 173 words,

@@ -20,7 +20,8 @@ var growingOut = flag.String("growing-out", "", "measure the dynamic and RedisBl
 // BF.RESERVE key 0.01 1000 EXPANSION 2 builds it (NOROUND, and the
 // power-of-two tables of earlier versions) grown to 10^6 keys, measured at
 // every link boundary, and the dynamic filter of stages of 1000 keys at 1%
-// grown to 10^5, each beside its theory in package analysis, through
+// grown to 10^5, each beside its theory in package analysis (for the
+// power-of-two chain, analysis.RedisBloom.DoubleHashingFPR), through
 // experiments.Measure (seed 1). It runs only with -growing-out:
 //
 //	go test ./experiments -run TestGrowingNotes -v -args -growing-out /tmp/notes-runs/growing
@@ -36,6 +37,16 @@ func TestGrowingNotes(t *testing.T) {
 		if pow2 {
 			name += " power-of-two"
 		}
+		theory, model := func(n uint64) float64 { r, _ := geom.FPR(n); return r }, "independent probes"
+		if pow2 {
+			// The power-of-two links of up to 2^16 bits at the exact rate of
+			// their double hashing, the others at independent probes.
+			own, err := geom.DoubleHashingTheory(links[len(links)-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			theory, model = own, "double hashing"
+		}
 		specs = append(specs, experiments.Spec{
 			Name: name,
 			New: func(seed uint64) (experiments.Filter, error) {
@@ -44,8 +55,8 @@ func TestGrowingNotes(t *testing.T) {
 			Items:   links,
 			Filters: 40,
 			Queries: 100_000,
-			Theory:  func(n uint64) float64 { r, _ := geom.FPR(n); return r },
-			Model:   "independent probes",
+			Theory:  theory,
+			Model:   model,
 		})
 	}
 	dyn := analysis.Dynamic{N: 1000, P: 0.01}
@@ -68,6 +79,11 @@ func TestGrowingNotes(t *testing.T) {
 		t.Logf("%-36s %8d items: rate %.5g [%.5g, %.5g], theory %.5g, excess %+.2f%% [%+.2f%%, %+.2f%%], %.2f bits/key, %.1f stages",
 			row.Series, row.Items, row.Rate, row.Lo, row.Hi, row.Theory,
 			100*(row.Rate/row.Theory-1), 100*(row.Lo/row.Theory-1), 100*(row.Hi/row.Theory-1), row.BitsPerElement, row.Stages)
+	}
+	g2 := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: true}
+	for _, n := range []uint64{1000, 1000000} {
+		ind, _ := g2.FPR(n)
+		t.Logf("power-of-two chain at %d keys: independent probes %.5g", n, ind)
 	}
 	for _, n := range r.Notes {
 		t.Log(n)
@@ -124,7 +140,9 @@ func writeWhole(path string, data []byte) error {
 // key 0.01 1000 (NOROUND, 11072 bits, 8 hashes) and of the power-of-two
 // configuration (16384 bits, 8 hashes, capacity 1485), at a quarter, a
 // half and all of the link's capacity, 2000 filters each, beside the
-// rate of independent probes (analysis.RedisBloom.FPR). It runs only with
+// rate of independent probes (analysis.RedisBloom.FPR) and, for the
+// power-of-two link, the exact rate of its double hashing
+// (analysis.DoubleHashing), which the results then carry. It runs only with
 // -growing-out:
 //
 //	go test ./experiments -run TestGrowingNotesLink -v -args -growing-out /tmp/notes-runs/growing
@@ -154,6 +172,20 @@ func TestGrowingNotesLink(t *testing.T) {
 			Theory:  func(n uint64) float64 { r, _ := geom.FPR(n); return r },
 			Model:   "independent probes",
 		})
+		if pow2 {
+			// Power-of-two tables have the exact rate of their own
+			// probing: the same filters beside it.
+			dh, err := analysis.NewDoubleHashing(l.Modulus, l.Hashes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := specs[len(specs)-1]
+			s.Theory, s.Model = dh.FPR, "double hashing"
+			specs[len(specs)-1] = s
+			for _, n := range s.Items {
+				t.Logf("%s at %d keys: independent probes %.5g, double hashing %.5g", name, n, geom.LinkFPR(l, n), dh.FPR(n))
+			}
+		}
 	}
 	r, err := experiments.Measure(context.Background(), specs, experiments.Params{}, experiments.Options{Seed: 1})
 	if err != nil {

@@ -35,11 +35,13 @@ type DynamicParams struct {
 //
 // The stages hash independently, as the compound rate
 // 1 - prod(1 - f_i) of analysis.Dynamic.FPR assumes: each key is hashed
-// once, and stage i takes its slices' positions from the outputs
-// k i + 1, ..., k i + k of the key's wyrand stream, the stream derivation
-// of the scalable filter (see Scalable for why the positions of one key
-// and of different keys then behave as independent uniform ones), so no
-// two stages read the same output of a key's stream.
+// once, and stage i takes its slices' positions from the stretch of k
+// outputs of the key's wyrand stream that starts at output k i + 1 (half
+// an output per slice for slices of at most 2^24 bits, a whole one for
+// larger slices), by the stream derivation of the scalable filter (see
+// Scalable for why the positions of one key and of different keys then
+// behave as independent uniform ones), so no two stages read the same
+// output of a key's stream.
 //
 // If a stage cannot be added (beyond analysis.MaxDynamicStages, or its
 // memory cannot be allocated), the filter keeps working: keys go into the

@@ -15,7 +15,7 @@ const (
 // RedisBloomSeed is the seed with which RedisBloom hashes a key's first
 // half, a = MurmurHash64A(key, RedisBloomSeed) (bloom_calc_hash64 in
 // RedisBloom's deps/bloom/bloom.c); it is MurmurHash64A's multiplier.
-const RedisBloomSeed = murmurM
+const RedisBloomSeed uint64 = murmurM
 
 // murmur64a returns MurmurHash64A of key under seed, the 64-bit hash for
 // 64-bit platforms of Appleby's MurmurHash2 family, as RedisBloom's

@@ -55,8 +55,10 @@ type RedisBloomParams struct {
 // (SBChain_Check). Stats.Items counts the keys inserted.
 //
 // Plain double hashing makes a link's rate exceed that of independent
-// probes (analysis.RedisBloom, which computes the latter): slightly at
-// capacity, several times at a quarter of it (paper-notes.md §13).
+// probes (analysis.RedisBloom.FPR): slightly at capacity, several times
+// at a quarter of it. For power-of-two tables
+// analysis.RedisBloom.DoubleHashingFPR gives the exact rate of this
+// probing (paper-notes.md §13e).
 //
 // The digest of Hashing.Sum is (a, b), so the digest forms work as for the
 // other filters. Where the model differs from RedisBloom: a link that

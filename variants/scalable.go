@@ -3,6 +3,8 @@ package variants
 import (
 	"math"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
@@ -335,7 +337,18 @@ func (f *Scalable) Err() error { return f.err }
 func (f *Scalable) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *Scalable) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+func (f *Scalable) Contains(key []byte) bool {
+	// The default hash and derivation go straight to the stream query,
+	// which saves a query two calls (about 35 instructions).
+	if f.stream && f.hashing.Kind == XXH3 {
+		u := xxh3.Hash128Seed(key, f.hashing.Seed)
+		if f.geom.BlockBits != 0 {
+			return f.containsStreamBlocked(Digest{u.Lo, u.Hi})
+		}
+		return f.containsStream(Digest{u.Lo, u.Hi})
+	}
+	return f.ContainsHash(f.hashing.Sum(key))
+}
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
