@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/variants"
@@ -77,6 +78,41 @@ func growthBuilder(design string, n0 uint64, p float64, final uint64) (builder, 
 	return nil, fmt.Errorf("experiments: no growth design %q", design)
 }
 
+// growthDoubleHashingBits is the largest power-of-two link whose exact
+// rate of plain double hashing (analysis.DoubleHashing) the growth
+// experiment computes: 16,384 bits, the first link at the defaults, where
+// the excess over independent probes is largest (paper-notes §13e). The
+// work grows as m log2(m) k^3; a link of 2^16 bits takes about a second.
+const growthDoubleHashingBits = 1 << 14
+
+// doubleHashings keeps the tables of analysis.NewDoubleHashing by modulus
+// and hashes, for every plan of the program (a merge plans its run
+// again): a pure function's results.
+var doubleHashings struct {
+	sync.Mutex
+	m map[[2]uint64]*analysis.DoubleHashing
+}
+
+// doubleHashing returns analysis.NewDoubleHashing(m, k), computed once
+// per program.
+func doubleHashing(m uint64, k int) (*analysis.DoubleHashing, error) {
+	doubleHashings.Lock()
+	defer doubleHashings.Unlock()
+	key := [2]uint64{m, uint64(k)}
+	if dh, ok := doubleHashings.m[key]; ok {
+		return dh, nil
+	}
+	dh, err := analysis.NewDoubleHashing(m, k)
+	if err != nil {
+		return nil, err
+	}
+	if doubleHashings.m == nil {
+		doubleHashings.m = make(map[[2]uint64]*analysis.DoubleHashing)
+	}
+	doubleHashings.m[key] = &dh
+	return &dh, nil
+}
+
 // growthTheory returns design's rate at each count of items, and the name
 // of its model.
 func growthTheory(design string, n0 uint64, p float64, items []uint64, st variants.Stats) (map[uint64]float64, string, error) {
@@ -97,8 +133,8 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 			out[n] = c.FPR[j]
 		}
 		return out, model, nil
-	case GrowthRedis, GrowthRedisPow2:
-		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+	case GrowthRedis:
+		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion}
 		for _, n := range items {
 			f, err := r.FPR(n)
 			if err != nil {
@@ -107,6 +143,42 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 			out[n] = f
 		}
 		return out, "redisbloom (independent probes)", nil
+	case GrowthRedisPow2:
+		// RedisBloom's own probing where its exact rate is known: links of
+		// power-of-two tables up to analysis.MaxDoubleHashingBits.
+		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: true}
+		links, err := r.Links(items[len(items)-1])
+		if err != nil {
+			return nil, "", err
+		}
+		tables := make([]*analysis.DoubleHashing, len(links))
+		for i, l := range links {
+			if l.Modulus <= growthDoubleHashingBits {
+				if tables[i], err = doubleHashing(l.Modulus, l.Hashes); err != nil {
+					return nil, "", err
+				}
+			}
+		}
+		for _, n := range items {
+			// The compound rate as analysis.RedisBloom.FPR computes it,
+			// a link's own rate from its table where there is one.
+			left := n
+			var logPass float64
+			for i, l := range links {
+				k := min(left, l.Capacity)
+				left -= k
+				f := r.LinkFPR(l, k)
+				if tables[i] != nil {
+					f = tables[i].FPR(k)
+				}
+				logPass += math.Log1p(-f)
+				if left == 0 {
+					break
+				}
+			}
+			out[n] = -math.Expm1(logPass)
+		}
+		return out, "redisbloom (double hashing)", nil
 	case GrowthDynamic:
 		d := analysis.Dynamic{N: n0, P: p}
 		for _, n := range items {
@@ -210,7 +282,7 @@ func planGrowth(_ string, p Params) (*plan, error) {
 		fmt.Sprintf("%s and %s: r = %g, s = %g, stage 0 of n0 items (blocked: B = %d bits); %s and %s: BF.RESERVE error_rate %g, capacity %d, EXPANSION %d, with MurmurHash64A seeded per filter; %s: stages of n0 items at rate %g each, so its rate grows with its stages; %s: m and k of a standard filter for %d keys at %g",
 			GrowthAlmeida, GrowthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
 			GrowthRedis, GrowthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, GrowthDynamic, p.P, GrowthStandard, final, p.P),
-		fmt.Sprintf("the redisbloom theory is that of independent uniform probes into each link; RedisBloom probes by plain double hashing with a remainder, so its pooled check measures what that hashing costs over independent probes"),
+		fmt.Sprintf("%s: the theory is that of independent uniform probes into each link (no exact rate of RedisBloom's probe, whose 64-bit sum wraps before the remainder, is known for these tables), so its pooled check measures what plain double hashing costs over independent probes; %s: the exact rate of plain double hashing modulo a power of two (analysis.DoubleHashing) for links of up to %d bits, independent probes for larger ones; for both, a note gives the false positives over the independent-probe theory", GrowthRedis, GrowthRedisPow2, growthDoubleHashingBits),
 		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", GrowthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
 	)
 	return pl, nil
@@ -254,6 +326,11 @@ func summarizeGrowth(res *Results) []string {
 		return nil
 	}
 	var notes []string
+	for _, d := range []string{GrowthRedis, GrowthRedisPow2} {
+		if n := independentExcess(res, d); n != "" {
+			notes = append(notes, n)
+		}
+	}
 	for _, d := range GrowthDesigns {
 		r := last[d]
 		if r == nil {
@@ -335,4 +412,47 @@ func GrowthBits(design string, p Params, items []uint64) ([]float64, error) {
 		return out, nil
 	}
 	return nil, paramError("design", "unknown growth design %q, want one of %s", design, strings.Join(GrowthDesigns, ", "))
+}
+
+// independentExcess returns a note on design's false positives over the
+// number the theory of independent probes expects (analysis.RedisBloom.FPR),
+// pooled over its checkpoints as pooledCheck pools them, or "" if its rows
+// are missing.
+func independentExcess(res *Results, design string) string {
+	var rows []*Row
+	for i := range res.Rows {
+		if res.Rows[i].Series == design {
+			rows = append(rows, &res.Rows[i])
+		}
+	}
+	if len(rows) < 2 || len(rows[0].Trials) < 2 {
+		return ""
+	}
+	r := analysis.RedisBloom{ErrorRate: res.Params.P, Capacity: res.Params.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+	var expected float64
+	for _, row := range rows {
+		f, err := r.FPR(row.Items)
+		if err != nil {
+			return ""
+		}
+		expected += float64(row.Queries) * f
+	}
+	nf := len(rows[0].Trials)
+	ratios := make([]float64, nf)
+	for f := range ratios {
+		var c uint64
+		for _, row := range rows {
+			if len(row.Trials) != nf {
+				return ""
+			}
+			c += row.Trials[f].Count
+		}
+		ratios[f] = float64(c) / expected
+	}
+	mean, lo, hi, err := tInterval(ratios, res.Params.Conf)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s, pooled over its %d points: the filters' false positives are %.4g times the number independent probes into its links expect (%g%% t interval over the %d filters: %.4g to %.4g): what its plain double hashing costs",
+		design, len(rows), mean, 100*res.Params.Conf, nf, lo, hi)
 }

@@ -17,9 +17,10 @@ var growthParams = Params{N: 20, Filters: 8, Queries: 3000, Span: 1000, Checkpoi
 // TestGrowth runs the growth experiment small and checks what it exists
 // to show. Each design's false positives, pooled over its checkpoints per
 // filter, are within 4 standard errors (from the spread over the
-// filters) of what its theory expects, for every design but RedisBloom's,
-// whose theory is that of independent probes and whose excess is what the
-// experiment measures. Almeida's theory stays below the target at every
+// filters) of what its theory expects, for every design but RedisBloom's
+// chain of tables as computed, whose theory is that of independent probes
+// and whose excess is what the experiment measures (the power-of-two
+// chain's small links take the exact rate of its double hashing). Almeida's theory stays below the target at every
 // checkpoint and the dynamic filter's passes it; the standard filter sized
 // in advance uses the fewest bits per key at the end and the scalable
 // filters more; every design has times at every decade.
@@ -50,7 +51,7 @@ func TestGrowth(t *testing.T) {
 				t.Errorf("%s at %d: times %g, %g, %g", d, ts.Items, ts.NsPerAdd, ts.NsPerQuery, ts.NsPerPresent)
 			}
 		}
-		if d == GrowthRedis || d == GrowthRedisPow2 {
+		if d == GrowthRedis {
 			continue
 		}
 		// Pooled check, one value per filter.
@@ -71,6 +72,7 @@ func TestGrowth(t *testing.T) {
 			t.Fatal(err)
 		}
 		se := (iv.Hi - iv.Lo) / 2 / 2.365 // t quantile, 7 degrees of freedom
+		t.Logf("%s: pooled %.3f, %.1f standard errors from 1", d, mean, (mean-1)/se)
 		if math.Abs(mean-1) > 4*se {
 			t.Errorf("%s: false positives %.3f times the theory's, %.1f standard errors from 1", d, mean, (mean-1)/se)
 		}

@@ -432,6 +432,21 @@ func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
 	rr, rlo, rhi := pooled(t, r, experiments.GrowthRedis)
 	pr, plo, phi := pooled(t, r, experiments.GrowthRedisPow2)
 	a, b := rate(experiments.GrowthAlmeida), rate(experiments.GrowthAlmeidaBlocked)
+	// The power-of-two chain's false positives over independent probes.
+	var ir, ilo, ihi float64
+	excess := regexp.MustCompile(`^` + regexp.QuoteMeta(experiments.GrowthRedisPow2) + `, pooled over its \d+ points: the filters' false positives are ([0-9.e-]+) times the number independent probes .*?: ([0-9.e-]+) to ([0-9.e-]+)\)`)
+	found := false
+	for _, n := range r.Notes {
+		if m := excess.FindStringSubmatch(n); m != nil {
+			ir, _ = strconv.ParseFloat(m[1], 64)
+			ilo, _ = strconv.ParseFloat(m[2], 64)
+			ihi, _ = strconv.ParseFloat(m[3], 64)
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("growth-all: no note on %s over independent probes", experiments.GrowthRedisPow2)
+	}
 	claims(t, text, "growth-all",
 		fmt.Sprintf("%d filters per design, %d checkpoints", r.Params.Filters, len(Rows(r, experiments.GrowthStandard, nil))),
 		fmt.Sprintf("theory inside the measured interval at %s points", strings.Join(inside, ", ")),
@@ -441,6 +456,7 @@ func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
 			pct(redis), redis.Stages, redis.BitsPerElement, redis.BitsPerElement/std.BitsPerElement, pct(pow2), pow2.Stages, pow2.BitsPerElement),
 		fmt.Sprintf("%.3f (%.3f to %.3f) and %.3f (%.3f to %.3f) times",
 			rr, rlo, rhi, pr, plo, phi),
+		fmt.Sprintf("%.3f (%.3f to %.3f) times the independent-probe theory's", ir, ilo, ihi),
 		fmt.Sprintf("%.2f bits per key at the end, and its rate is %.3g%% at %s keys, %.3g%% at %s and %.4g%% at %s (%.0f stages)",
 			dyn(final).BitsPerElement, 100*dyn(10*r.Params.N).Rate, thousands(10*r.Params.N), 100*dyn(100*r.Params.N).Rate, thousands(100*r.Params.N), 100*dyn(final).Rate, thousands(final), dyn(final).Stages),
 		fmt.Sprintf("the standard filter takes %.0f ns per add and %.0f per absent query", timed(experiments.GrowthStandard).NsPerAdd, timed(experiments.GrowthStandard).NsPerQuery),
