@@ -329,11 +329,16 @@ func SplitBlockFPR(m, n uint64) float64 {
 // than OptimalBits at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
 // is 27%, 67% and 137% (TestBlockedSizePenalty logs the table).
 //
-// Each k tried costs a search over the number of blocks of about six
-// blocked rates; the rates for one k share their inner rates, and all k
-// share the load tables: about 0.7 ms at n = 1e6, p = 1% and B = 512
-// (BenchmarkBlockedSize), 2.5 ms at p = 1e-4 and B = 4096
-// (BenchmarkBlockedSizeLarge).
+// The k are tried from a little above the standard filter's optimum
+// down, and a k is searched (over the number of blocks) only if it needs
+// at most the best size so far, which one test at that size decides.
+// Each test "rate <= p" is decided from bounds on part of the mixture
+// (loads.decide), the whole mixture only where the bounds cannot decide,
+// so the answer is the exact rate's; the rates for one k share their
+// inner rates, and all k share the load tables (BenchmarkBlockedSize,
+// BenchmarkBlockedSizeLarge; about a millisecond at n = 1e6, p = 1% and
+// B = 512 on a shared machine). TestBlockedSizerReference checks the
+// answers against the search over whole mixtures.
 func BlockedSize(n uint64, p float64, blockBits uint64) (m uint64, k int, err error) {
 	return NewBlockedSizer(blockBits).Size(n, p)
 }
