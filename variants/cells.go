@@ -96,13 +96,7 @@ func (f *Scalable) FreshCells(d Digest) int {
 		if i+1 < len(f.stages) { // kept by Reset
 			return f.stages[i+1].core().k
 		}
-		if next, ok := cachedStage(f.geom, i+1); ok {
-			return next.Hashes
-		}
-		if next, err := f.geom.Stage(i + 1); err == nil {
-			if f.geom.BlockBits != 0 {
-				keepStage(f.geom, i+1, next)
-			}
+		if next, err := f.stage(i + 1); err == nil {
 			return next.Hashes
 		}
 	}

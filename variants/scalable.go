@@ -175,10 +175,6 @@ type Scalable struct {
 	stream bool
 	hot    []streamStage
 	wide   bool // some stage in hot has slices of more than wideSlice bits
-	// sizer keeps the inner rates of blocked stages between stages, so
-	// that sizing a new one costs little (see analysis.BlockedSizer); nil
-	// for partitioned stages and until a stage is not in stageCache.
-	sizer *analysis.BlockedSizer
 }
 
 // scalableStage is one stage and its design figures. Exactly one of f
@@ -301,25 +297,14 @@ func (f *Scalable) grow() error {
 	return nil
 }
 
-// stage returns the geometry of stage i. A blocked stage is sized with
-// the filter's BlockedSizer, which keeps the inner rates of the stages
-// before it, unless another filter with the same parameters has sized it
-// already (stageCache).
+// stage returns the geometry of stage i. A blocked stage comes from
+// stageCache, which sizes the stages it has not seen with inner rates
+// shared by every filter of the program (see analysis.BlockedSizer).
 func (f *Scalable) stage(i int) (analysis.Stage, error) {
 	if f.geom.BlockBits == 0 {
 		return f.geom.Stage(i)
 	}
-	if st, ok := cachedStage(f.geom, i); ok {
-		return st, nil
-	}
-	if f.sizer == nil {
-		f.sizer = analysis.NewBlockedSizer(f.geom.BlockBits)
-	}
-	st, err := f.geom.StageWith(i, f.sizer)
-	if err == nil {
-		keepStage(f.geom, i, st)
-	}
-	return st, err
+	return blockedStage(f.geom, i)
 }
 
 // Params returns the filter's parameters, with defaults filled in.
