@@ -9,6 +9,7 @@ require (
 	github.com/FastFilter/xorfilter v0.4.2-0.20260120015552-4e5a4d9df65a
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
 	github.com/bloomlab/bloomlab v0.0.0-00010101000000-000000000000
+	github.com/decred/dcrd/container/apbf v1.0.1
 	github.com/klauspost/cpuid/v2 v2.2.10
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/tylertreat/BoomFilters v0.0.0-20251001182300-5b3723cc64ae

@@ -14,6 +14,12 @@
 // filter of Apache Impala, Kudu and Parquet, bit for bit, with raw 64-bit
 // hash entry points and the raw Parquet bitset, so that a Parquet column
 // chunk's Bloom filter can be queried; ParquetHash gives its XXH64).
+// AgePartitioned (Shtul, Baquero and Almeida 2020) is the filter for
+// streams: it answers "among the last W keys?", forgets older keys in
+// fixed memory, and promises no false negative among the most recent
+// Window() keys at every phase of its generation cycle (in place of never
+// a false negative); its blocked layout touches two to three cache lines
+// per insert.
 //
 // # Hashing
 //
@@ -23,8 +29,9 @@
 // by enhanced double hashing in wrapping 64-bit arithmetic and reduced to
 // the table by multiply-shift. Blocked, SplitBlock and RedisBloom index by
 // their own rules (see each); the stages of a scalable filter with the
-// default derivation and of a dynamic filter take their positions from a
-// per-key random stream (see Scalable). Plain double hashing, triple hashing and k
+// default derivation and of a dynamic filter, and the slices of an
+// age-partitioned filter, take their positions from a per-key random
+// stream (see Scalable and AgePartitioned). Plain double hashing, triple hashing and k
 // independent hashes are available as research options (see Derivation).
 // Partitioned filters, and so the stages of a scalable filter, pass every
 // derived value through a 64-bit mixer first (see Partitioned). Sizes and

@@ -55,7 +55,8 @@ type Remover interface {
 // Stats is a filter's geometry and load as plain data.
 type Stats struct {
 	// Variant is the filter's kind: "standard", "partitioned", "counting",
-	// "scalable", "blocked", "split-block", "dynamic" or "redisbloom".
+	// "scalable", "blocked", "split-block", "dynamic", "redisbloom",
+	// "age-partitioned" or "age-partitioned-blocked".
 	Variant string
 	// Cells is the number of cells the hashes index (m): bits for the bit
 	// filters, counters for a counting filter, the sum over stages for a
@@ -91,6 +92,9 @@ type Stats struct {
 	// Stages holds per-stage figures of the growing filters (scalable,
 	// dynamic and RedisBloom, whose stages are its links).
 	Stages []StageStats
+	// Slices holds per-slice figures of an age-partitioned filter, newest
+	// slice first; it is nil for the other variants.
+	Slices []SliceStats
 	// Blocks describes the blocks of a blocked or split-block filter; it
 	// is zero for the other variants.
 	Blocks BlockStats

@@ -28,7 +28,8 @@ import (
 //	6       1     variant (uint8): 1 standard, 2 partitioned, 3 counting, 4 scalable,
 //	              5 blocked, 6 split-block, 7 scalable with blocked stages,
 //	              10 scalable (stream stages), 11 scalable with blocked
-//	              stream stages, 12 dynamic, 13 redisbloom
+//	              stream stages, 12 dynamic, 13 redisbloom,
+//	              14 age-partitioned, 15 age-partitioned (blocked layout)
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
 //	              3 siphash (Keyed), 4 murmur64a (redisbloom only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
@@ -147,15 +148,40 @@ import (
 //	       x/64 (RedisBloom's table read as little-endian words); bits
 //	       at or above the link's modulus are zero
 //
+// Age-partitioned (code 14) and age-partitioned, blocked layout (code 15);
+// derivation 0 (52 + 8 s bytes of parameters for s = K + L slots, then the
+// words):
+//
+//	17  4  K (uint32), slices each key sets, 1 <= K
+//	21  4  L (uint32), 1 <= L, K + L <= 256 (analysis.MaxAgeSlices)
+//	25  8  G (uint64), items per generation, 1 <= G <= 2^48
+//	33  8  slice bits b (uint64), 1 <= b, (K + L) b <= 2^48; a multiple
+//	       of 64 for code 15
+//	41  8  refresh interval in nanoseconds (uint64, < 2^63), 0 when the
+//	       slices age by count only
+//	49  8  start of the newest generation (int64, Unix nanoseconds of the
+//	       filter's clock), 0 when the refresh interval is 0
+//	57  4  slot of the newest slice (uint32), < K + L
+//	61  8  items (uint64), keys added
+//	69  8s the items of the generation that started in each slot r (uint64
+//	       each, slot 0 first), each <= G; the newest slice's is the
+//	       position in the generation
+//	...    payload, code 14: slot 0, then slot 1, ..., each ceil(b/64)
+//	       words laid out as a standard filter of b bits, its bits above b
+//	       zero; code 15: b/64 indexes of S = 8 ceil((K+L)/8) words each,
+//	       word r of index x being word x of slot r, the words of slots
+//	       K + L to S - 1 zero
+//
 // A ConcurrentStandard writes the standard layout, so either type loads
 // what the other saved.
 //
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
-// the blocked one, 65 + 28 L for a scalable filter of L stages, and
+// the blocked one, 65 + 28 L for a scalable filter of L stages,
 // 69 + 32 L for one of L blocked stages, 49 + 28 L for a dynamic filter
-// of L stages, 54 + 28 L for a RedisBloom filter of L links, and 16 bytes
-// more with a keyed hash. The encoding is canonical: a decoded filter encodes to the same
+// of L stages, 54 + 28 L for a RedisBloom filter of L links, and
+// 73 + 8 (K + L) for an age-partitioned filter, and 16 bytes more with a
+// keyed hash. The encoding is canonical: a decoded filter encodes to the same
 // bytes.
 //
 // A filter with a keyed hash (hash kind 3) carries its secret key in
@@ -216,6 +242,10 @@ const (
 	// model.
 	codeDynamic    variantCode = 12
 	codeRedisBloom variantCode = 13
+	// codeAgePartitioned and codeAgePartitionedBlocked are the
+	// age-partitioned filter in its two layouts.
+	codeAgePartitioned        variantCode = 14
+	codeAgePartitionedBlocked variantCode = 15
 )
 
 // scalable reports whether c is one of the scalable filter's codes.
@@ -251,6 +281,10 @@ func (c variantCode) String() string {
 		return "dynamic"
 	case codeRedisBloom:
 		return "redisbloom"
+	case codeAgePartitioned:
+		return "age-partitioned"
+	case codeAgePartitionedBlocked:
+		return "age-partitioned (blocked)"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -293,6 +327,10 @@ var (
 	_ encoding.BinaryUnmarshaler = (*SplitBlock)(nil)
 	_ io.WriterTo                = (*SplitBlock)(nil)
 	_ io.ReaderFrom              = (*SplitBlock)(nil)
+	_ encoding.BinaryMarshaler   = (*AgePartitioned)(nil)
+	_ encoding.BinaryUnmarshaler = (*AgePartitioned)(nil)
+	_ io.WriterTo                = (*AgePartitioned)(nil)
+	_ io.ReaderFrom              = (*AgePartitioned)(nil)
 )
 
 func corrupt(format string, args ...any) error {
@@ -582,6 +620,8 @@ func (d *decoder) header() (header, error) {
 		err = checkOwnIndexing("dynamic", h)
 	case codeRedisBloom:
 		err = checkRedisHashing(h)
+	case codeAgePartitioned, codeAgePartitionedBlocked:
+		err = checkOwnIndexing("age-partitioned", h)
 	case codeSplitBlock:
 		err = checkSplitHashing(h)
 	default:
@@ -757,6 +797,10 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.redisBloom(h); err == nil {
 			return f, nil
 		}
+	case codeAgePartitioned, codeAgePartitionedBlocked:
+		if f, err := d.agePartitioned(h); err == nil {
+			return f, nil
+		}
 	default:
 		d.bad(corrupt("unknown variant %d", uint8(h.variant)))
 	}
@@ -780,8 +824,9 @@ func unmarshal[T any](data []byte, read func(*decoder) (T, error)) (T, error) {
 // Unmarshal decodes a filter of any variant from data, which must hold
 // exactly one encoded filter (see FormatVersion). A standard filter decodes
 // to a *Standard, a partitioned one to a *Partitioned, a counting one to a
-// *Counting, a scalable one to a *Scalable, a dynamic one to a *Dynamic
-// and a RedisBloom one to a *RedisBloom. It returns a nil
+// *Counting, a scalable one to a *Scalable, a dynamic one to a *Dynamic,
+// a RedisBloom one to a *RedisBloom and an age-partitioned one (of either
+// layout) to an *AgePartitioned. It returns a nil
 // Filter exactly when it returns an error, and every error wraps
 // ErrCorrupt, except that a filter larger than this machine's memory gives
 // one wrapping ErrInvalidParams.

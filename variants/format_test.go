@@ -111,8 +111,9 @@ func setCapacity(f Filter, n uint64) {
 		f.capacity = n
 	case *SplitBlock:
 		f.capacity = n
-	case *Scalable, *Dynamic, *RedisBloom:
-		// A growing filter has no capacity of its own.
+	case *Scalable, *Dynamic, *RedisBloom, *AgePartitioned:
+		// A growing filter has no capacity of its own, nor has an
+		// age-partitioned one (its Capacity is its window).
 	default:
 		setCapacityHook(f, n)
 	}
@@ -190,6 +191,13 @@ func encodedLen(st Stats, h Hashing) int {
 		return 50 + 8*words(st.Bits)
 	case "blocked":
 		return 53 + 8*words(st.Bits)
+	case "age-partitioned", "age-partitioned-blocked":
+		n := len(st.Slices)
+		b := st.Bits / uint64(n)
+		if st.Variant == "age-partitioned" {
+			return 73 + 8*n + 8*n*words(b)
+		}
+		return 73 + 8*n + 8*int(b/64)*8*((n+7)/8)
 	case "scalable", "dynamic":
 		n := 65
 		if st.Variant == "dynamic" {
@@ -353,12 +361,22 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ss, sbs, ks} {
+	// Age-partitioned, both layouts: generations of two keys, so the five
+	// keys shift the slices twice.
+	ap, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 2, G: 2, SliceBits: 70, Hashing: Hashing{Seed: 17}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apb, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 5, G: 2, SliceBits: 128, Blocked: true, Hashing: Hashing{Kind: Metro, Seed: 19}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ss, sbs, ks, ap, apb} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	out := map[string]persistent{"standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
+	out := map[string]persistent{"age-partitioned-v1": ap, "age-partitioned-blocked-v1": apb, "standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
 		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks}
 	for name, f := range growingGolden(t) {
 		out[name] = f

@@ -1,0 +1,888 @@
+package variants
+
+import (
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/zeebo/xxh3"
+)
+
+// AgePartitionedParams are the parameters of an age-partitioned filter.
+type AgePartitionedParams struct {
+	// K is the number of slices each key sets (its hashes), K >= 1.
+	K int
+	// L is the number of slices beyond K, L >= 1; K + L <=
+	// analysis.MaxAgeSlices.
+	L int
+	// G is the number of items per generation, G >= 1: the slices age by
+	// one when the newest holds G items and another arrives.
+	G uint64
+	// SliceBits is the number of bits per slice, a multiple of 64 if
+	// Blocked is set.
+	SliceBits uint64
+	// Blocked selects the blocked layout (format code 15): a key's bits in
+	// all slices lie in one 64-bit word per slice, the words of one index
+	// side by side, so that an insert touches at most three 64-byte lines
+	// and a query at most four when K <= 16 and K + L <= 32 (see
+	// AgePartitioned). Without it each slice is a table of its own
+	// (format code 14).
+	Blocked bool
+	// Refresh, when not zero, also ages the slices by time: a generation
+	// ends when it holds G items or when it is Refresh old, whichever
+	// comes first. Zero ages them by count only.
+	Refresh time.Duration
+	// Clock returns the current time for Refresh; nil means time.Now. It
+	// is not called when Refresh is zero.
+	Clock func() time.Time
+	// Hashing holds the hash options; the filter derives its positions
+	// itself and takes only the default derivation (EnhancedDouble).
+	Hashing Hashing
+}
+
+// AgePartitioned is an age-partitioned Bloom filter (Shtul, Baquero and
+// Almeida, "Age-Partitioned Bloom Filters", 2020): a filter for an unbounded
+// stream that answers "was this key among the recent items?". It keeps
+// K + L slices ordered by age. Add sets one bit in each of the K newest
+// slices; when the newest slice holds G items, the next Add first ages the
+// slices: the oldest is cleared and becomes the newest. Contains reports
+// true when K consecutive slices all hold the key's bit.
+//
+// # Promise
+//
+// The most recent Window() = L G + 1 keys added always test present, at
+// every phase of the generation cycle: a key stays present until the slice
+// that was its oldest when it was added is dropped, L + 1 shifts later, so
+// a key added last in its generation survives L G more adds, and one added
+// first, (L + 1) G - 1. Older keys are forgotten gradually; the
+// probability that a key of a given age still tests present is
+// analysis.AgePartitioned.Recall. With Refresh set, a shift also happens
+// when the newest slice is Refresh old. A key then tests present as long
+// as fewer than L + 1 shifts have happened since it was added: while every
+// generation ends by time (fewer than G keys arrive per Refresh), that is
+// at least L Refresh after it was added; while every generation ends by
+// count, the last L G + 1 keys as above; when both kinds occur, the key
+// leaves at the (L + 1)-th shift of either kind.
+//
+// The false-positive rate moves through a sawtooth over each generation,
+// lowest just after a shift and highest just before one;
+// analysis.AgePartitioned gives it exactly at every position (FPR), its
+// worst and mean, and NewAgePartitionedFor sizes the filter for the worst.
+//
+// # Indexing
+//
+// Each key is hashed once. Its digest gives the seed s of the wyrand
+// stream of the scalable filter (see Scalable): s = h1 xor rotl(h2, 32),
+// outputs v_t = wyout(s + t wyp0). The slices are a ring of K + L physical
+// slots; a slice keeps its slot while it ages, and the key's position in
+// slot r is fixed by r alone: the low (r even) or high (r odd) half of
+// output r/2 + 1, reduced to the slice by multiply-shift (slices of more
+// than 2^24 bits take output r + 1 whole). Every slot thus gets its own
+// output, so the key's positions in different slices are independent, as
+// the exact theory assumes, whichever slots the key's K slices occupy.
+//
+// In the blocked layout a slice of b bits is b/64 words; output 1, reduced
+// to [0, b/64), picks the key's word x, the same in every slot, and the low
+// 6 bits of byte r mod 8 of output 2 + r/8 its bit in slot r. Word x of
+// slot r is word x S + r of the table, S = 8 ceil((K+L)/8), so the words of
+// one index are contiguous and fill whole lines (the table starts on a
+// line). Aging clears one word of every index, a strided pass over the
+// table. The slices are then correlated through x, which costs rate at
+// equal memory; analysis.AgePartitioned.BlockedFPR gives it.
+//
+// # Concurrency
+//
+// Contains and ContainsHash are safe for concurrent use while nothing
+// mutates the filter (with Refresh they read the clock, and treat slices
+// older than the clock allows as gone without clearing them); Add,
+// TestAndAdd, Reset and their digest forms need exclusive access.
+type AgePartitioned struct {
+	geom    analysis.AgePartitioned
+	blocked bool
+	hashing Hashing
+	words   []uint64
+	// step is the bytes per slot (8 ceil(b/64)) in the plain layout, and
+	// the bytes per index (8 S) in the blocked one.
+	step  uintptr
+	n     int    // slots, K + L
+	front int    // slot of the newest slice
+	blks  uint64 // words per slot (b/64), blocked layout
+	wide  bool   // slices of more than wideSlice bits
+	items uint64
+	// gen[r] is the number of items of the generation that started in
+	// slot r (the newest slice's is gen[front]).
+	gen []uint64
+	// tab[front + j], j < K + L, describes the slice of age j: slot r =
+	// (front + j) mod (K + L) appears twice, at r and r + K + L, so that
+	// the hot loops walk the slices by age without wrapping.
+	tab []slotRec
+
+	refresh time.Duration
+	clock   func() time.Time
+	start   int64 // clock time (ns) at which the newest generation began
+	err     error
+}
+
+var _ Filter = (*AgePartitioned)(nil)
+
+// NewAgePartitioned returns an empty age-partitioned filter of the given
+// geometry. It reports an error wrapping ErrInvalidParams if K, L or G is
+// 0, K + L exceeds analysis.MaxAgeSlices, SliceBits is 0 (or not a
+// multiple of 64 with Blocked), Refresh is negative, the hashing takes
+// another derivation than the default, or the memory cannot be allocated.
+func NewAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
+	f, err := newAgePartitioned(p)
+	if err != nil {
+		return nil, err
+	}
+	f.start = f.now()
+	return f, nil
+}
+
+// newAgePartitioned checks p and builds the filter, without reading the
+// clock.
+func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
+	if err := checkOwnIndexing("age-partitioned", p.Hashing); err != nil {
+		return nil, err
+	}
+	geom := analysis.AgePartitioned{K: p.K, L: p.L, G: p.G, SliceBits: p.SliceBits}
+	if err := geom.Validate(); err != nil {
+		return nil, invalid("age-partitioned filter: %s", trimPrefix(err))
+	}
+	if p.Blocked && p.SliceBits%64 != 0 {
+		return nil, invalid("age-partitioned filter: blocked slices of %d bits, want a multiple of 64", p.SliceBits)
+	}
+	if p.Refresh < 0 {
+		return nil, invalid("age-partitioned filter: refresh %v, want >= 0", p.Refresh)
+	}
+	f := &AgePartitioned{geom: geom, blocked: p.Blocked, hashing: p.Hashing, n: p.K + p.L, refresh: p.Refresh, clock: p.Clock}
+	if f.refresh != 0 && f.clock == nil {
+		f.clock = time.Now
+	}
+	var words uint64
+	if p.Blocked {
+		f.blks = p.SliceBits / 64
+		stride := uint64(8 * ((f.n + 7) / 8))
+		f.step = uintptr(stride) * 8
+		if f.blks > math.MaxUint64/stride {
+			return nil, invalid("age-partitioned filter: %d words per slice cannot be addressed", f.blks)
+		}
+		words = f.blks * stride
+	} else {
+		sw := (p.SliceBits + 63) / 64
+		f.step = uintptr(sw) * 8
+		words = sw * uint64(f.n)
+		f.wide = p.SliceBits > wideSlice
+	}
+	w, err := alignedWords(words)
+	if err != nil {
+		return nil, err
+	}
+	f.words = w
+	f.gen = make([]uint64, f.n)
+	f.buildTab()
+	return f, nil
+}
+
+// slotRec is what the hot loops need of one slot r: the state offset x of
+// the wyrand output that holds the key's position in it, the shift that
+// selects the position's bits in that output, and the address of the slot
+// (plain layout) or its byte offset within an index (blocked layout).
+type slotRec struct {
+	p   unsafe.Pointer // plain: the slot's first word
+	off uintptr        // blocked: 8 r
+	x   uint64         // t wyp0 for output t of the slot
+	sh  uint64         // plain: 32 (r mod 2), 0 for wide slices; blocked: 8 (r mod 8)
+}
+
+// buildTab fills tab from the geometry and the table's address.
+func (f *AgePartitioned) buildTab() {
+	f.tab = make([]slotRec, 2*f.n)
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	for i := range f.tab {
+		r := i % f.n
+		rec := &f.tab[i]
+		switch {
+		case f.blocked:
+			rec.off, rec.x, rec.sh = uintptr(r)*8, uint64(2+r>>3)*wyp0, uint64(8*(r&7))
+		case f.wide:
+			rec.p, rec.x = unsafe.Add(base, uintptr(r)*f.step), uint64(r+1)*wyp0
+		default:
+			rec.p, rec.x, rec.sh = unsafe.Add(base, uintptr(r)*f.step), uint64(r>>1+1)*wyp0, uint64(32*(r&1))
+		}
+	}
+}
+
+// NewAgePartitionedFor returns an empty age-partitioned filter in which
+// the most recent window keys always test present and whose false-positive
+// rate stays at most fpr at every phase of the generation cycle, with the
+// fewest bits the exact theory allows: K, L, G and SliceBits are those of
+// analysis.AgePartitionedFor (see there for the rule), or of
+// analysis.AgePartitionedBlockedFor if p.Blocked is set. The criterion is
+// the rate at the worst point of the cycle, just before a shift, not its
+// mean: a filter sized for the mean would exceed fpr in part of every
+// generation. The sizing favours many slices, which flatten the sawtooth:
+// for a window of 100,000 at rates 1e-1 to 1e-4 the plain layout's mean
+// is within 5% of its worst (analysis.AgePartitioned.MeanFPR gives it). The
+// other fields of p (Blocked, Refresh, Clock, Hashing) are used as given;
+// K, L, G and SliceBits must be zero. It reports an error wrapping
+// ErrInvalidParams if window is 0, fpr is outside (0, 1), or p is invalid.
+func NewAgePartitionedFor(window uint64, fpr float64, p AgePartitionedParams) (*AgePartitioned, error) {
+	if p.K != 0 || p.L != 0 || p.G != 0 || p.SliceBits != 0 {
+		return nil, invalid("age-partitioned filter: NewAgePartitionedFor picks K, L, G and SliceBits; got %d, %d, %d, %d", p.K, p.L, p.G, p.SliceBits)
+	}
+	size := analysis.AgePartitionedFor
+	if p.Blocked {
+		size = analysis.AgePartitionedBlockedFor
+	}
+	g, err := size(window, fpr)
+	if err != nil {
+		return nil, invalid("age-partitioned filter: %s", trimPrefix(err))
+	}
+	p.K, p.L, p.G, p.SliceBits = g.K, g.L, g.G, g.SliceBits
+	return NewAgePartitioned(p)
+}
+
+// Params returns the filter's parameters.
+func (f *AgePartitioned) Params() AgePartitionedParams {
+	return AgePartitionedParams{K: f.geom.K, L: f.geom.L, G: f.geom.G, SliceBits: f.geom.SliceBits, Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing}
+}
+
+// Geometry returns the filter's geometry for the theory of package
+// analysis.
+func (f *AgePartitioned) Geometry() analysis.AgePartitioned { return f.geom }
+
+// Window returns L G + 1, the number of most recent keys that always test
+// present (see AgePartitioned).
+func (f *AgePartitioned) Window() uint64 { return f.geom.Window() }
+
+// Position returns the number of items in the newest slice, the position c
+// of the generation cycle at which analysis.AgePartitioned.FPR gives the
+// rate.
+func (f *AgePartitioned) Position() uint64 { return f.gen[f.front] }
+
+// Err returns the error of the last mutating call that found the clock
+// before the start of the newest generation (a clock going backwards), or
+// nil. The filter does not age on such a call. Reset clears it.
+func (f *AgePartitioned) Err() error { return f.err }
+
+// now returns the clock's time in nanoseconds, or 0 without Refresh.
+func (f *AgePartitioned) now() int64 {
+	if f.refresh == 0 {
+		return 0
+	}
+	return f.clock().UnixNano()
+}
+
+// due returns the number of time-triggered shifts pending at time now, and
+// an error if now is before the newest generation began.
+func (f *AgePartitioned) due(now int64) (uint64, error) {
+	if now < f.start {
+		return 0, invalid("age-partitioned filter: the clock went back from %v to %v", time.Unix(0, f.start).UTC(), time.Unix(0, now).UTC())
+	}
+	return uint64(now-f.start) / uint64(f.refresh), nil
+}
+
+// Tick ages the filter by the time elapsed on its clock, as every
+// mutating call does first, and reports an error wrapping
+// ErrInvalidParams if the clock went back. Without Refresh it does
+// nothing.
+func (f *AgePartitioned) Tick() error {
+	if f.refresh == 0 {
+		return nil
+	}
+	now := f.now()
+	d, err := f.due(now)
+	if err != nil {
+		f.err = err
+		return err
+	}
+	if d > 0 {
+		for range min(d, uint64(f.n)) {
+			f.shift()
+		}
+		f.start += int64(d) * int64(f.refresh)
+	}
+	return nil
+}
+
+// live returns the number of slices a query may use: all of them, less
+// those a pending time-triggered shift would drop.
+func (f *AgePartitioned) live() int {
+	if f.refresh == 0 {
+		return f.n
+	}
+	d, err := f.due(f.now())
+	if err != nil || d == 0 {
+		return f.n
+	}
+	return f.n - int(min(d, uint64(f.n)))
+}
+
+// shift ages the slices by one: the oldest is cleared and becomes the
+// newest.
+func (f *AgePartitioned) shift() {
+	f.front--
+	if f.front < 0 {
+		f.front = f.n - 1
+	}
+	r := uintptr(f.front)
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	if f.blocked {
+		for x := range uintptr(f.blks) {
+			*(*uint64)(unsafe.Add(base, x*f.step+r*8)) = 0
+		}
+	} else {
+		w := int(f.step / 8)
+		clear(f.words[f.front*w : (f.front+1)*w])
+	}
+	f.gen[f.front] = 0
+}
+
+// Add inserts key.
+func (f *AgePartitioned) Add(key []byte) {
+	d := f.sum(key)
+	if f.refresh != 0 {
+		f.Tick()
+	}
+	f.insert(d)
+}
+
+// Contains reports whether key is possibly among the recent keys.
+func (f *AgePartitioned) Contains(key []byte) bool {
+	d := f.sum(key)
+	live := f.n
+	if f.refresh != 0 {
+		live = f.live()
+	}
+	return f.containsSeed(streamSeed(d), live)
+}
+
+// TestAndAdd inserts key and reports whether it tested present before.
+// Unlike the scalable filter, it inserts a key that tests present too,
+// which renews it: it is then among the most recent keys again.
+func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.sum(key)) }
+
+// sum returns the digest of key, calling xxh3 directly for the default
+// hash.
+func (f *AgePartitioned) sum(key []byte) Digest {
+	if f.hashing.Kind == XXH3 {
+		u := xxh3.Hash128Seed(key, f.hashing.Seed)
+		return Digest{u.Lo, u.Hi}
+	}
+	return f.hashing.Sum(key)
+}
+
+// TestAndAddHash is TestAndAdd for a digest.
+func (f *AgePartitioned) TestAndAddHash(d Digest) bool {
+	if f.refresh != 0 {
+		f.Tick()
+	}
+	present := f.ContainsHash(d)
+	f.insert(d)
+	return present
+}
+
+// AddHash inserts the key whose digest is d.
+func (f *AgePartitioned) AddHash(d Digest) {
+	if f.refresh != 0 {
+		f.Tick()
+	}
+	f.insert(d)
+}
+
+// insert ages the filter if the newest slice is full and sets d's bits in
+// the K newest slices.
+func (f *AgePartitioned) insert(d Digest) {
+	if f.gen[f.front] >= f.geom.G {
+		f.shift()
+		if f.refresh != 0 {
+			// The new generation starts now, unless the clock went back
+			// (Tick has recorded that), when the start stays.
+			f.start = max(f.start, f.now())
+		}
+	}
+	f.gen[f.front]++
+	f.items++
+	s := streamSeed(d)
+	if f.blocked {
+		// Slots 8t to 8t+7 take the bytes of output t + 2: one output per
+		// group of eight slots.
+		blk := f.blockOf(s)
+		r, n, k := f.front, f.n, f.geom.K
+		for k > 0 {
+			// The slots from r to the end of r's group of eight (or of the
+			// slots, or of the K), whose bytes are those of one output.
+			c := min(k, n-r, 8-r&7)
+			v := wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7))
+			p := unsafe.Add(blk, r*8)
+			for i := range c {
+				*(*uint64)(unsafe.Add(p, i*8)) |= 1 << (v & 63)
+				v >>= 8
+			}
+			if k, r = k-c, r+c; r == n {
+				r = 0
+			}
+		}
+		return
+	}
+	b := f.geom.SliceBits
+	if f.wide {
+		for _, e := range f.tab[f.front : f.front+f.geom.K] {
+			j := reduce(wyout(s+e.x), b)
+			*wordPtr(e.p, j) |= 1 << (j & 63)
+		}
+		return
+	}
+	// Slots 2t and 2t+1 share output t + 1: set the K slots from the
+	// newest on in at most two runs that do not wrap.
+	r, n, k := f.front, f.n, f.geom.K
+	m := min(k, n-r)
+	setRun(s, f.tab[r].p, f.step, r, m, b)
+	if k > m {
+		setRun(s, f.tab[0].p, f.step, 0, k-m, b)
+	}
+}
+
+// setRun sets the bits of stream seed s in the m slots from slot r, whose
+// first word is at p, step bytes apart, of b bits each (plain layout,
+// slices of at most wideSlice bits).
+func setRun(s uint64, p unsafe.Pointer, step uintptr, r, m int, b uint64) {
+	x := s + uint64(r>>1+1)*wyp0
+	if r&1 != 0 {
+		j := reduce32(wyout(x)>>32, b)
+		*wordPtr(p, j) |= 1 << (j & 63)
+		p, x, m = unsafe.Add(p, step), x+wyp0, m-1
+	}
+	for ; m >= 2; m -= 2 {
+		v := wyout(x)
+		i, j := reduce32(v&mask32, b), reduce32(v>>32, b)
+		*wordPtr(p, i) |= 1 << (i & 63)
+		*wordPtr(unsafe.Add(p, step), j) |= 1 << (j & 63)
+		p, x = unsafe.Add(p, 2*step), x+wyp0
+	}
+	if m == 1 {
+		i := reduce32(wyout(x)&mask32, b)
+		*wordPtr(p, i) |= 1 << (i & 63)
+	}
+}
+
+// slotIndex returns the bit of slot r (of b bits) that seed s picks in
+// the plain layout.
+func (f *AgePartitioned) slotIndex(s uint64, r int, b uint64) uint64 {
+	if f.wide {
+		return reduce(wyout(s+uint64(r+1)*wyp0), b)
+	}
+	v := wyout(s + uint64(r>>1+1)*wyp0)
+	return reduce32(v>>(32*(r&1))&mask32, b)
+}
+
+// blockedBit returns the bit (0 to 63) of slot r's word that seed s picks
+// in the blocked layout.
+func blockedBit(s uint64, r int) uint64 {
+	return wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7)) & 63
+}
+
+// ContainsHash reports whether the key whose digest is d is possibly
+// among the recent keys.
+//
+// It looks for K consecutive slices holding the key's bit without testing
+// every slice. When L < K every run of K slices covers the ages L to K-1,
+// so it first tests those K - L slices together, with one branch for all
+// of them, and answers false if one bit is clear: most absent keys end
+// there. Then it tests from age K-1 (below the slices already tested)
+// down to the first clear bit; a clear bit at age j means a run must start
+// after j, so the next test is at age j + K, and the slices already seen
+// set are not read again. A recent key costs its K tests.
+func (f *AgePartitioned) ContainsHash(d Digest) bool {
+	live := f.n
+	if f.refresh != 0 {
+		live = f.live()
+	}
+	return f.containsSeed(streamSeed(d), live)
+}
+
+// containsSeed is ContainsHash for the stream seed s over the live newest
+// slices.
+func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
+	if f.blocked {
+		return f.testBlock(f.blockOf(s), s, live)
+	}
+	tab, k, b := f.tab[f.front:f.front+live], f.geom.K, f.geom.SliceBits
+	if f.wide {
+		return runOf(live, k, func(j int) bool {
+			e := &tab[j]
+			return hasBit(e.p, reduce(wyout(s+e.x), b))
+		})
+	}
+	// The loop of runOf, written out.
+	start, end, known := 0, k-1, -1
+	if end >= live {
+		return false
+	}
+	j := end
+	if lo := live - k; lo < k {
+		all := uint64(1)
+		for _, e := range tab[lo:k] {
+			i := reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)
+			all &= *wordPtr(e.p, i) >> (i & 63)
+		}
+		if all&1 == 0 {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
+		for j > known {
+			e := &tab[j]
+			if !hasBit(e.p, reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)) {
+				break
+			}
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		if end = start + k - 1; end >= live {
+			return false
+		}
+		j = end
+	}
+}
+
+// testBlock is containsSeed in the blocked layout, for the index at blk.
+func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
+	tab, k := f.tab[f.front:f.front+live], f.geom.K
+	start, end, known := 0, k-1, -1
+	if end >= live {
+		return false
+	}
+	j := end
+	if lo := live - k; lo < k {
+		all := uint64(1)
+		for _, e := range tab[lo:k] {
+			all &= *(*uint64)(unsafe.Add(blk, e.off)) >> (wyout(s+e.x) >> (e.sh & 63) & 63)
+		}
+		if all&1 == 0 {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
+		for j > known {
+			e := &tab[j]
+			if *(*uint64)(unsafe.Add(blk, e.off))>>(wyout(s+e.x)>>(e.sh&63)&63)&1 == 0 {
+				break
+			}
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		if end = start + k - 1; end >= live {
+			return false
+		}
+		j = end
+	}
+}
+
+// runOf reports whether set(j) holds for k consecutive j in [0, n), testing
+// each j at most once. Every run of k in [0, n) covers the core [n-k,
+// k-1] when n - k < k, so it first tests the whole core, all of it before
+// looking at the answers (the hot loops combine them without a branch),
+// and answers false if one fails. Then, from the end of the first
+// candidate run (below the core, if it passed) down, it tests until a
+// failure at j, after which the next candidate starts at j + 1 and is
+// tested from its end down to the positions already known to be set.
+func runOf(n, k int, set func(j int) bool) bool {
+	start, end, known := 0, k-1, -1 // start..known are known to be set
+	if end >= n {
+		return false
+	}
+	j := end
+	if lo := n - k; lo < k {
+		ok := true
+		for c := lo; c < k; c++ {
+			ok = set(c) && ok
+		}
+		if !ok {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
+		for j > known && set(j) {
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		if end = start + k - 1; end >= n {
+			return false
+		}
+		j = end
+	}
+}
+
+// Hashing returns the filter's hash options.
+func (f *AgePartitioned) Hashing() Hashing { return f.hashing }
+
+// Reset removes every item, keeping the geometry, hashing and clock; the
+// next generation starts now.
+func (f *AgePartitioned) Reset() {
+	clear(f.words)
+	clear(f.gen)
+	f.front, f.items, f.err = 0, 0, nil
+	f.start = f.now()
+}
+
+// sliceLoad returns the items of the slice of age j: those of the
+// generations it received, the K newest of its lifetime.
+func (f *AgePartitioned) sliceLoad(j int) uint64 {
+	var n uint64
+	for t := max(0, j-f.geom.K+1); t <= j; t++ {
+		n += f.gen[(f.front+t)%f.n]
+	}
+	return n
+}
+
+// sliceSetBits returns the set bits of slot r.
+func (f *AgePartitioned) sliceSetBits(r int) uint64 {
+	if f.blocked {
+		var c uint64
+		stride := int(f.step / 8)
+		for x := 0; x < int(f.blks); x++ {
+			c += popcount(f.words[x*stride+r : x*stride+r+1])
+		}
+		return c
+	}
+	w := int(f.step / 8)
+	return popcount(f.words[r*w : (r+1)*w])
+}
+
+// Stats reports the filter's geometry and load. Cells and Bits count the
+// bits of the slices, (K + L) SliceBits (in the blocked layout the table
+// also holds the zero words that pad each index to whole lines when K + L
+// is not a multiple of 8, which they do not count), Hashes is K, Capacity the window L G + 1, Items the keys added since
+// the filter was built or reset, FillRatio the fraction of set bits.
+// EstimatedFPR is the probability of K consecutive set bits when slice j
+// is set with probability equal to its fill ratio
+// (analysis.RunProbability over the slices a query may use, newest
+// first), the filter's rate at its current fill; in the blocked layout it
+// is the rate independent slices of these fills would have, and the
+// filter's own is higher (see analysis.AgePartitioned.BlockedFPR). EstimatedItems is the
+// number of distinct keys that the fill of the slice of age K-1 implies:
+// that slice received every key of the K newest generations, so it
+// estimates the distinct keys among the last (K-1) G + Position() adds (all
+// of them while fewer generations have passed). Slices describes every
+// slice, newest first.
+func (f *AgePartitioned) Stats() Stats {
+	b := f.geom.SliceBits
+	s := Stats{
+		Variant:  "age-partitioned",
+		CellBits: 1,
+		Cells:    uint64(f.n) * b,
+		Hashes:   f.geom.K,
+		Capacity: f.geom.Window(),
+		Items:    f.items,
+		Slices:   make([]SliceStats, f.n),
+	}
+	if f.blocked {
+		s.Variant = "age-partitioned-blocked"
+	}
+	s.Bits = s.Cells
+	live := f.live()
+	fills := make([]float64, live)
+	var set uint64
+	for j := range f.n {
+		r := (f.front + j) % f.n
+		c := f.sliceSetBits(r)
+		set += c
+		fr := float64(c) / float64(b)
+		s.Slices[j] = SliceStats{Age: j, Items: f.sliceLoad(j), Bits: b, FillRatio: fr}
+		if j < live {
+			fills[j] = fr
+		}
+	}
+	s.FillRatio = float64(set) / float64(s.Cells)
+	s.EstimatedFPR = analysis.RunProbability(fills, f.geom.K)
+	x := float64(f.sliceSetBits((f.front + f.geom.K - 1) % f.n))
+	switch {
+	case x == 0:
+	case x >= float64(b):
+		s.EstimatedItems = math.Inf(1)
+	default:
+		s.EstimatedItems = math.Log1p(-x/float64(b)) / math.Log1p(-1/float64(b))
+	}
+	return s
+}
+
+// SliceStats describes one slice of an age-partitioned filter.
+type SliceStats struct {
+	Age       int     // generations since the slice was the newest (0: newest)
+	Items     uint64  // items of the generations it received
+	Bits      uint64  // bits of the slice
+	FillRatio float64 // fraction of its bits set
+}
+
+// Batches. The blocked layout batches as Blocked does (see Batcher): it
+// locates the index of a group of 16 keys, reads one word of each so that
+// their cache misses overlap, then sets or tests them in order. The plain
+// layout, whose keys touch K separate slices each, runs the keys one by
+// one. Either way a batch reads the clock once (with Refresh), at its
+// start.
+
+var _ Batcher = (*AgePartitioned)(nil)
+
+// blockOf returns the first word of the blocked index of seed s.
+func (f *AgePartitioned) blockOf(s uint64) unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
+}
+
+// AddBatch inserts every key of keys in order (see Batcher).
+func (f *AgePartitioned) AddBatch(keys [][]byte) {
+	f.Tick()
+	if !f.blocked {
+		for _, k := range keys {
+			f.insert(f.hashing.Sum(k))
+		}
+		return
+	}
+	var g group
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.hashing.Sum(key)
+			g.at[i] = f.blockOf(streamSeed(ds[i]))
+		}
+		touch(g.at[:n])
+		for i := range n {
+			f.insert(ds[i])
+		}
+		keys = keys[n:]
+	}
+}
+
+// AddHashBatch inserts the keys whose digests are ds, in order (see
+// Batcher).
+func (f *AgePartitioned) AddHashBatch(ds []Digest) {
+	f.Tick()
+	if !f.blocked {
+		for _, d := range ds {
+			f.insert(d)
+		}
+		return
+	}
+	var g group
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		for i, d := range ds[:n] {
+			g.at[i] = f.blockOf(streamSeed(d))
+		}
+		touch(g.at[:n])
+		for _, d := range ds[:n] {
+			f.insert(d)
+		}
+		ds = ds[n:]
+	}
+}
+
+// ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
+func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
+	checkOut(len(keys), out)
+	live := f.live()
+	if !f.blocked {
+		for i, k := range keys {
+			out[i] = f.containsSeed(streamSeed(f.hashing.Sum(k)), live)
+		}
+		return
+	}
+	var g group
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			g.rest[i] = streamSeed(f.hashing.Sum(key))
+			g.at[i] = f.blockOf(g.rest[i])
+		}
+		touch(g.at[:n])
+		for i := range n {
+			out[i] = f.testBlock(g.at[i], g.rest[i], live)
+		}
+		keys, out = keys[n:], out[n:]
+	}
+}
+
+// ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
+func (f *AgePartitioned) ContainsHashBatch(ds []Digest, out []bool) {
+	checkOut(len(ds), out)
+	live := f.live()
+	if !f.blocked {
+		for i, d := range ds {
+			out[i] = f.containsSeed(streamSeed(d), live)
+		}
+		return
+	}
+	var g group
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		for i, d := range ds[:n] {
+			g.rest[i] = streamSeed(d)
+			g.at[i] = f.blockOf(g.rest[i])
+		}
+		touch(g.at[:n])
+		for i := range n {
+			out[i] = f.testBlock(g.at[i], g.rest[i], live)
+		}
+		ds, out = ds[n:], out[n:]
+	}
+}
+
+// Lines. LinesHash counts the 64-byte lines a query reads (see
+// LineCounter), InsertLinesHash those an insert writes, with the same
+// exact counter as the other filters.
+
+var _ LineCounter = (*AgePartitioned)(nil)
+
+// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads:
+// the words of the slices it tests, in the order and with the early exits
+// of ContainsHash.
+func (f *AgePartitioned) LinesHash(d Digest) int {
+	var ls lineSet
+	s := streamSeed(d)
+	runOf(f.live(), f.geom.K, func(j int) bool {
+		p, ok := f.probe(s, (f.front+j)%f.n)
+		ls.add(p)
+		return ok
+	})
+	return ls.count()
+}
+
+// InsertLinesHash reports the distinct 64-byte lines that AddHash(d) would
+// write if it did not age the filter first: the word of the key's bit in
+// each of the K newest slices.
+func (f *AgePartitioned) InsertLinesHash(d Digest) int {
+	var ls lineSet
+	s := streamSeed(d)
+	for j := range f.geom.K {
+		p, _ := f.probe(s, (f.front+j)%f.n)
+		ls.add(p)
+	}
+	return ls.count()
+}
+
+// probe returns the address of the word that holds seed s's bit in slot r
+// and whether the bit is set.
+func (f *AgePartitioned) probe(s uint64, r int) (unsafe.Pointer, bool) {
+	if f.blocked {
+		p := unsafe.Add(f.blockOf(s), r*8)
+		return p, *(*uint64)(p)>>blockedBit(s, r)&1 != 0
+	}
+	i := f.slotIndex(s, r, f.geom.SliceBits)
+	p := unsafe.Pointer(wordPtr(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(r)*f.step), i))
+	return p, *(*uint64)(p)>>(i&63)&1 != 0
+}
