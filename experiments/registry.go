@@ -14,6 +14,7 @@ func init() {
 		blockingExperiment,
 		cardinalityExperiment,
 		adversaryExperiment,
+		growthExperiment,
 		windowExperiment,
 	}
 }

@@ -75,6 +75,8 @@ func New(r *experiments.Results) (*Figure, error) {
 		f, err = cardinalityFigure(r)
 	case "adversary":
 		f, err = adversaryFigure(r)
+	case "growth":
+		f, err = growthFigure(r)
 	case "window":
 		f, err = windowFigure(r)
 	default:
