@@ -1,7 +1,9 @@
 package variants
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -117,6 +119,14 @@ type AgePartitioned struct {
 	// (front + j) mod (K + L) appears twice, at r and r + K + L, so that
 	// the hot loops walk the slices by age without wrapping.
 	tab []slotRec
+	// The insert plan of the newest slice at slot planFront (see plan):
+	// the blocked layout's runs of slots that share an output, the plain
+	// layout's pairs of slots that share one and its single slots.
+	planFront int
+	cur       *uint64 // &gen[planFront]
+	runs      []laneRun
+	pairs     []pairRec
+	ones      []slotRec
 
 	refresh time.Duration
 	clock   func() time.Time
@@ -210,6 +220,65 @@ func (f *AgePartitioned) buildTab() {
 			rec.p, rec.x = unsafe.Add(base, uintptr(r)*f.step), uint64(r+1)*wyp0
 		default:
 			rec.p, rec.x, rec.sh = unsafe.Add(base, uintptr(r)*f.step), uint64(r>>1+1)*wyp0, uint64(32*(r&1))
+		}
+	}
+	f.runs = make([]laneRun, 0, f.geom.K/8+3)
+	f.pairs = make([]pairRec, 0, f.geom.K/2+1)
+	f.ones = make([]slotRec, 0, 4)
+	f.planFront = -1
+}
+
+// laneRun is a run of slots of the blocked layout whose bits are the bytes
+// of one wyrand output: slots r to r + c - 1 of one group of eight.
+type laneRun struct {
+	x   uint64  // (2 + r/8) wyp0, the state offset of the group's output
+	off uintptr // 8 r, the byte offset of slot r's word within an index
+	sh  uint64  // 8 (r mod 8), the shift that brings slot r's byte down
+	c   int     // slots, 1 to 8
+}
+
+// pairRec is a pair of slots 2t and 2t+1 of the plain layout that share
+// output t + 1: the low half picks the bit of the slot at p0, the high
+// half that of the slot at p1.
+type pairRec struct {
+	x      uint64 // (t + 1) wyp0
+	p0, p1 unsafe.Pointer
+}
+
+// plan fills the insert plan for the newest slice at slot f.front: the
+// K slots from f.front on (wrapping), grouped by the wyrand output their
+// bits come from, so that an insert computes each output once and walks
+// no slot arithmetic. The plan depends on f.front alone; insert rebuilds
+// it when the front has moved (every G adds).
+func (f *AgePartitioned) plan() {
+	f.runs, f.pairs, f.ones = f.runs[:0], f.pairs[:0], f.ones[:0]
+	f.planFront, f.cur = f.front, &f.gen[f.front]
+	r, n, k := f.front, f.n, f.geom.K
+	switch {
+	case f.blocked:
+		for k > 0 {
+			c := min(k, n-r, 8-r&7)
+			f.runs = append(f.runs, laneRun{x: uint64(2+r>>3) * wyp0, off: uintptr(r) * 8, sh: uint64(8 * (r & 7)), c: c})
+			if k, r = k-c, r+c; r == n {
+				r = 0
+			}
+		}
+	case f.wide:
+	default:
+		var on [analysis.MaxAgeSlices + 1]bool
+		for j := range k {
+			on[(r+j)%n] = true
+		}
+		for t := 0; 2*t < n; t++ {
+			lo, hi := &f.tab[2*t], &f.tab[2*t+1]
+			switch {
+			case on[2*t] && on[2*t+1]:
+				f.pairs = append(f.pairs, pairRec{x: lo.x, p0: lo.p, p1: hi.p})
+			case on[2*t]:
+				f.ones = append(f.ones, *lo)
+			case on[2*t+1]:
+				f.ones = append(f.ones, *hi)
+			}
 		}
 	}
 }
@@ -342,7 +411,14 @@ func (f *AgePartitioned) shift() {
 
 // Add inserts key.
 func (f *AgePartitioned) Add(key []byte) {
-	d := f.sum(key)
+	// The default hash is called here rather than through sum, which
+	// saves a call.
+	var d Digest
+	if f.hashing.Kind == XXH3 {
+		d = xxh3Sum(key, f.hashing.Seed)
+	} else {
+		d = f.hashing.Sum(key)
+	}
 	if f.refresh != 0 {
 		f.Tick()
 	}
@@ -351,7 +427,12 @@ func (f *AgePartitioned) Add(key []byte) {
 
 // Contains reports whether key is possibly among the recent keys.
 func (f *AgePartitioned) Contains(key []byte) bool {
-	d := f.sum(key)
+	var d Digest
+	if f.hashing.Kind == XXH3 {
+		d = xxh3Sum(key, f.hashing.Seed)
+	} else {
+		d = f.hashing.Sum(key)
+	}
 	live := f.n
 	if f.refresh != 0 {
 		live = f.live()
@@ -368,10 +449,49 @@ func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f
 // hash.
 func (f *AgePartitioned) sum(key []byte) Digest {
 	if f.hashing.Kind == XXH3 {
-		u := xxh3.Hash128Seed(key, f.hashing.Seed)
-		return Digest{u.Lo, u.Hi}
+		return xxh3Sum(key, f.hashing.Seed)
 	}
 	return f.hashing.Sum(key)
+}
+
+// xxh3Sum returns the digest of the default hash, xxh3.Hash128Seed(key,
+// seed) as Hashing.Sum gives it. Keys of 9 to 16 bytes take xxh3's own
+// formula for that length written out here, without the calls and the
+// dispatch on the length (TestXXH3Sum checks it against the package for
+// every length); the others call the package.
+func xxh3Sum(key []byte, seed uint64) Digest {
+	l := uint64(len(key))
+	if l-9 > 7 {
+		u := xxh3.Hash128Seed(key, seed)
+		return Digest{u.Lo, u.Hi}
+	}
+	const (
+		prime64x1 = 11400714785074694791
+		prime64x2 = 14029467366897019727
+		prime32x2 = 2246822519
+		// Words 4 to 7 of xxh3's default secret.
+		secret32 = 0x78e5c0cc4ee679cb
+		secret40 = 0x2172ffcc7dd05a82
+		secret48 = 0x8e2443f7744608b8
+		secret56 = 0x4c263a81e69035e0
+	)
+	lo := binary.LittleEndian.Uint64(key)
+	hi := binary.LittleEndian.Uint64(key[l-8:])
+	mh, ml := bits.Mul64(lo^hi^(secret32^secret40-seed), prime64x1)
+	ml += (l - 1) << 54
+	hi ^= secret48 ^ secret56 + seed
+	mh += hi + uint64(uint32(hi))*(prime32x2-1)
+	ml ^= bits.ReverseBytes64(mh)
+	h, g := bits.Mul64(ml, prime64x2)
+	h += mh * prime64x2
+	return Digest{xxh3Avalanche(g), xxh3Avalanche(h)}
+}
+
+// xxh3Avalanche is xxh3's final mix of a 64-bit value.
+func xxh3Avalanche(x uint64) uint64 {
+	x ^= x >> 37
+	x *= 0x165667919e3779f9
+	return x ^ x>>32
 }
 
 // TestAndAddHash is TestAndAdd for a digest.
@@ -395,34 +515,53 @@ func (f *AgePartitioned) AddHash(d Digest) {
 // insert ages the filter if the newest slice is full and sets d's bits in
 // the K newest slices.
 func (f *AgePartitioned) insert(d Digest) {
-	if f.gen[f.front] >= f.geom.G {
+	if f.planFront != f.front {
+		f.plan()
+	}
+	if *f.cur >= f.geom.G {
 		f.shift()
+		f.plan()
 		if f.refresh != 0 {
 			// The new generation starts now, unless the clock went back
 			// (Tick has recorded that), when the start stays.
 			f.start = max(f.start, f.now())
 		}
 	}
-	f.gen[f.front]++
+	*f.cur++
 	f.items++
 	s := streamSeed(d)
 	if f.blocked {
-		// Slots 8t to 8t+7 take the bytes of output t + 2: one output per
-		// group of eight slots.
 		blk := f.blockOf(s)
-		r, n, k := f.front, f.n, f.geom.K
-		for k > 0 {
-			// The slots from r to the end of r's group of eight (or of the
-			// slots, or of the K), whose bytes are those of one output.
-			c := min(k, n-r, 8-r&7)
-			v := wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7))
-			p := unsafe.Add(blk, r*8)
-			for i := range c {
-				*(*uint64)(unsafe.Add(p, i*8)) |= 1 << (v & 63)
-				v >>= 8
-			}
-			if k, r = k-c, r+c; r == n {
-				r = 0
+		for _, ru := range f.runs {
+			// Slot r + i of the run takes byte i of v, its low 6 bits;
+			// the cases fall through from the run's last slot to its
+			// first.
+			v := wyout(s+ru.x) >> (ru.sh & 63)
+			p := unsafe.Add(blk, ru.off)
+			switch ru.c {
+			case 8:
+				*(*uint64)(unsafe.Add(p, 56)) |= 1 << (v >> 56 & 63)
+				fallthrough
+			case 7:
+				*(*uint64)(unsafe.Add(p, 48)) |= 1 << (v >> 48 & 63)
+				fallthrough
+			case 6:
+				*(*uint64)(unsafe.Add(p, 40)) |= 1 << (v >> 40 & 63)
+				fallthrough
+			case 5:
+				*(*uint64)(unsafe.Add(p, 32)) |= 1 << (v >> 32 & 63)
+				fallthrough
+			case 4:
+				*(*uint64)(unsafe.Add(p, 24)) |= 1 << (v >> 24 & 63)
+				fallthrough
+			case 3:
+				*(*uint64)(unsafe.Add(p, 16)) |= 1 << (v >> 16 & 63)
+				fallthrough
+			case 2:
+				*(*uint64)(unsafe.Add(p, 8)) |= 1 << (v >> 8 & 63)
+				fallthrough
+			default:
+				*(*uint64)(p) |= 1 << (v & 63)
 			}
 		}
 		return
@@ -435,36 +574,18 @@ func (f *AgePartitioned) insert(d Digest) {
 		}
 		return
 	}
-	// Slots 2t and 2t+1 share output t + 1: set the K slots from the
-	// newest on in at most two runs that do not wrap.
-	r, n, k := f.front, f.n, f.geom.K
-	m := min(k, n-r)
-	setRun(s, f.tab[r].p, f.step, r, m, b)
-	if k > m {
-		setRun(s, f.tab[0].p, f.step, 0, k-m, b)
+	// Slots 2t and 2t+1 share output t + 1: one output for each pair of
+	// the K newest slots, and one for each slot whose partner is not
+	// among them.
+	for _, e := range f.pairs {
+		v := wyout(s + e.x)
+		i, j := reduce32(uint64(uint32(v)), b), reduce32(v>>32, b)
+		*wordPtr(e.p0, i) |= 1 << (i & 63)
+		*wordPtr(e.p1, j) |= 1 << (j & 63)
 	}
-}
-
-// setRun sets the bits of stream seed s in the m slots from slot r, whose
-// first word is at p, step bytes apart, of b bits each (plain layout,
-// slices of at most wideSlice bits).
-func setRun(s uint64, p unsafe.Pointer, step uintptr, r, m int, b uint64) {
-	x := s + uint64(r>>1+1)*wyp0
-	if r&1 != 0 {
-		j := reduce32(wyout(x)>>32, b)
-		*wordPtr(p, j) |= 1 << (j & 63)
-		p, x, m = unsafe.Add(p, step), x+wyp0, m-1
-	}
-	for ; m >= 2; m -= 2 {
-		v := wyout(x)
-		i, j := reduce32(v&mask32, b), reduce32(v>>32, b)
-		*wordPtr(p, i) |= 1 << (i & 63)
-		*wordPtr(unsafe.Add(p, step), j) |= 1 << (j & 63)
-		p, x = unsafe.Add(p, 2*step), x+wyp0
-	}
-	if m == 1 {
-		i := reduce32(wyout(x)&mask32, b)
-		*wordPtr(p, i) |= 1 << (i & 63)
+	for _, e := range f.ones {
+		i := reduce32(uint64(uint32(wyout(s+e.x)>>(e.sh&63))), b)
+		*wordPtr(e.p, i) |= 1 << (i & 63)
 	}
 }
 
