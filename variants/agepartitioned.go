@@ -630,36 +630,35 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	if f.blocked {
 		return f.testBlock(f.blockOf(s), s, live)
 	}
-	tab, k, b := f.tab[f.front:f.front+live], f.geom.K, f.geom.SliceBits
+	k, b := f.geom.K, f.geom.SliceBits
 	if f.wide {
+		tab := f.tab[f.front : f.front+live]
 		return runOf(live, k, func(j int) bool {
 			e := &tab[j]
 			return hasBit(e.p, reduce(wyout(s+e.x), b))
 		})
 	}
-	// The loop of runOf, written out.
-	start, end, known := 0, k-1, -1
-	if end >= live {
+	if k > live {
 		return false
 	}
+	// The record of the slice of age j, j < live <= K + L, is tab[front
+	// + j], within tab's 2 (K + L) records.
+	tab := unsafe.Pointer(&f.tab[f.front])
+	// The loop of runOf, written out, with set(j) = plainHit(...) != 0.
+	start, end, known := 0, k-1, -1
 	j := end
 	if lo := live - k; lo < k {
 		all := uint64(1)
-		for _, e := range tab[lo:k] {
-			i := reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)
-			all &= *wordPtr(e.p, i) >> (i & 63)
+		for c := lo; c < k; c++ {
+			all &= plainHit(tab, c, s, b)
 		}
-		if all&1 == 0 {
+		if all == 0 {
 			return false
 		}
 		j = lo - 1
 	}
 	for {
-		for j > known {
-			e := &tab[j]
-			if !hasBit(e.p, reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)) {
-				break
-			}
+		for j > known && plainHit(tab, j, s, b) != 0 {
 			j--
 		}
 		if j <= known {
@@ -673,8 +672,81 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	}
 }
 
+// plainHit returns 1 if the slice whose record is at tab + j records
+// holds the bit of seed s (plain layout, slices of b <= wideSlice bits),
+// and 0 if not.
+func plainHit(tab unsafe.Pointer, j int, s, b uint64) uint64 {
+	e := (*slotRec)(unsafe.Add(tab, uintptr(j)*unsafe.Sizeof(slotRec{})))
+	i := reduce32(uint64(uint32(wyout(s+e.x)>>(e.sh&63))), b)
+	return *wordPtr(e.p, i) >> (i & 63) & 1
+}
+
 // testBlock is containsSeed in the blocked layout, for the index at blk.
+// With at most 32 slots the bits of all slots are bytes of outputs 2 to
+// 5, computed (those the slots use) once before the loop and stored
+// little-endian: slot r's bit is then byte r of o, and a test costs two
+// loads and a shift.
 func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
+	n, k := f.n, f.geom.K
+	if n > 32 {
+		return f.testBlockWide(blk, s, live)
+	}
+	if k > live {
+		return false
+	}
+	var o [32]byte
+	binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
+	if n > 8 {
+		binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
+		if n > 16 {
+			binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
+			if n > 24 {
+				binary.LittleEndian.PutUint64(o[24:], wyout(s+5*wyp0&(1<<64-1)))
+			}
+		}
+	}
+	ob, front := unsafe.Pointer(&o), f.front
+	start, end, known := 0, k-1, -1
+	j := end
+	if lo := live - k; lo < k {
+		all := uint64(1)
+		for c := lo; c < k; c++ {
+			all &= blockHit(blk, ob, front, c, n)
+		}
+		if all == 0 {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
+		for j > known && blockHit(blk, ob, front, j, n) != 0 {
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		if end = start + k - 1; end >= live {
+			return false
+		}
+		j = end
+	}
+}
+
+// blockHit returns 1 if the slice of age j holds its bit in the index at
+// blk, the slice being in slot front + j mod n and its bit in the low 6
+// bits of byte r of the outputs at ob, and 0 if not.
+func blockHit(blk, ob unsafe.Pointer, front, j, n int) uint64 {
+	r := front + j
+	if r >= n {
+		r -= n
+	}
+	return *(*uint64)(unsafe.Add(blk, r*8)) >> (*(*uint8)(unsafe.Add(ob, r)) & 63) & 1
+}
+
+// testBlockWide is testBlock for more than 32 slots, computing each
+// slot's output as it tests the slot.
+func (f *AgePartitioned) testBlockWide(blk unsafe.Pointer, s uint64, live int) bool {
 	tab, k := f.tab[f.front:f.front+live], f.geom.K
 	start, end, known := 0, k-1, -1
 	if end >= live {

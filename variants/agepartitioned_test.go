@@ -652,6 +652,9 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 		{K: 4, L: 9, G: 30, SliceBits: 128},
 		{K: 10, L: 7, G: 50, SliceBits: 704, Blocked: true},
 		{K: 3, L: 13, G: 20, SliceBits: 128, Blocked: true},
+		{K: 3, L: 4, G: 20, SliceBits: 128, Blocked: true},
+		{K: 12, L: 16, G: 20, SliceBits: 256, Blocked: true},
+		{K: 5, L: 30, G: 10, SliceBits: 128, Blocked: true},
 		{K: 6, L: 3, G: 40, SliceBits: 320, Refresh: time.Second, Clock: clk.now},
 		{K: 6, L: 3, G: 40, SliceBits: 320, Blocked: true, Refresh: time.Second, Clock: clk.now},
 	} {
