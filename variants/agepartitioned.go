@@ -124,6 +124,7 @@ type AgePartitioned struct {
 	// layout's pairs of slots that share one and its single slots.
 	planFront int
 	cur       *uint64 // &gen[planFront]
+	span      int     // the K newest slots before the wrap, min(K, K + L - planFront)
 	runs      []laneRun
 	pairs     []pairRec
 	ones      []slotRec
@@ -253,6 +254,7 @@ type pairRec struct {
 func (f *AgePartitioned) plan() {
 	f.runs, f.pairs, f.ones = f.runs[:0], f.pairs[:0], f.ones[:0]
 	f.planFront, f.cur = f.front, &f.gen[f.front]
+	f.span = min(f.geom.K, f.n-f.front)
 	r, n, k := f.front, f.n, f.geom.K
 	switch {
 	case f.blocked:
@@ -532,6 +534,20 @@ func (f *AgePartitioned) insert(d Digest) {
 	s := streamSeed(d)
 	if f.blocked {
 		blk := f.blockOf(s)
+		if f.n <= 32 {
+			// Slot r's bit is byte r of the outputs (as testBlock has
+			// them), and its word is word r of the index: the K newest
+			// slots are the span from the front to the last slot, and
+			// the span from slot 0 on if they wrap.
+			var o [32]byte
+			blockedOutputs(&o, s, f.n)
+			r := uintptr(f.front)
+			setLanes(unsafe.Add(blk, 8*r), unsafe.Add(unsafe.Pointer(&o), r), f.span)
+			if c := f.geom.K - f.span; c > 0 {
+				setLanes(blk, unsafe.Pointer(&o), c)
+			}
+			return
+		}
 		for _, ru := range f.runs {
 			// Slot r + i of the run takes byte i of v, its low 6 bits;
 			// the cases fall through from the run's last slot to its
@@ -681,6 +697,69 @@ func plainHit(tab unsafe.Pointer, j int, s, b uint64) uint64 {
 	return *wordPtr(e.p, i) >> (i & 63) & 1
 }
 
+// blockedOutputs stores the outputs 2 to 5 of seed s that the n <= 32
+// slots of the blocked layout use, little-endian, in o: slot r's bit is
+// then the low 6 bits of byte r.
+func blockedOutputs(o *[32]byte, s uint64, n int) {
+	binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
+	if n > 8 {
+		binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
+		if n > 16 {
+			binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
+			if n > 24 {
+				binary.LittleEndian.PutUint64(o[24:], wyout(s+5*wyp0&(1<<64-1)))
+			}
+		}
+	}
+}
+
+// setLanes sets, for i < c, bit (byte i at po) mod 64 of word i at pw.
+// The cases fall through from the last lane of a group of eight to the
+// first, so that a lane costs a byte load and a read-modify-write.
+func setLanes(pw, po unsafe.Pointer, c int) {
+	for ; c > 8; c -= 8 {
+		setLanes8(pw, po)
+		pw, po = unsafe.Add(pw, 64), unsafe.Add(po, 8)
+	}
+	switch c {
+	case 8:
+		*(*uint64)(unsafe.Add(pw, 56)) |= 1 << (*(*uint8)(unsafe.Add(po, 7)) & 63)
+		fallthrough
+	case 7:
+		*(*uint64)(unsafe.Add(pw, 48)) |= 1 << (*(*uint8)(unsafe.Add(po, 6)) & 63)
+		fallthrough
+	case 6:
+		*(*uint64)(unsafe.Add(pw, 40)) |= 1 << (*(*uint8)(unsafe.Add(po, 5)) & 63)
+		fallthrough
+	case 5:
+		*(*uint64)(unsafe.Add(pw, 32)) |= 1 << (*(*uint8)(unsafe.Add(po, 4)) & 63)
+		fallthrough
+	case 4:
+		*(*uint64)(unsafe.Add(pw, 24)) |= 1 << (*(*uint8)(unsafe.Add(po, 3)) & 63)
+		fallthrough
+	case 3:
+		*(*uint64)(unsafe.Add(pw, 16)) |= 1 << (*(*uint8)(unsafe.Add(po, 2)) & 63)
+		fallthrough
+	case 2:
+		*(*uint64)(unsafe.Add(pw, 8)) |= 1 << (*(*uint8)(unsafe.Add(po, 1)) & 63)
+		fallthrough
+	case 1:
+		*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
+	}
+}
+
+// setLanes8 is setLanes for c = 8, written out.
+func setLanes8(pw, po unsafe.Pointer) {
+	*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
+	*(*uint64)(unsafe.Add(pw, 8)) |= 1 << (*(*uint8)(unsafe.Add(po, 1)) & 63)
+	*(*uint64)(unsafe.Add(pw, 16)) |= 1 << (*(*uint8)(unsafe.Add(po, 2)) & 63)
+	*(*uint64)(unsafe.Add(pw, 24)) |= 1 << (*(*uint8)(unsafe.Add(po, 3)) & 63)
+	*(*uint64)(unsafe.Add(pw, 32)) |= 1 << (*(*uint8)(unsafe.Add(po, 4)) & 63)
+	*(*uint64)(unsafe.Add(pw, 40)) |= 1 << (*(*uint8)(unsafe.Add(po, 5)) & 63)
+	*(*uint64)(unsafe.Add(pw, 48)) |= 1 << (*(*uint8)(unsafe.Add(po, 6)) & 63)
+	*(*uint64)(unsafe.Add(pw, 56)) |= 1 << (*(*uint8)(unsafe.Add(po, 7)) & 63)
+}
+
 // testBlock is containsSeed in the blocked layout, for the index at blk.
 // With at most 32 slots the bits of all slots are bytes of outputs 2 to
 // 5, computed (those the slots use) once before the loop and stored
@@ -695,16 +774,7 @@ func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool 
 		return false
 	}
 	var o [32]byte
-	binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
-	if n > 8 {
-		binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
-		if n > 16 {
-			binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
-			if n > 24 {
-				binary.LittleEndian.PutUint64(o[24:], wyout(s+5*wyp0&(1<<64-1)))
-			}
-		}
-	}
+	blockedOutputs(&o, s, n)
 	ob, front := unsafe.Pointer(&o), f.front
 	start, end, known := 0, k-1, -1
 	j := end
