@@ -413,13 +413,13 @@ func (f *AgePartitioned) shift() {
 
 // Add inserts key.
 func (f *AgePartitioned) Add(key []byte) {
-	// The default hash is called here rather than through sum, which
-	// saves a call.
+	// Keys of 9 to 16 bytes under the default hash are hashed here rather
+	// than through sum, which saves two calls.
 	var d Digest
-	if f.hashing.Kind == XXH3 {
-		d = xxh3Sum(key, f.hashing.Seed)
+	if uint64(len(key))-9 <= 7 && f.hashing.Kind == XXH3 {
+		d = xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), f.hashing.Seed)
 	} else {
-		d = f.hashing.Sum(key)
+		d = f.sum(key)
 	}
 	if f.refresh != 0 {
 		f.Tick()
@@ -430,10 +430,10 @@ func (f *AgePartitioned) Add(key []byte) {
 // Contains reports whether key is possibly among the recent keys.
 func (f *AgePartitioned) Contains(key []byte) bool {
 	var d Digest
-	if f.hashing.Kind == XXH3 {
-		d = xxh3Sum(key, f.hashing.Seed)
+	if uint64(len(key))-9 <= 7 && f.hashing.Kind == XXH3 {
+		d = xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), f.hashing.Seed)
 	} else {
-		d = f.hashing.Sum(key)
+		d = f.sum(key)
 	}
 	live := f.n
 	if f.refresh != 0 {
@@ -457,16 +457,22 @@ func (f *AgePartitioned) sum(key []byte) Digest {
 }
 
 // xxh3Sum returns the digest of the default hash, xxh3.Hash128Seed(key,
-// seed) as Hashing.Sum gives it. Keys of 9 to 16 bytes take xxh3's own
-// formula for that length written out here, without the calls and the
-// dispatch on the length (TestXXH3Sum checks it against the package for
-// every length); the others call the package.
+// seed) as Hashing.Sum gives it: by xxh3Short for keys of 9 to 16 bytes,
+// by the package for the others.
 func xxh3Sum(key []byte, seed uint64) Digest {
-	l := uint64(len(key))
-	if l-9 > 7 {
-		u := xxh3.Hash128Seed(key, seed)
-		return Digest{u.Lo, u.Hi}
+	if uint64(len(key))-9 <= 7 {
+		return xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), seed)
 	}
+	u := xxh3.Hash128Seed(key, seed)
+	return Digest{u.Lo, u.Hi}
+}
+
+// xxh3Short is xxh3.Hash128Seed for the l bytes at p, 9 <= l <= 16: the
+// package's formula for these lengths written out, without its calls and
+// its dispatch on the length, and without a call of its own, so that the
+// query and insert paths call it directly (TestXXH3Sum checks it against
+// the package for every length).
+func xxh3Short(p unsafe.Pointer, l, seed uint64) Digest {
 	const (
 		prime64x1 = 11400714785074694791
 		prime64x2 = 14029467366897019727
@@ -477,8 +483,8 @@ func xxh3Sum(key []byte, seed uint64) Digest {
 		secret48 = 0x8e2443f7744608b8
 		secret56 = 0x4c263a81e69035e0
 	)
-	lo := binary.LittleEndian.Uint64(key)
-	hi := binary.LittleEndian.Uint64(key[l-8:])
+	lo := binary.LittleEndian.Uint64((*[8]byte)(p)[:])
+	hi := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, l-8))[:])
 	mh, ml := bits.Mul64(lo^hi^(secret32^secret40-seed), prime64x1)
 	ml += (l - 1) << 54
 	hi ^= secret48 ^ secret56 + seed
