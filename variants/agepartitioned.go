@@ -439,7 +439,11 @@ func (f *AgePartitioned) Contains(key []byte) bool {
 	if f.refresh != 0 {
 		live = f.live()
 	}
-	return f.containsSeed(streamSeed(d), live)
+	s := streamSeed(d)
+	if f.blocked {
+		return f.testBlock(f.blockOf(s), s, live)
+	}
+	return f.containsSeed(s, live)
 }
 
 // TestAndAdd inserts key and reports whether it tested present before.
@@ -546,7 +550,16 @@ func (f *AgePartitioned) insert(d Digest) {
 			// slots are the span from the front to the last slot, and
 			// the span from slot 0 on if they wrap.
 			var o [32]byte
-			blockedOutputs(&o, s, f.n)
+			binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
+			if n := f.n; n > 8 {
+				binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
+				if n > 16 {
+					binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
+					if n > 24 {
+						binary.LittleEndian.PutUint64(o[24:], wyout(s+5*wyp0&(1<<64-1)))
+					}
+				}
+			}
 			r := uintptr(f.front)
 			setLanes(unsafe.Add(blk, 8*r), unsafe.Add(unsafe.Pointer(&o), r), f.span)
 			if c := f.geom.K - f.span; c > 0 {
@@ -720,14 +733,39 @@ func blockedOutputs(o *[32]byte, s uint64, n int) {
 }
 
 // setLanes sets, for i < c, bit (byte i at po) mod 64 of word i at pw.
-// The cases fall through from the last lane of a group of eight to the
-// first, so that a lane costs a byte load and a read-modify-write.
+// The cases fall through from the last of at most sixteen lanes to the
+// first, so that a lane costs a byte load and a read-modify-write (the
+// lanes beyond sixteen, for K > 16, go first, one by one).
 func setLanes(pw, po unsafe.Pointer, c int) {
-	for ; c > 8; c -= 8 {
-		setLanes8(pw, po)
-		pw, po = unsafe.Add(pw, 64), unsafe.Add(po, 8)
+	for ; c > 16; c-- {
+		*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
+		pw, po = unsafe.Add(pw, 8), unsafe.Add(po, 1)
 	}
 	switch c {
+	case 16:
+		*(*uint64)(unsafe.Add(pw, 120)) |= 1 << (*(*uint8)(unsafe.Add(po, 15)) & 63)
+		fallthrough
+	case 15:
+		*(*uint64)(unsafe.Add(pw, 112)) |= 1 << (*(*uint8)(unsafe.Add(po, 14)) & 63)
+		fallthrough
+	case 14:
+		*(*uint64)(unsafe.Add(pw, 104)) |= 1 << (*(*uint8)(unsafe.Add(po, 13)) & 63)
+		fallthrough
+	case 13:
+		*(*uint64)(unsafe.Add(pw, 96)) |= 1 << (*(*uint8)(unsafe.Add(po, 12)) & 63)
+		fallthrough
+	case 12:
+		*(*uint64)(unsafe.Add(pw, 88)) |= 1 << (*(*uint8)(unsafe.Add(po, 11)) & 63)
+		fallthrough
+	case 11:
+		*(*uint64)(unsafe.Add(pw, 80)) |= 1 << (*(*uint8)(unsafe.Add(po, 10)) & 63)
+		fallthrough
+	case 10:
+		*(*uint64)(unsafe.Add(pw, 72)) |= 1 << (*(*uint8)(unsafe.Add(po, 9)) & 63)
+		fallthrough
+	case 9:
+		*(*uint64)(unsafe.Add(pw, 64)) |= 1 << (*(*uint8)(unsafe.Add(po, 8)) & 63)
+		fallthrough
 	case 8:
 		*(*uint64)(unsafe.Add(pw, 56)) |= 1 << (*(*uint8)(unsafe.Add(po, 7)) & 63)
 		fallthrough
@@ -752,18 +790,6 @@ func setLanes(pw, po unsafe.Pointer, c int) {
 	case 1:
 		*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
 	}
-}
-
-// setLanes8 is setLanes for c = 8, written out.
-func setLanes8(pw, po unsafe.Pointer) {
-	*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
-	*(*uint64)(unsafe.Add(pw, 8)) |= 1 << (*(*uint8)(unsafe.Add(po, 1)) & 63)
-	*(*uint64)(unsafe.Add(pw, 16)) |= 1 << (*(*uint8)(unsafe.Add(po, 2)) & 63)
-	*(*uint64)(unsafe.Add(pw, 24)) |= 1 << (*(*uint8)(unsafe.Add(po, 3)) & 63)
-	*(*uint64)(unsafe.Add(pw, 32)) |= 1 << (*(*uint8)(unsafe.Add(po, 4)) & 63)
-	*(*uint64)(unsafe.Add(pw, 40)) |= 1 << (*(*uint8)(unsafe.Add(po, 5)) & 63)
-	*(*uint64)(unsafe.Add(pw, 48)) |= 1 << (*(*uint8)(unsafe.Add(po, 6)) & 63)
-	*(*uint64)(unsafe.Add(pw, 56)) |= 1 << (*(*uint8)(unsafe.Add(po, 7)) & 63)
 }
 
 // testBlock is containsSeed in the blocked layout, for the index at blk.
