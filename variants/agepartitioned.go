@@ -545,8 +545,9 @@ func (f *AgePartitioned) insert(d Digest) {
 	if f.blocked {
 		blk := f.blockOf(s)
 		if f.n <= 32 {
-			// Slot r's bit is byte r of the outputs (as testBlock has
-			// them), and its word is word r of the index: the K newest
+			// Slot r's bit is the low 6 bits of byte r of the outputs
+			// 2 to 5 stored little-endian (those the slots use), and its
+			// word is word r of the index: the K newest
 			// slots are the span from the front to the last slot, and
 			// the span from slot 0 on if they wrap.
 			var o [32]byte
@@ -556,7 +557,7 @@ func (f *AgePartitioned) insert(d Digest) {
 				if n > 16 {
 					binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
 					if n > 24 {
-						binary.LittleEndian.PutUint64(o[24:], wyout(s+5*wyp0&(1<<64-1)))
+						binary.LittleEndian.PutUint64(o[24:], wyout(s+wyp0x5))
 					}
 				}
 			}
@@ -716,21 +717,8 @@ func plainHit(tab unsafe.Pointer, j int, s, b uint64) uint64 {
 	return *wordPtr(e.p, i) >> (i & 63) & 1
 }
 
-// blockedOutputs stores the outputs 2 to 5 of seed s that the n <= 32
-// slots of the blocked layout use, little-endian, in o: slot r's bit is
-// then the low 6 bits of byte r.
-func blockedOutputs(o *[32]byte, s uint64, n int) {
-	binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
-	if n > 8 {
-		binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
-		if n > 16 {
-			binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
-			if n > 24 {
-				binary.LittleEndian.PutUint64(o[24:], wyout(s+5*wyp0&(1<<64-1)))
-			}
-		}
-	}
-}
+// wyp0x5 is 5 wyp0 modulo 2^64, the state of output 5.
+const wyp0x5 = 5 * wyp0 & (1<<64 - 1)
 
 // setLanes sets, for i < c, bit (byte i at po) mod 64 of word i at pw.
 // The cases fall through from the last of at most sixteen lanes to the
@@ -795,8 +783,8 @@ func setLanes(pw, po unsafe.Pointer, c int) {
 // testBlock is containsSeed in the blocked layout, for the index at blk.
 // With at most 32 slots the bits of all slots are bytes of outputs 2 to
 // 5, computed (those the slots use) once before the loop and stored
-// little-endian: slot r's bit is then byte r of o, and a test costs two
-// loads and a shift.
+// little-endian, as insert has them: slot r's bit is then the low 6 bits
+// of byte r of o, and a test costs two loads and a shift.
 func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
 	n, k := f.n, f.geom.K
 	if n > 32 {
@@ -806,7 +794,16 @@ func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool 
 		return false
 	}
 	var o [32]byte
-	blockedOutputs(&o, s, n)
+	binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
+	if n > 8 {
+		binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
+		if n > 16 {
+			binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
+			if n > 24 {
+				binary.LittleEndian.PutUint64(o[24:], wyout(s+wyp0x5))
+			}
+		}
+	}
 	ob, front := unsafe.Pointer(&o), f.front
 	start, end, known := 0, k-1, -1
 	j := end
