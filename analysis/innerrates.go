@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // innerRates returns ExactFPR(m, j, k) for many loads j at one block size m
@@ -20,16 +21,20 @@ import (
 // floating-point operations in the same order as ExactFPR
 // (TestInnerRatesExact checks the equality).
 type innerRates struct {
-	m     uint64
-	k, kk int
-	mf    float64
-	cache map[uint64]float64
-	dist  []float64   // queryDist(mf, k, kk), once needed
-	pows  [][]float64 // pows[i] = T^(2^i) as coverSquare computes it
-	iterQ []float64   // coverIterate's vector after iterS steps
-	iterS uint64
-	r     []float64 // scratch for the squaring path
-	tmp   []float64
+	m      uint64
+	k, kk  int
+	mf     float64
+	cache  map[uint64]float64 // rates of loads from denseLoads up
+	dense  []float64          // dense[j] = rate of load j, NaN if not yet known
+	dist   []float64          // queryDist(mf, k, kk), once needed
+	pows   [][]float64        // pows[i] = T^(2^i) as coverSquare computes it
+	iterQ  []float64          // coverIterate's vector after iterS steps
+	iterS  uint64
+	iterCk [][]float64 // iterCk[c] = the state after c iterCheckpoint steps
+	up     []float64   // up[u] = u/m, stay[u] = (m - u)/m
+	stay   []float64
+	r      []float64 // scratch for the squaring path
+	tmp    []float64
 }
 
 func newInnerRates(m uint64, k int) *innerRates {
@@ -40,13 +45,34 @@ func newInnerRates(m uint64, k int) *innerRates {
 	return &innerRates{m: m, k: k, kk: kk, mf: float64(m), cache: make(map[uint64]float64)}
 }
 
+// denseLoads bounds the loads whose rates innerRates keeps in a slice
+// rather than a map: the likely loads of a well-sized block are below B.
+const denseLoads = 1 << 14
+
 // rate returns ExactFPR(ir.m, j, ir.k).
 func (ir *innerRates) rate(j uint64) float64 {
-	if f, ok := ir.cache[j]; ok {
+	if j >= denseLoads {
+		if f, ok := ir.cache[j]; ok {
+			return f
+		}
+		f := ir.compute(j)
+		ir.cache[j] = f
 		return f
 	}
-	f := ir.compute(j)
-	ir.cache[j] = f
+	if j >= uint64(len(ir.dense)) {
+		n := max(2*len(ir.dense), int(j)+1, 64)
+		n = min(n, denseLoads)
+		old := len(ir.dense)
+		ir.dense = append(ir.dense, make([]float64, n-old)...)
+		for i := old; i < n; i++ {
+			ir.dense[i] = math.NaN()
+		}
+	}
+	f := ir.dense[j]
+	if f != f { // NaN: not yet computed
+		f = ir.compute(j)
+		ir.dense[j] = f
+	}
 	return f
 }
 
@@ -142,26 +168,49 @@ func (ir *innerRates) squared(t uint64) []float64 {
 	}
 }
 
+// iterCheckpoint is the spacing of the states iterated keeps, so that a
+// load below the last one restarts from the nearest kept state rather
+// than from zero (mixBounds visits loads outward from the middle).
+const iterCheckpoint = 16
+
 // iterated returns coverIterate(ir.mf, t, ir.kk), continuing from the
-// last state if it is not past t; the slice is reused by the next call.
+// last state if it is not past t and otherwise from the last kept state
+// at or before t; the slice is reused by the next call. Every state is
+// the one coverIterate reaches after as many steps, so the result is its
+// bit for bit whatever was computed before.
 func (ir *innerRates) iterated(t uint64) []float64 {
 	kk, m := ir.kk, ir.mf
-	if ir.iterQ == nil || ir.iterS > t {
-		if ir.iterQ == nil {
-			ir.iterQ = make([]float64, kk+1)
-		}
-		clear(ir.iterQ)
+	if ir.iterQ == nil {
+		ir.iterQ = make([]float64, kk+1)
 		ir.iterQ[0] = 1
 		ir.iterS = 0
+		ir.iterCk = append(ir.iterCk, slices.Clone(ir.iterQ))
 	}
-	q := ir.iterQ
+	// Continue from the last state or the nearest kept one, whichever
+	// is later without being past t.
+	if c := min(t/iterCheckpoint, uint64(len(ir.iterCk)-1)); ir.iterS > t || c*iterCheckpoint > ir.iterS {
+		copy(ir.iterQ, ir.iterCk[c])
+		ir.iterS = c * iterCheckpoint
+	}
+	if ir.up == nil {
+		// The factors u/m and (m - u)/m of coverIterate's step,
+		// computed once: the same values, so the same products.
+		ir.up, ir.stay = make([]float64, kk+1), make([]float64, kk+1)
+		for u := 1; u <= kk; u++ {
+			ir.up[u], ir.stay[u] = float64(u)/m, (m-float64(u))/m
+		}
+	}
+	q, up, stay := ir.iterQ, ir.up, ir.stay
 	for s := ir.iterS; s < t; s++ {
 		top := kk
 		if s+1 < uint64(kk) {
 			top = int(s + 1)
 		}
 		for u := top; u >= 1; u-- {
-			q[u] = q[u-1]*(float64(u)/m) + q[u]*((m-float64(u))/m)
+			q[u] = q[u-1]*up[u] + q[u]*stay[u]
+		}
+		if (s+1)%iterCheckpoint == 0 && (s+1)/iterCheckpoint == uint64(len(ir.iterCk)) {
+			ir.iterCk = append(ir.iterCk, slices.Clone(q))
 		}
 	}
 	ir.iterS = t

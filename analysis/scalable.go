@@ -79,7 +79,14 @@ func (s Scalable) P0() float64 { return s.P * (1 - s.R) }
 // Stage returns the geometry of stage i. It reports an error if the
 // parameters are invalid, i is negative or at least MaxStages, or the stage
 // would exceed MaxBits or MaxHashes.
-func (s Scalable) Stage(i int) (Stage, error) {
+func (s Scalable) Stage(i int) (Stage, error) { return s.StageWith(i, nil) }
+
+// StageWith is Stage sizing a blocked stage with z, a BlockedSizer for
+// BlockBits that the caller keeps between stages (see BlockedSizer), or
+// with a new one if z is nil or for another block size. The result is
+// Stage's bit for bit; with one z for all the stages of a filter, the
+// stages after the first cost little to size. Partitioned stages ignore z.
+func (s Scalable) StageWith(i int, z *BlockedSizer) (Stage, error) {
 	if err := s.Validate(); err != nil {
 		return Stage{}, err
 	}
@@ -103,7 +110,10 @@ func (s Scalable) Stage(i int) (Stage, error) {
 	}
 	e := s.P0() * math.Pow(s.R, float64(i))
 	if s.BlockBits != 0 {
-		m, k, err := BlockedSize(n, e, s.BlockBits)
+		if z == nil || z.blockBits != s.BlockBits {
+			z = NewBlockedSizer(s.BlockBits)
+		}
+		m, k, err := z.Size(n, e)
 		if err != nil {
 			return Stage{}, err
 		}
@@ -139,8 +149,12 @@ func (s Scalable) Stage(i int) (Stage, error) {
 func (s Scalable) Stages(items uint64) ([]Stage, error) {
 	var out []Stage
 	var total uint64
+	var z *BlockedSizer
+	if s.BlockBits != 0 {
+		z = NewBlockedSizer(s.BlockBits)
+	}
 	for i := 0; ; i++ {
-		st, err := s.Stage(i)
+		st, err := s.StageWith(i, z)
 		if err != nil {
 			if i >= MaxStages {
 				return nil, invalid("%d items need more than %d stages", items, MaxStages)

@@ -49,8 +49,12 @@ func (s Scalable) CurveFrom(stages []Stage, items []uint64) (ScalableCurve, erro
 		}
 	}
 	stages = slices.Clip(stages)
+	var z *BlockedSizer
+	if s.BlockBits != 0 {
+		z = NewBlockedSizer(s.BlockBits)
+	}
 	for i := len(stages); held < most || len(stages) == 0; i++ {
-		st, err := s.Stage(i)
+		st, err := s.StageWith(i, z)
 		if err != nil {
 			if i >= MaxStages {
 				return ScalableCurve{}, invalid("%d items need more than %d stages", most, MaxStages)

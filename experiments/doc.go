@@ -101,7 +101,9 @@
 // preallocated slots; aggregation runs afterwards in a fixed order. The same
 // seed and parameters therefore give byte-identical CSV and JSON on any
 // number of workers (times, which the timed experiments record, differ from
-// run to run). A sweep too large for one machine is split with
+// run to run; an experiment that measures both, such as growth, measures
+// its rates on all workers first and then its times on one goroutine, with
+// nothing else of the run measuring). A sweep too large for one machine is split with
 // Options.Shard: shard i of N measures the filters f with f mod N = i, and
 // Merge combines the N partial results into exactly the unsharded results.
 //

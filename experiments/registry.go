@@ -14,5 +14,6 @@ func init() {
 		blockingExperiment,
 		cardinalityExperiment,
 		adversaryExperiment,
+		growthExperiment,
 	}
 }

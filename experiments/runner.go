@@ -38,6 +38,10 @@ type group struct {
 	// rates of the same growing filters, which the notes check once,
 	// pooled over the rows (see pooledCheck).
 	pooled bool
+	// alone marks a group that times: its filters run after every other
+	// group's, one at a time, with nothing else of the run measuring, so
+	// that an experiment can measure rates on all cores and times on one.
+	alone bool
 }
 
 // runFunc measures one filter of a group: it fills out[j] for row rows[j].
@@ -163,55 +167,69 @@ func execute(ctx context.Context, pl *plan, o Options, sequential bool) error {
 	if sequential {
 		workers = 1
 	}
-	workers = max(1, min(workers, len(jobs)))
-
+	// The groups that time run last, on one goroutine.
+	var shared, alone []job
+	for _, j := range jobs {
+		if pl.groups[j.g].alone {
+			alone = append(alone, j)
+		} else {
+			shared = append(shared, j)
+		}
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	ch := make(chan job)
-	done := make(chan struct{}, len(jobs))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for j := range ch {
-				gr := &pl.groups[j.g]
-				rows := make([]*Row, len(gr.rows))
-				for i, r := range gr.rows {
-					rows[i] = &pl.rows[r]
-				}
-				t := &trial{filter: j.f, hashing: gr.hashing}
-				if gr.keys != nil && gr.keys.kind != keysUniform {
-					t.keys = gr.keys // nil: the uniform keys, made inline
-				}
-				var hseed uint64
-				hseed, t.stream = seeds(o.Seed, gr.key, j.f)
-				t.hashing = withSeed(t.hashing, hseed)
-				if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
-					cancel(err)
-				}
-				done <- struct{}{}
-			}
-		})
-	}
-	go func() {
-		defer close(ch)
-		for _, j := range jobs {
-			select {
-			case ch <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
 	n := 0
-	for range done {
-		n++
-		if o.Progress != nil && ctx.Err() == nil {
-			o.Progress(n, len(jobs))
+	run := func(jobs []job, workers int) {
+		workers = max(1, min(workers, len(jobs)))
+		ch := make(chan job)
+		done := make(chan struct{}, len(jobs))
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for j := range ch {
+					gr := &pl.groups[j.g]
+					rows := make([]*Row, len(gr.rows))
+					for i, r := range gr.rows {
+						rows[i] = &pl.rows[r]
+					}
+					t := &trial{filter: j.f, hashing: gr.hashing}
+					if gr.keys != nil && gr.keys.kind != keysUniform {
+						t.keys = gr.keys // nil: the uniform keys, made inline
+					}
+					var hseed uint64
+					hseed, t.stream = seeds(o.Seed, gr.key, j.f)
+					t.hashing = withSeed(t.hashing, hseed)
+					if err := gr.run(ctx, t, rows, slots[j.g][j.slot]); err != nil {
+						cancel(err)
+					}
+					done <- struct{}{}
+				}
+			})
 		}
+		go func() {
+			defer close(ch)
+			for _, j := range jobs {
+				select {
+				case ch <- j:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		go func() {
+			wg.Wait()
+			close(done)
+		}()
+		for range done {
+			n++
+			if o.Progress != nil && ctx.Err() == nil {
+				o.Progress(n, len(shared)+len(alone))
+			}
+		}
+	}
+	run(shared, workers)
+	if ctx.Err() == nil {
+		run(alone, 1)
 	}
 	if ctx.Err() != nil {
 		return context.Cause(ctx)

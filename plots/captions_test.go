@@ -244,6 +244,9 @@ func TestCaptionNumbers(t *testing.T) {
 			fmt.Sprintf("%.2f times it pooled here (%.2f to %.2f, %d filters)", bratio, blo, bhi, r.Params.Filters),
 			fmt.Sprintf("the filters use %.0f to %.0f bits per element (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
 	}
+	if r := data["growth-all"]; r != nil {
+		checkGrowthCaption(t, text, r)
+	}
 	if r := data["speed-all"]; r != nil {
 		at := func(series string, n uint64) *experiments.Row {
 			return one(t, r, series, func(row *experiments.Row) bool { return row.Items == n })
@@ -394,6 +397,72 @@ func TestCaptionNumbers(t *testing.T) {
 			fmt.Sprintf("exact prediction lies inside the measured interval at %d of %d points", yes, all),
 			fmt.Sprintf("where the measured mean is %.1f to %.1f percentage points below it", below, above))
 	}
+}
+
+// checkGrowthCaption checks the growth figure's caption against its
+// committed run.
+func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
+	final := uint64(math.Round(float64(r.Params.N) * r.Params.Span))
+	last := func(row *experiments.Row) bool { return row.Items == final }
+	rate := func(d string) *experiments.Row { return one(t, r, d, last) }
+	timed := func(d string) *experiments.Row { return one(t, r, d+experiments.GrowthTimed, last) }
+	std := rate(experiments.GrowthStandard)
+	times := func(d string) string {
+		x, s := timed(d), timed(experiments.GrowthStandard)
+		return fmt.Sprintf("%.0f and %.0f ns (%.1f and %.1f times the standard filter's)", x.NsPerAdd, x.NsPerQuery, x.NsPerAdd/s.NsPerAdd, x.NsPerQuery/s.NsPerQuery)
+	}
+	pct := func(row *experiments.Row) string {
+		return fmt.Sprintf("%.3g%% [%.3g%%, %.3g%%]", 100*row.Rate, 100*row.Lo, 100*row.Hi)
+	}
+	var inside []string
+	for _, d := range experiments.GrowthDesigns {
+		yes, all := 0, 0
+		for _, row := range Rows(r, d, nil) {
+			if row.Inside == "yes" {
+				yes++
+			}
+			all++
+		}
+		inside = append(inside, fmt.Sprintf("%d/%d", yes, all))
+	}
+	dyn := func(n uint64) *experiments.Row {
+		return one(t, r, experiments.GrowthDynamic, func(row *experiments.Row) bool { return row.Items == n })
+	}
+	redis, pow2 := rate(experiments.GrowthRedis), rate(experiments.GrowthRedisPow2)
+	rr, rlo, rhi := pooled(t, r, experiments.GrowthRedis)
+	pr, plo, phi := pooled(t, r, experiments.GrowthRedisPow2)
+	a, b := rate(experiments.GrowthAlmeida), rate(experiments.GrowthAlmeidaBlocked)
+	// The power-of-two chain's false positives over independent probes.
+	var ir, ilo, ihi float64
+	excess := regexp.MustCompile(`^` + regexp.QuoteMeta(experiments.GrowthRedisPow2) + `, pooled over its \d+ points: the filters' false positives are ([0-9.e-]+) times the number independent probes .*?: ([0-9.e-]+) to ([0-9.e-]+)\)`)
+	found := false
+	for _, n := range r.Notes {
+		if m := excess.FindStringSubmatch(n); m != nil {
+			ir, _ = strconv.ParseFloat(m[1], 64)
+			ilo, _ = strconv.ParseFloat(m[2], 64)
+			ihi, _ = strconv.ParseFloat(m[3], 64)
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("growth-all: no note on %s over independent probes", experiments.GrowthRedisPow2)
+	}
+	claims(t, text, "growth-all",
+		fmt.Sprintf("%d filters per design, %d checkpoints", r.Params.Filters, len(Rows(r, experiments.GrowthStandard, nil))),
+		fmt.Sprintf("theory inside the measured interval at %s points", strings.Join(inside, ", ")),
+		fmt.Sprintf("Almeida's filter ends at %s (theory %.3g%%) with %.2f bits per key, %.2f times the %.2f of the standard filter sized in advance; with blocked stages %s and %.2f bits (%.2f times)",
+			pct(a), 100*a.Theory, a.BitsPerElement, a.BitsPerElement/std.BitsPerElement, std.BitsPerElement, pct(b), b.BitsPerElement, b.BitsPerElement/std.BitsPerElement),
+		fmt.Sprintf("RedisBloom's chain ends at %s with %.0f links and %.2f bits per key (%.2f times); with power-of-two tables %s, %.0f links, %.2f bits",
+			pct(redis), redis.Stages, redis.BitsPerElement, redis.BitsPerElement/std.BitsPerElement, pct(pow2), pow2.Stages, pow2.BitsPerElement),
+		fmt.Sprintf("%.3f (%.3f to %.3f) and %.3f (%.3f to %.3f) times",
+			rr, rlo, rhi, pr, plo, phi),
+		fmt.Sprintf("%.3f (%.3f to %.3f) times the independent-probe theory's", ir, ilo, ihi),
+		fmt.Sprintf("%.2f bits per key at the end, and its rate is %.3g%% at %s keys, %.3g%% at %s and %.4g%% at %s (%.0f stages)",
+			dyn(final).BitsPerElement, 100*dyn(10*r.Params.N).Rate, thousands(10*r.Params.N), 100*dyn(100*r.Params.N).Rate, thousands(100*r.Params.N), 100*dyn(final).Rate, thousands(final), dyn(final).Stages),
+		fmt.Sprintf("the standard filter takes %.0f ns per add and %.0f per absent query", timed(experiments.GrowthStandard).NsPerAdd, timed(experiments.GrowthStandard).NsPerQuery),
+		fmt.Sprintf("Almeida's %s, with blocked stages %s, RedisBloom's %s, with power-of-two tables %s, and the dynamic filter's %s",
+			times(experiments.GrowthAlmeida), times(experiments.GrowthAlmeidaBlocked), times(experiments.GrowthRedis), times(experiments.GrowthRedisPow2), times(experiments.GrowthDynamic)),
+	)
 }
 
 func expectedFill(r *experiments.Row) float64 {

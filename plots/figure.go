@@ -75,6 +75,8 @@ func New(r *experiments.Results) (*Figure, error) {
 		f, err = cardinalityFigure(r)
 	case "adversary":
 		f, err = adversaryFigure(r)
+	case "growth":
+		f, err = growthFigure(r)
 	default:
 		return nil, fmt.Errorf("plots: no figure for experiment %q", r.Experiment)
 	}

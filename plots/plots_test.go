@@ -38,6 +38,8 @@ func tiny(name string) experiments.Params {
 		return experiments.Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
 		return experiments.Params{N: 400, Filters: 4}
+	case "growth":
+		return experiments.Params{N: 10, Filters: 2, Queries: 300, Span: 1000, Checkpoints: 1, Passes: 1, MinAdds: 2000}
 	}
 	return experiments.Params{}
 }

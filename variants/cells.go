@@ -93,7 +93,10 @@ func (f *Scalable) FreshCells(d Digest) int {
 	st := &f.stages[i]
 	if st.core().items >= st.capacity && f.err == nil {
 		// The add would grow a new, empty stage.
-		if next, err := f.geom.Stage(i + 1); err == nil {
+		if i+1 < len(f.stages) { // kept by Reset
+			return f.stages[i+1].core().k
+		}
+		if next, err := f.stage(i + 1); err == nil {
 			return next.Hashes
 		}
 	}

@@ -263,7 +263,7 @@ func (f *Scalable) grow() error {
 		f.live++
 		return nil
 	}
-	st, err := f.geom.Stage(i)
+	st, err := f.stage(i)
 	if err != nil {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
@@ -295,6 +295,16 @@ func (f *Scalable) grow() error {
 	f.wide = f.wide || f.hot[i].wide
 	f.live++
 	return nil
+}
+
+// stage returns the geometry of stage i. A blocked stage comes from
+// stageCache, which sizes the stages it has not seen with inner rates
+// shared by every filter of the program (see analysis.BlockedSizer).
+func (f *Scalable) stage(i int) (analysis.Stage, error) {
+	if f.geom.BlockBits == 0 {
+		return f.geom.Stage(i)
+	}
+	return blockedStage(f.geom, i)
 }
 
 // Params returns the filter's parameters, with defaults filled in.

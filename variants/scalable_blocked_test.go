@@ -2,6 +2,7 @@ package variants
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -162,4 +163,55 @@ func TestScalableBlockedRoundTrip(t *testing.T) {
 	if err := b.UnmarshalBinary(data); err == nil {
 		t.Error("a blocked filter decoded a scalable one")
 	}
+}
+
+// TestStageCache: a scalable filter with blocked stages has the stages of
+// analysis.Scalable.Stage whether it sizes them itself or finds them in
+// stageCache, sized by an earlier filter with the same parameters.
+func TestStageCache(t *testing.T) {
+	p := ScalableParams{P: 0.02, N0: 50, BlockBits: 256}
+	geom := func(f *Scalable) []StageStats {
+		var out []StageStats
+		for _, s := range f.Stats().Stages {
+			out = append(out, StageStats{Capacity: s.Capacity, Hashes: s.Hashes, Bits: s.Bits, Error: s.Error})
+		}
+		return out
+	}
+	build := func() *Scalable {
+		f, err := NewScalable(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3000 {
+			f.Add([]byte{byte(i), byte(i >> 8), 7})
+		}
+		return f
+	}
+	clearStageCache()
+	cold := build()
+	if _, ok := cachedStage(cold.geom, 3); !ok {
+		t.Fatal("stage 3 not cached after a filter sized it")
+	}
+	warm := build()
+	a, b := geom(cold), geom(warm)
+	if len(a) < 5 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("stages sized %v, from the cache %v", a, b)
+	}
+	for i, s := range a {
+		want, err := cold.geom.Stage(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Capacity != want.Capacity || s.Hashes != want.Hashes || s.Bits != want.Bits {
+			t.Errorf("stage %d: %+v, analysis %+v", i, s, want)
+		}
+	}
+}
+
+// cachedStage returns the cached geometry of stage i of geom, if any.
+func cachedStage(geom analysis.Scalable, i int) (analysis.Stage, bool) {
+	stageCache.Lock()
+	defer stageCache.Unlock()
+	st, ok := stageCache.m[stageKey{geom, i}]
+	return st, ok
 }

@@ -123,6 +123,32 @@ func tableColumns(res *experiments.Results) []col {
 		return countingColumns()
 	case "cardinality":
 		return cardinalityColumns()
+	case "growth":
+		// Rate rows and time rows (series ending experiments.GrowthTimed)
+		// share the table; each leaves the other's columns blank.
+		rate := func(f func(*experiments.Row) string) func(*experiments.Row) string {
+			return func(r *experiments.Row) string {
+				if strings.HasSuffix(r.Series, experiments.GrowthTimed) {
+					return ""
+				}
+				return f(r)
+			}
+		}
+		nsOr := func(f func(*experiments.Row) float64) func(*experiments.Row) string {
+			return func(r *experiments.Row) string {
+				if f(r) == 0 {
+					return ""
+				}
+				return ns(f(r))
+			}
+		}
+		return []col{colSeries, colItems,
+			col{"stages", rate(colStages.get)}, col{"bits/item", rate(colBPE.get)},
+			col{"measured rate [interval]", rate(colMeasured.get)}, col{"theory", rate(colTheory.get)},
+			col{"target", rate(colTarget.get)}, col{"theory inside", rate(colInside.get)},
+			col{"ns/add", nsOr(func(r *experiments.Row) float64 { return r.NsPerAdd })},
+			col{"ns/query absent", nsOr(func(r *experiments.Row) float64 { return r.NsPerQuery })},
+			col{"ns/query present", nsOr(func(r *experiments.Row) float64 { return r.NsPerPresent })}}
 	case "adversary":
 		blank := func(f func(*experiments.Row) string) func(*experiments.Row) string {
 			return func(r *experiments.Row) string {

@@ -1,0 +1,458 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
+)
+
+// Series of the growth experiment: the designs it grows side by side. The
+// times of each design are the series of its name followed by
+// GrowthTimed.
+const (
+	// GrowthAlmeida is Almeida et al.'s scalable filter with partitioned
+	// stages (variants.Scalable, r and s the defaults).
+	GrowthAlmeida = "almeida partitioned"
+	// GrowthAlmeidaBlocked is the same with blocked stages of 512 bits.
+	GrowthAlmeidaBlocked = "almeida blocked"
+	// GrowthRedis is RedisBloom's chain as BF.RESERVE builds it today
+	// (variants.RedisBloom, expansion 2).
+	GrowthRedis = "redisbloom"
+	// GrowthRedisPow2 is the same chain with tables rounded up to powers
+	// of two, RedisBloom's default before BF.RESERVE passed NOROUND.
+	GrowthRedisPow2 = "redisbloom power-of-two"
+	// GrowthDynamic is Guo et al.'s dynamic filter (variants.Dynamic):
+	// stages of n0 items at rate p, no tightening.
+	GrowthDynamic = "dynamic"
+	// GrowthStandard is a standard filter sized in advance for the final
+	// count at rate p: what knowing n would have cost.
+	GrowthStandard = "standard sized in advance"
+	// GrowthTimed ends the series name of a design's times.
+	GrowthTimed = " (times)"
+)
+
+// GrowthDesigns lists the growth experiment's designs in the order of its
+// rows.
+var GrowthDesigns = []string{GrowthAlmeida, GrowthAlmeidaBlocked, GrowthRedis, GrowthRedisPow2, GrowthDynamic, GrowthStandard}
+
+var growthExperiment = Experiment{
+	Name: "growth",
+	Summary: "growing filters side by side from n0 to 1000 n0 keys at one target: Almeida's scalable filter (partitioned and blocked stages), " +
+		"RedisBloom's chain (both table roundings), the dynamic filter, and a standard filter sized in advance; rate, bits per item, stages and times",
+	Variants:  []string{"all"},
+	Timed:     true,
+	Shardable: true,
+	flags:     fixedFlags("n", "p", "filters", "queries"),
+	defaults: func(string, bool) Params {
+		return Params{N: 1000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
+			Passes: 3, MinAdds: 200_000}
+	},
+	plan:      planGrowth,
+	summarize: summarizeGrowth,
+}
+
+// growthBuilder returns the builder of design for first capacity n0 and
+// target p; final is the count the standard filter is sized for.
+func growthBuilder(design string, n0 uint64, p float64, final uint64) (builder, error) {
+	switch design {
+	case GrowthAlmeida:
+		return scalableBuilder(scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0}), nil
+	case GrowthAlmeidaBlocked:
+		return scalableBuilder(scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0, BlockBits: variants.DefaultBlockBits}), nil
+	case GrowthRedis, GrowthRedisPow2:
+		pow2 := design == GrowthRedisPow2
+		return func(h variants.Hashing) (filter, error) {
+			return wrap(variants.NewRedisBloom(variants.RedisBloomParams{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: pow2, Seed: h.Seed}))
+		}, nil
+	case GrowthDynamic:
+		return func(h variants.Hashing) (filter, error) {
+			return wrap(variants.NewDynamic(variants.DynamicParams{N: n0, P: p, Hashing: h}))
+		}, nil
+	case GrowthStandard:
+		return sized("standard", final, p, 0)
+	}
+	return nil, fmt.Errorf("experiments: no growth design %q", design)
+}
+
+// growthDoubleHashingBits is the largest power-of-two link whose exact
+// rate of plain double hashing (analysis.DoubleHashing) the growth
+// experiment computes: 16,384 bits, the first link at the defaults, where
+// the excess over independent probes is largest (paper-notes §13e). The
+// work grows as m log2(m) k^3; a link of 2^16 bits takes about a second.
+const growthDoubleHashingBits = 1 << 14
+
+// doubleHashings keeps the tables of analysis.NewDoubleHashing by modulus
+// and hashes, for every plan of the program (a merge plans its run
+// again): a pure function's results.
+var doubleHashings struct {
+	sync.Mutex
+	m map[[2]uint64]*analysis.DoubleHashing
+}
+
+// doubleHashing returns analysis.NewDoubleHashing(m, k), computed once
+// per program.
+func doubleHashing(m uint64, k int) (*analysis.DoubleHashing, error) {
+	doubleHashings.Lock()
+	defer doubleHashings.Unlock()
+	key := [2]uint64{m, uint64(k)}
+	if dh, ok := doubleHashings.m[key]; ok {
+		return dh, nil
+	}
+	dh, err := analysis.NewDoubleHashing(m, k)
+	if err != nil {
+		return nil, err
+	}
+	if doubleHashings.m == nil {
+		doubleHashings.m = make(map[[2]uint64]*analysis.DoubleHashing)
+	}
+	doubleHashings.m[key] = &dh
+	return &dh, nil
+}
+
+// growthTheory returns design's rate at each count of items, and the name
+// of its model.
+func growthTheory(design string, n0 uint64, p float64, items []uint64, st variants.Stats) (map[uint64]float64, string, error) {
+	out := make(map[uint64]float64, len(items))
+	switch design {
+	case GrowthAlmeida, GrowthAlmeidaBlocked:
+		s := analysis.Scalable{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0}
+		model := "scalable"
+		if design == GrowthAlmeidaBlocked {
+			s.BlockBits = variants.DefaultBlockBits
+			model = "scalable-blocked"
+		}
+		c, err := s.Curve(items)
+		if err != nil {
+			return nil, "", err
+		}
+		for j, n := range items {
+			out[n] = c.FPR[j]
+		}
+		return out, model, nil
+	case GrowthRedis:
+		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion}
+		for _, n := range items {
+			f, err := r.FPR(n)
+			if err != nil {
+				return nil, "", err
+			}
+			out[n] = f
+		}
+		return out, "redisbloom (independent probes)", nil
+	case GrowthRedisPow2:
+		// RedisBloom's own probing where its exact rate is known: links of
+		// power-of-two tables up to analysis.MaxDoubleHashingBits.
+		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: true}
+		links, err := r.Links(items[len(items)-1])
+		if err != nil {
+			return nil, "", err
+		}
+		tables := make([]*analysis.DoubleHashing, len(links))
+		for i, l := range links {
+			if l.Modulus <= growthDoubleHashingBits {
+				if tables[i], err = doubleHashing(l.Modulus, l.Hashes); err != nil {
+					return nil, "", err
+				}
+			}
+		}
+		for _, n := range items {
+			// The compound rate as analysis.RedisBloom.FPR computes it,
+			// a link's own rate from its table where there is one.
+			left := n
+			var logPass float64
+			for i, l := range links {
+				k := min(left, l.Capacity)
+				left -= k
+				f := r.LinkFPR(l, k)
+				if tables[i] != nil {
+					f = tables[i].FPR(k)
+				}
+				logPass += math.Log1p(-f)
+				if left == 0 {
+					break
+				}
+			}
+			out[n] = -math.Expm1(logPass)
+		}
+		return out, "redisbloom (double hashing)", nil
+	case GrowthDynamic:
+		d := analysis.Dynamic{N: n0, P: p}
+		for _, n := range items {
+			f, err := d.FPR(n)
+			if err != nil {
+				return nil, "", err
+			}
+			out[n] = f
+		}
+		return out, "dynamic", nil
+	}
+	theory, model := variantTheory("standard", st)
+	for _, n := range items {
+		out[n] = theory(n)
+	}
+	return out, model, nil
+}
+
+// growthTimeSizes returns the counts the growth experiment times at: n0
+// and each decade above it up to the final count, which is always one.
+func growthTimeSizes(n0 uint64, final uint64) []uint64 {
+	var out []uint64
+	for n := n0; n < final; n *= 10 {
+		out = append(out, n)
+		if n > math.MaxUint64/10 {
+			break
+		}
+	}
+	return append(out, final)
+}
+
+// planGrowth plans, for every design, Filters filters grown from N to Span
+// N keys, Checkpoints per decade, their rates measured on all cores
+// beside the design's theory; then, one at a time, the time per add of
+// filling a design's filter from empty to each decade (stage creation
+// included) and per query of present and absent keys, by the method of
+// Time.
+func planGrowth(_ string, p Params) (*plan, error) {
+	pl := &plan{caches: dataCaches()}
+	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
+	final := items[len(items)-1]
+	h := variants.Hashing{}
+	for _, d := range GrowthDesigns {
+		b, err := growthBuilder(d, p.N, p.P, final)
+		if err != nil {
+			return nil, err
+		}
+		st, err := probe(b)
+		if err != nil {
+			return nil, paramError("n", "%s: %v", d, err)
+		}
+		theory, model, err := growthTheory(d, p.N, p.P, items, st)
+		if err != nil {
+			return nil, paramError("n", "%s: %v", d, err)
+		}
+		err = pl.measure("growth/"+d, Spec{
+			Name:    d,
+			New:     b.seeded(h),
+			Items:   items,
+			Filters: p.Filters,
+			Queries: p.Queries,
+			Theory:  func(n uint64) float64 { return theory[n] },
+			Model:   model,
+		}, false, func(r *Row) {
+			r.Variant = growthVariant(d)
+			r.Hashing = hashingName(h)
+			r.Capacity = p.N
+			r.Target = p.P
+			if d == GrowthStandard {
+				r.Capacity = final
+				r.Hashes = st.Hashes
+				r.Classic = classicOf(st, r.Items)
+			}
+			if d == GrowthAlmeida || d == GrowthAlmeidaBlocked {
+				r.R, r.S = variants.DefaultTighteningRatio, variants.DefaultGrowth
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sizes := growthTimeSizes(p.N, final)
+	for _, d := range GrowthDesigns {
+		b, _ := growthBuilder(d, p.N, p.P, final)
+		spec := TimeSpec{Name: d + GrowthTimed, New: func(_, seed uint64) (Filter, error) { return b.seeded(h)(seed) }}
+		tp := Params{Queries: p.MinAdds, MinAdds: p.MinAdds, Passes: p.Passes}
+		for _, n := range sizes {
+			pl.groups = append(pl.groups, group{
+				// Every design at n gets the same keys and hash seed.
+				key:     fmt.Sprintf("growth/time/n=%d", n),
+				filters: 1,
+				run:     timeRun(spec, n, tp),
+				alone:   true,
+				rows: []int{pl.add(Row{Series: spec.Name, Variant: growthVariant(d), Items: n, Capacity: p.N, Filters: 1,
+					Queries: tp.Queries, Members: tp.Queries * uint64(tp.Passes), Target: p.P})},
+			})
+		}
+	}
+	pl.notes = append(pl.notes,
+		fmt.Sprintf("every design grows from n0 = %d to %d keys at target p = %g, its rate measured at %d checkpoints on %d filters with %d absent queries each; the checkpoints of one design come from one independent group of filters, checked once by the pooled check", p.N, final, p.P, len(items), p.Filters, p.Queries),
+		fmt.Sprintf("%s and %s: r = %g, s = %g, stage 0 of n0 items (blocked: B = %d bits); %s and %s: BF.RESERVE error_rate %g, capacity %d, EXPANSION %d, with MurmurHash64A seeded per filter; %s: stages of n0 items at rate %g each, so its rate grows with its stages; %s: m and k of a standard filter for %d keys at %g",
+			GrowthAlmeida, GrowthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
+			GrowthRedis, GrowthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, GrowthDynamic, p.P, GrowthStandard, final, p.P),
+		fmt.Sprintf("%s: the theory is that of independent uniform probes into each link (no exact rate of RedisBloom's probe, whose 64-bit sum wraps before the remainder, is known for these tables), so its pooled check measures what plain double hashing costs over independent probes; %s: the exact rate of plain double hashing modulo a power of two (analysis.DoubleHashing) for links of up to %d bits, independent probes for larger ones; for both, a note gives the false positives over the independent-probe theory", GrowthRedis, GrowthRedisPow2, growthDoubleHashingBits),
+		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", GrowthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
+	)
+	return pl, nil
+}
+
+// growthVariant returns the Variant of design's rows.
+func growthVariant(design string) string {
+	switch design {
+	case GrowthAlmeida, GrowthAlmeidaBlocked:
+		return "scalable"
+	case GrowthRedis, GrowthRedisPow2:
+		return "redisbloom"
+	case GrowthDynamic:
+		return "dynamic"
+	}
+	return "standard"
+}
+
+// summarizeGrowth notes, at the final count, each design's bits per item
+// against the standard filter sized in advance, its rate against the
+// target, and its times against the standard filter's.
+func summarizeGrowth(res *Results) []string {
+	last := map[string]*Row{}
+	timed := map[string]*Row{}
+	var final uint64
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if name, ok := strings.CutSuffix(r.Series, GrowthTimed); ok {
+			if t := timed[name]; t == nil || r.Items > t.Items {
+				timed[name] = r
+			}
+			continue
+		}
+		if l := last[r.Series]; l == nil || r.Items > l.Items {
+			last[r.Series] = r
+			final = max(final, r.Items)
+		}
+	}
+	std := last[GrowthStandard]
+	if std == nil || std.BitsPerElement == 0 {
+		return nil
+	}
+	var notes []string
+	for _, d := range []string{GrowthRedis, GrowthRedisPow2} {
+		if n := independentExcess(res, d); n != "" {
+			notes = append(notes, n)
+		}
+	}
+	for _, d := range GrowthDesigns {
+		r := last[d]
+		if r == nil {
+			continue
+		}
+		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %.1f stages, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
+			d, r.Items, r.BitsPerElement, r.BitsPerElement/std.BitsPerElement, r.Stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
+		if t, ts := timed[d], timed[GrowthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
+			note += fmt.Sprintf("; at %d keys %.0f ns per add, %.0f per absent and %.0f per present query: %.2f, %.2f and %.2f times the standard filter's",
+				t.Items, t.NsPerAdd, t.NsPerQuery, t.NsPerPresent, t.NsPerAdd/ts.NsPerAdd, t.NsPerQuery/ts.NsPerQuery, t.NsPerPresent/ts.NsPerPresent)
+		}
+		notes = append(notes, note)
+	}
+	return notes
+}
+
+// GrowthBits returns the bits per key of the filter of design (one of
+// GrowthDesigns) in a growth run with parameters p (N, P and Span, zero
+// fields defaulted) holding each count of items, from its geometry: the
+// stages it has opened by then over the items, as its rows'
+// BitsPerElement measure them. A filter that skips keys testing present
+// (the scalable and RedisBloom filters) holds a little fewer than the
+// keys offered, so near a stage boundary a measured row may have opened
+// one stage fewer. Figures draw it as a line between the checkpoints,
+// where the bits jump at every new stage. It reports an error for an
+// unknown design or parameters outside their domains.
+func GrowthBits(design string, p Params, items []uint64) ([]float64, error) {
+	p = p.merge(growthExperiment.Defaults("all", false))
+	final := uint64(math.Round(float64(p.N) * p.Span))
+	out := make([]float64, len(items))
+	for _, n := range items {
+		if n == 0 {
+			return nil, paramError("items", "0 items, want at least 1")
+		}
+	}
+	switch design {
+	case GrowthAlmeida, GrowthAlmeidaBlocked:
+		s := analysis.Scalable{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: p.N}
+		if design == GrowthAlmeidaBlocked {
+			s.BlockBits = variants.DefaultBlockBits
+		}
+		c, err := s.Curve(items)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		return c.BitsPerElement, nil
+	case GrowthRedis, GrowthRedisPow2:
+		r := analysis.RedisBloom{ErrorRate: p.P, Capacity: p.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+		for i, n := range items {
+			b, err := r.BitsPerElement(n)
+			if err != nil {
+				return nil, paramError("n", "%v", err)
+			}
+			out[i] = b
+		}
+		return out, nil
+	case GrowthDynamic:
+		d := analysis.Dynamic{N: p.N, P: p.P}
+		for i, n := range items {
+			b, err := d.BitsPerElement(n)
+			if err != nil {
+				return nil, paramError("n", "%v", err)
+			}
+			out[i] = b
+		}
+		return out, nil
+	case GrowthStandard:
+		b, err := growthBuilder(design, p.N, p.P, final)
+		if err != nil {
+			return nil, err
+		}
+		st, err := probe(b)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		for i, n := range items {
+			out[i] = float64(st.Bits) / float64(n)
+		}
+		return out, nil
+	}
+	return nil, paramError("design", "unknown growth design %q, want one of %s", design, strings.Join(GrowthDesigns, ", "))
+}
+
+// independentExcess returns a note on design's false positives over the
+// number the theory of independent probes expects (analysis.RedisBloom.FPR),
+// pooled over its checkpoints as pooledCheck pools them, or "" if its rows
+// are missing.
+func independentExcess(res *Results, design string) string {
+	var rows []*Row
+	for i := range res.Rows {
+		if res.Rows[i].Series == design {
+			rows = append(rows, &res.Rows[i])
+		}
+	}
+	if len(rows) < 2 || len(rows[0].Trials) < 2 {
+		return ""
+	}
+	r := analysis.RedisBloom{ErrorRate: res.Params.P, Capacity: res.Params.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+	var expected float64
+	for _, row := range rows {
+		f, err := r.FPR(row.Items)
+		if err != nil {
+			return ""
+		}
+		expected += float64(row.Queries) * f
+	}
+	nf := len(rows[0].Trials)
+	ratios := make([]float64, nf)
+	for f := range ratios {
+		var c uint64
+		for _, row := range rows {
+			if len(row.Trials) != nf {
+				return ""
+			}
+			c += row.Trials[f].Count
+		}
+		ratios[f] = float64(c) / expected
+	}
+	mean, lo, hi, err := tInterval(ratios, res.Params.Conf)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s, pooled over its %d points: the filters' false positives are %.4g times the number independent probes into its links expect (%g%% t interval over the %d filters: %.4g to %.4g): what its plain double hashing costs",
+		design, len(rows), mean, 100*res.Params.Conf, nf, lo, hi)
+}

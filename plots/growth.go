@@ -1,0 +1,189 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/bloomlab/bloomlab/experiments"
+)
+
+// growthFigure draws the growth experiment: (a) each design's measured
+// rate with its interval beside its theory, and the target, against the
+// keys inserted; (b) bits per key; (c) time per add (filling from empty,
+// stage creation included) and per query of an absent and a present key,
+// from the timed series; (d) stages. A design keeps its colour and marker
+// in every panel; in (c) the line style tells the operation.
+func growthFigure(r *experiments.Results) (*Figure, error) {
+	var names []string
+	for _, name := range SeriesNames(r) {
+		if !strings.HasSuffix(name, experiments.GrowthTimed) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no rate series")
+	}
+	all := []float64{r.Params.P}
+	for _, name := range names {
+		rows := Rows(r, name, nil)
+		all = append(all, Rates(rows, items).ys()...)
+		all = append(all, Rates(rows, items).span()...)
+		if rows[0].Variant != "standard" {
+			all = append(all, xysY(Values(rows, items, theory))...)
+		}
+	}
+	lo, hi := logRange(all...)
+	xmin, xmax := xRange(allRows(r), items)
+
+	a := newPlot(fmt.Sprintf("(a) false-positive rate, target p = %g", r.Params.P), "keys inserted", rateLabel)
+	logX(a)
+	logY(a, lo, hi)
+	a.X.Min, a.X.Max = xmin/1.15, xmax*1.15
+	b := newPlot("(b) memory", "keys inserted", "bits per key")
+	logX(b)
+	b.Y.Scale = plot.LogScale{}
+	b.Y.Tick.Marker = decades{}
+	c := newPlot("(c) time per operation (one goroutine)", "keys inserted", "ns per operation")
+	logX(c)
+	c.Y.Scale = plot.LogScale{}
+	c.Y.Tick.Marker = decades{}
+	d := newPlot("(d) stages", "keys inserted", "stages")
+	logX(d)
+	d.Y.Scale = plot.LogScale{}
+	d.Y.Tick.Marker = decades{}
+	var bpe, times, stages []float64
+	for i, name := range names {
+		rows := Rows(r, name, nil)
+		col := seriesColor(i)
+		var th plotter.XYs
+		for _, xy := range Values(rows, items, theory) {
+			if xy.Y >= lo {
+				th = append(th, xy)
+			}
+		}
+		if err := addLine(a, th, col, nil, thinW, ""); err != nil {
+			return nil, err
+		}
+		if err := addMeasured(a, clampLow(Rates(rows, items), lo), col, i, name); err != nil {
+			return nil, err
+		}
+		bp := Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
+		bpe = append(bpe, xysY(bp)...)
+		line, err := growthBitsLine(r, name, xmin, xmax)
+		if err != nil {
+			return nil, err
+		}
+		bpe = append(bpe, xysY(line)...)
+		if err := addLine(b, line, col, nil, thinW, ""); err != nil {
+			return nil, err
+		}
+		pts, err := plotter.NewScatter(bp)
+		if err != nil {
+			return nil, err
+		}
+		pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = col, glyphR, seriesShape(i)
+		b.Add(pts)
+		if rows[0].Variant != "standard" {
+			st := Values(rows, items, func(r *experiments.Row) float64 { return r.Stages })
+			stages = append(stages, xysY(st)...)
+			if err := addPolyline(d, st, col, i, nil, ""); err != nil {
+				return nil, err
+			}
+		}
+		timed := Rows(r, name+experiments.GrowthTimed, nil)
+		if len(timed) == 0 {
+			continue
+		}
+		for _, op := range growthOps {
+			xy := Values(timed, items, op.get)
+			times = append(times, xysY(xy)...)
+			if err := addPolyline(c, xy, col, i, op.dashes, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	a.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals", 100*r.Params.Conf))
+	a.Legend.Add("lines: each design's theory")
+	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, dashed, fmt.Sprintf("target p = %g (drawn over the series)", r.Params.P)); err != nil {
+		return nil, err
+	}
+	for _, op := range growthOps {
+		c.Legend.Add(op.label)
+	}
+	c.Legend.Add("colours and markers as in (a)")
+	b.Legend.Add("points: measured, mean over the filters")
+	b.Legend.Add("lines: the designs' geometry (a new stage")
+	b.Legend.Add("  makes each jump); colours as in (a)")
+	if len(bpe) > 0 {
+		b.Y.Min, b.Y.Max = logRange(bpe...)
+	}
+	if len(times) > 0 {
+		c.Y.Min, c.Y.Max = logRange(times...)
+	}
+	if len(stages) > 0 {
+		_, d.Y.Max = logRange(stages...)
+		d.Y.Min = 1
+		// Designs with the same stages draw one line; say which.
+		var groups [][]string
+		var keys []string
+		for _, name := range names {
+			rows := Rows(r, name, nil)
+			if rows[0].Variant == "standard" {
+				continue
+			}
+			key := fmt.Sprint(Values(rows, items, func(r *experiments.Row) float64 { return r.Stages }))
+			if k := slices.Index(keys, key); k >= 0 {
+				groups[k] = append(groups[k], name)
+			} else {
+				keys = append(keys, key)
+				groups = append(groups, []string{name})
+			}
+		}
+		for _, g := range groups {
+			if len(g) > 1 {
+				d.Legend.Add(fmt.Sprintf("one line for %s", strings.Join(g, ", ")))
+				d.Legend.Add("  (the same stages)")
+			}
+		}
+		d.Legend.Add("the standard filter has one table")
+	}
+	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
+}
+
+// growthBitsLine returns the bits per key of design's geometry
+// (experiments.GrowthBits) at 400 counts from lo to hi items.
+func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plotter.XYs, error) {
+	var ns []uint64
+	for _, x := range logSpace(lo, hi, 400) {
+		n := uint64(math.Round(x))
+		if n >= 1 && (len(ns) == 0 || n > ns[len(ns)-1]) {
+			ns = append(ns, n)
+		}
+	}
+	bits, err := experiments.GrowthBits(design, r.Params, ns)
+	if err != nil {
+		return nil, err
+	}
+	xys := make(plotter.XYs, len(ns))
+	for i, n := range ns {
+		xys[i] = plotter.XY{X: float64(n), Y: bits[i]}
+	}
+	return xys, nil
+}
+
+// growthOps are the operations of the growth figure's panel (c).
+var growthOps = []struct {
+	label  string
+	dashes []vg.Length
+	get    func(*experiments.Row) float64
+}{
+	{"solid lines: add, filling from empty (stages made on the way)", nil, func(r *experiments.Row) float64 { return r.NsPerAdd }},
+	{"dashed lines: query of an absent key", dashed, func(r *experiments.Row) float64 { return r.NsPerQuery }},
+	{"dotted lines: query of a present key", dotted, func(r *experiments.Row) float64 { return r.NsPerPresent }},
+}
