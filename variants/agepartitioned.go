@@ -1040,7 +1040,7 @@ func (f *AgePartitioned) AddBatch(keys [][]byte) {
 	f.Tick()
 	if !f.blocked {
 		for _, k := range keys {
-			f.insert(f.hashing.Sum(k))
+			f.insert(f.sum(k))
 		}
 		return
 	}
@@ -1049,7 +1049,7 @@ func (f *AgePartitioned) AddBatch(keys [][]byte) {
 	for len(keys) > 0 {
 		n := min(len(keys), batchGroup)
 		for i, key := range keys[:n] {
-			ds[i] = f.hashing.Sum(key)
+			ds[i] = f.sum(key)
 			g.at[i] = f.blockOf(streamSeed(ds[i]))
 		}
 		touch(g.at[:n])
@@ -1090,7 +1090,7 @@ func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	live := f.live()
 	if !f.blocked {
 		for i, k := range keys {
-			out[i] = f.containsSeed(streamSeed(f.hashing.Sum(k)), live)
+			out[i] = f.containsSeed(streamSeed(f.sum(k)), live)
 		}
 		return
 	}
@@ -1098,7 +1098,7 @@ func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	for len(keys) > 0 {
 		n := min(len(keys), batchGroup)
 		for i, key := range keys[:n] {
-			g.rest[i] = streamSeed(f.hashing.Sum(key))
+			g.rest[i] = streamSeed(f.sum(key))
 			g.at[i] = f.blockOf(g.rest[i])
 		}
 		touch(g.at[:n])
