@@ -120,8 +120,10 @@ type AgePartitioned struct {
 	// the hot loops walk the slices by age without wrapping.
 	tab []slotRec
 	// The insert plan of the newest slice at slot planFront (see plan):
-	// the blocked layout's runs of slots that share an output, the plain
-	// layout's pairs of slots that share one and its single slots.
+	// the newest generation's count, the K newest slots before the wrap,
+	// the blocked layout's runs of slots that share an output (with more
+	// than 32 slots), the plain layout's pairs of slots that share one
+	// and its single slots.
 	planFront int
 	cur       *uint64 // &gen[planFront]
 	span      int     // the K newest slots before the wrap, min(K, K + L - planFront)
@@ -249,8 +251,10 @@ type pairRec struct {
 // plan fills the insert plan for the newest slice at slot f.front: the
 // K slots from f.front on (wrapping), grouped by the wyrand output their
 // bits come from, so that an insert computes each output once and walks
-// no slot arithmetic. The plan depends on f.front alone; insert rebuilds
-// it when the front has moved (every G adds).
+// no slot arithmetic. The plan depends on f.front (and the gen slice)
+// alone; insert rebuilds it when the front has moved (every G adds, or
+// after Tick, Reset or decoding), before it reads cur. Queries do not
+// use it, so that they mutate nothing.
 func (f *AgePartitioned) plan() {
 	f.runs, f.pairs, f.ones = f.runs[:0], f.pairs[:0], f.ones[:0]
 	f.planFront, f.cur = f.front, &f.gen[f.front]
@@ -258,7 +262,8 @@ func (f *AgePartitioned) plan() {
 	r, n, k := f.front, f.n, f.geom.K
 	switch {
 	case f.blocked:
-		for k > 0 {
+		// With at most 32 slots insert needs only span.
+		for k > 0 && n > 32 {
 			c := min(k, n-r, 8-r&7)
 			f.runs = append(f.runs, laneRun{x: uint64(2+r>>3) * wyp0, off: uintptr(r) * 8, sh: uint64(8 * (r & 7)), c: c})
 			if k, r = k-c, r+c; r == n {
@@ -547,9 +552,9 @@ func (f *AgePartitioned) insert(d Digest) {
 		if f.n <= 32 {
 			// Slot r's bit is the low 6 bits of byte r of the outputs
 			// 2 to 5 stored little-endian (those the slots use), and its
-			// word is word r of the index: the K newest
-			// slots are the span from the front to the last slot, and
-			// the span from slot 0 on if they wrap.
+			// word is word r of the index: the K newest slots are the
+			// span from the front to the last slot, and the span from
+			// slot 0 on if they wrap.
 			var o [32]byte
 			binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
 			if n := f.n; n > 8 {
