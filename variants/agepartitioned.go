@@ -241,11 +241,12 @@ type laneRun struct {
 }
 
 // pairRec is a pair of slots 2t and 2t+1 of the plain layout that share
-// output t + 1: the low half picks the bit of the slot at p0, the high
-// half that of the slot at p1.
+// output t + 1: the low half picks the bit of slot 2t, whose first word
+// is at p, the high half that of slot 2t+1, whose first word is a slot
+// further.
 type pairRec struct {
-	x      uint64 // (t + 1) wyp0
-	p0, p1 unsafe.Pointer
+	x uint64 // (t + 1) wyp0
+	p unsafe.Pointer
 }
 
 // plan fills the insert plan for the newest slice at slot f.front: the
@@ -280,7 +281,7 @@ func (f *AgePartitioned) plan() {
 			lo, hi := &f.tab[2*t], &f.tab[2*t+1]
 			switch {
 			case on[2*t] && on[2*t+1]:
-				f.pairs = append(f.pairs, pairRec{x: lo.x, p0: lo.p, p1: hi.p})
+				f.pairs = append(f.pairs, pairRec{x: lo.x, p: lo.p})
 			case on[2*t]:
 				f.ones = append(f.ones, *lo)
 			case on[2*t+1]:
@@ -618,11 +619,12 @@ func (f *AgePartitioned) insert(d Digest) {
 	// Slots 2t and 2t+1 share output t + 1: one output for each pair of
 	// the K newest slots, and one for each slot whose partner is not
 	// among them.
+	step := f.step
 	for _, e := range f.pairs {
 		v := wyout(s + e.x)
 		i, j := reduce32(uint64(uint32(v)), b), reduce32(v>>32, b)
-		*wordPtr(e.p0, i) |= 1 << (i & 63)
-		*wordPtr(e.p1, j) |= 1 << (j & 63)
+		*wordPtr(e.p, i) |= 1 << (i & 63)
+		*wordPtr(unsafe.Add(e.p, step), j) |= 1 << (j & 63)
 	}
 	for _, e := range f.ones {
 		i := reduce32(uint64(uint32(wyout(s+e.x)>>(e.sh&63))), b)
