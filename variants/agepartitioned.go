@@ -1,7 +1,9 @@
 package variants
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -117,6 +119,17 @@ type AgePartitioned struct {
 	// (front + j) mod (K + L) appears twice, at r and r + K + L, so that
 	// the hot loops walk the slices by age without wrapping.
 	tab []slotRec
+	// The insert plan of the newest slice at slot planFront (see plan):
+	// the newest generation's count, the K newest slots before the wrap,
+	// the blocked layout's runs of slots that share an output (with more
+	// than 32 slots), the plain layout's pairs of slots that share one
+	// and its single slots.
+	planFront int
+	cur       *uint64 // &gen[planFront]
+	span      int     // the K newest slots before the wrap, min(K, K + L - planFront)
+	runs      []laneRun
+	pairs     []pairRec
+	ones      []slotRec
 
 	refresh time.Duration
 	clock   func() time.Time
@@ -210,6 +223,70 @@ func (f *AgePartitioned) buildTab() {
 			rec.p, rec.x = unsafe.Add(base, uintptr(r)*f.step), uint64(r+1)*wyp0
 		default:
 			rec.p, rec.x, rec.sh = unsafe.Add(base, uintptr(r)*f.step), uint64(r>>1+1)*wyp0, uint64(32*(r&1))
+		}
+	}
+	f.runs = make([]laneRun, 0, f.geom.K/8+3)
+	f.pairs = make([]pairRec, 0, f.geom.K/2+1)
+	f.ones = make([]slotRec, 0, 4)
+	f.planFront = -1
+}
+
+// laneRun is a run of slots of the blocked layout whose bits are the bytes
+// of one wyrand output: slots r to r + c - 1 of one group of eight.
+type laneRun struct {
+	x   uint64  // (2 + r/8) wyp0, the state offset of the group's output
+	off uintptr // 8 r, the byte offset of slot r's word within an index
+	sh  uint64  // 8 (r mod 8), the shift that brings slot r's byte down
+	c   int     // slots, 1 to 8
+}
+
+// pairRec is a pair of slots 2t and 2t+1 of the plain layout that share
+// output t + 1: the low half picks the bit of slot 2t, whose first word
+// is at p, the high half that of slot 2t+1, whose first word is a slot
+// further.
+type pairRec struct {
+	x uint64 // (t + 1) wyp0
+	p unsafe.Pointer
+}
+
+// plan fills the insert plan for the newest slice at slot f.front: the
+// K slots from f.front on (wrapping), grouped by the wyrand output their
+// bits come from, so that an insert computes each output once and walks
+// no slot arithmetic. The plan depends on f.front (and the gen slice)
+// alone; insert rebuilds it when the front has moved (every G adds, or
+// after Tick, Reset or decoding), before it reads cur. Queries do not
+// use it, so that they mutate nothing.
+func (f *AgePartitioned) plan() {
+	f.runs, f.pairs, f.ones = f.runs[:0], f.pairs[:0], f.ones[:0]
+	f.planFront, f.cur = f.front, &f.gen[f.front]
+	f.span = min(f.geom.K, f.n-f.front)
+	r, n, k := f.front, f.n, f.geom.K
+	switch {
+	case f.blocked:
+		// With at most 32 slots insert needs only span.
+		for k > 0 && n > 32 {
+			c := min(k, n-r, 8-r&7)
+			f.runs = append(f.runs, laneRun{x: uint64(2+r>>3) * wyp0, off: uintptr(r) * 8, sh: uint64(8 * (r & 7)), c: c})
+			if k, r = k-c, r+c; r == n {
+				r = 0
+			}
+		}
+	case f.wide:
+	default:
+		var on [analysis.MaxAgeSlices + 1]bool
+		for j := range k {
+			on[(r+j)%n] = true
+		}
+		for t := 0; 2*t < n; t++ {
+			lo, hi := &f.tab[2*t], &f.tab[2*t+1]
+			switch {
+			case on[2*t] && on[2*t+1]:
+				f.pairs = append(f.pairs, pairRec{x: lo.x, p: lo.p})
+			case on[2*t]:
+				f.ones = append(f.ones, *lo)
+			case on[2*t+1]:
+				f.ones = append(f.ones, *hi)
+			}
 		}
 	}
 }
@@ -342,7 +419,14 @@ func (f *AgePartitioned) shift() {
 
 // Add inserts key.
 func (f *AgePartitioned) Add(key []byte) {
-	d := f.sum(key)
+	// Keys of 9 to 16 bytes under the default hash are hashed here rather
+	// than through sum, which saves two calls.
+	var d Digest
+	if uint64(len(key))-9 <= 7 && f.hashing.Kind == XXH3 {
+		d = xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), f.hashing.Seed)
+	} else {
+		d = f.sum(key)
+	}
 	if f.refresh != 0 {
 		f.Tick()
 	}
@@ -351,12 +435,21 @@ func (f *AgePartitioned) Add(key []byte) {
 
 // Contains reports whether key is possibly among the recent keys.
 func (f *AgePartitioned) Contains(key []byte) bool {
-	d := f.sum(key)
+	var d Digest
+	if uint64(len(key))-9 <= 7 && f.hashing.Kind == XXH3 {
+		d = xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), f.hashing.Seed)
+	} else {
+		d = f.sum(key)
+	}
 	live := f.n
 	if f.refresh != 0 {
 		live = f.live()
 	}
-	return f.containsSeed(streamSeed(d), live)
+	s := streamSeed(d)
+	if f.blocked {
+		return f.testBlock(f.blockOf(s), s, live)
+	}
+	return f.containsSeed(s, live)
 }
 
 // TestAndAdd inserts key and reports whether it tested present before.
@@ -368,10 +461,55 @@ func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f
 // hash.
 func (f *AgePartitioned) sum(key []byte) Digest {
 	if f.hashing.Kind == XXH3 {
-		u := xxh3.Hash128Seed(key, f.hashing.Seed)
-		return Digest{u.Lo, u.Hi}
+		return xxh3Sum(key, f.hashing.Seed)
 	}
 	return f.hashing.Sum(key)
+}
+
+// xxh3Sum returns the digest of the default hash, xxh3.Hash128Seed(key,
+// seed) as Hashing.Sum gives it: by xxh3Short for keys of 9 to 16 bytes,
+// by the package for the others.
+func xxh3Sum(key []byte, seed uint64) Digest {
+	if uint64(len(key))-9 <= 7 {
+		return xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), seed)
+	}
+	u := xxh3.Hash128Seed(key, seed)
+	return Digest{u.Lo, u.Hi}
+}
+
+// xxh3Short is xxh3.Hash128Seed for the l bytes at p, 9 <= l <= 16: the
+// package's formula for these lengths written out, without its calls and
+// its dispatch on the length, and without a call of its own, so that the
+// query and insert paths call it directly (TestXXH3Sum checks it against
+// the package for every length).
+func xxh3Short(p unsafe.Pointer, l, seed uint64) Digest {
+	const (
+		prime64x1 = 11400714785074694791
+		prime64x2 = 14029467366897019727
+		prime32x2 = 2246822519
+		// Words 4 to 7 of xxh3's default secret.
+		secret32 = 0x78e5c0cc4ee679cb
+		secret40 = 0x2172ffcc7dd05a82
+		secret48 = 0x8e2443f7744608b8
+		secret56 = 0x4c263a81e69035e0
+	)
+	lo := binary.LittleEndian.Uint64((*[8]byte)(p)[:])
+	hi := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, l-8))[:])
+	mh, ml := bits.Mul64(lo^hi^(secret32^secret40-seed), prime64x1)
+	ml += (l - 1) << 54
+	hi ^= secret48 ^ secret56 + seed
+	mh += hi + uint64(uint32(hi))*(prime32x2-1)
+	ml ^= bits.ReverseBytes64(mh)
+	h, g := bits.Mul64(ml, prime64x2)
+	h += mh * prime64x2
+	return Digest{xxh3Avalanche(g), xxh3Avalanche(h)}
+}
+
+// xxh3Avalanche is xxh3's final mix of a 64-bit value.
+func xxh3Avalanche(x uint64) uint64 {
+	x ^= x >> 37
+	x *= 0x165667919e3779f9
+	return x ^ x>>32
 }
 
 // TestAndAddHash is TestAndAdd for a digest.
@@ -395,34 +533,77 @@ func (f *AgePartitioned) AddHash(d Digest) {
 // insert ages the filter if the newest slice is full and sets d's bits in
 // the K newest slices.
 func (f *AgePartitioned) insert(d Digest) {
-	if f.gen[f.front] >= f.geom.G {
+	if f.planFront != f.front {
+		f.plan()
+	}
+	if *f.cur >= f.geom.G {
 		f.shift()
+		f.plan()
 		if f.refresh != 0 {
 			// The new generation starts now, unless the clock went back
 			// (Tick has recorded that), when the start stays.
 			f.start = max(f.start, f.now())
 		}
 	}
-	f.gen[f.front]++
+	*f.cur++
 	f.items++
 	s := streamSeed(d)
 	if f.blocked {
-		// Slots 8t to 8t+7 take the bytes of output t + 2: one output per
-		// group of eight slots.
 		blk := f.blockOf(s)
-		r, n, k := f.front, f.n, f.geom.K
-		for k > 0 {
-			// The slots from r to the end of r's group of eight (or of the
-			// slots, or of the K), whose bytes are those of one output.
-			c := min(k, n-r, 8-r&7)
-			v := wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7))
-			p := unsafe.Add(blk, r*8)
-			for i := range c {
-				*(*uint64)(unsafe.Add(p, i*8)) |= 1 << (v & 63)
-				v >>= 8
+		if f.n <= 32 {
+			// Slot r's bit is the low 6 bits of byte r of the outputs
+			// 2 to 5 stored little-endian (those the slots use), and its
+			// word is word r of the index: the K newest slots are the
+			// span from the front to the last slot, and the span from
+			// slot 0 on if they wrap.
+			var o [32]byte
+			binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
+			if n := f.n; n > 8 {
+				binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
+				if n > 16 {
+					binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
+					if n > 24 {
+						binary.LittleEndian.PutUint64(o[24:], wyout(s+wyp0x5))
+					}
+				}
 			}
-			if k, r = k-c, r+c; r == n {
-				r = 0
+			r := uintptr(f.front)
+			setLanes(unsafe.Add(blk, 8*r), unsafe.Add(unsafe.Pointer(&o), r), f.span)
+			if c := f.geom.K - f.span; c > 0 {
+				setLanes(blk, unsafe.Pointer(&o), c)
+			}
+			return
+		}
+		for _, ru := range f.runs {
+			// Slot r + i of the run takes byte i of v, its low 6 bits;
+			// the cases fall through from the run's last slot to its
+			// first.
+			v := wyout(s+ru.x) >> (ru.sh & 63)
+			p := unsafe.Add(blk, ru.off)
+			switch ru.c {
+			case 8:
+				*(*uint64)(unsafe.Add(p, 56)) |= 1 << (v >> 56 & 63)
+				fallthrough
+			case 7:
+				*(*uint64)(unsafe.Add(p, 48)) |= 1 << (v >> 48 & 63)
+				fallthrough
+			case 6:
+				*(*uint64)(unsafe.Add(p, 40)) |= 1 << (v >> 40 & 63)
+				fallthrough
+			case 5:
+				*(*uint64)(unsafe.Add(p, 32)) |= 1 << (v >> 32 & 63)
+				fallthrough
+			case 4:
+				*(*uint64)(unsafe.Add(p, 24)) |= 1 << (v >> 24 & 63)
+				fallthrough
+			case 3:
+				*(*uint64)(unsafe.Add(p, 16)) |= 1 << (v >> 16 & 63)
+				fallthrough
+			case 2:
+				*(*uint64)(unsafe.Add(p, 8)) |= 1 << (v >> 8 & 63)
+				fallthrough
+			default:
+				*(*uint64)(p) |= 1 << (v & 63)
 			}
 		}
 		return
@@ -435,36 +616,19 @@ func (f *AgePartitioned) insert(d Digest) {
 		}
 		return
 	}
-	// Slots 2t and 2t+1 share output t + 1: set the K slots from the
-	// newest on in at most two runs that do not wrap.
-	r, n, k := f.front, f.n, f.geom.K
-	m := min(k, n-r)
-	setRun(s, f.tab[r].p, f.step, r, m, b)
-	if k > m {
-		setRun(s, f.tab[0].p, f.step, 0, k-m, b)
+	// Slots 2t and 2t+1 share output t + 1: one output for each pair of
+	// the K newest slots, and one for each slot whose partner is not
+	// among them.
+	step := f.step
+	for _, e := range f.pairs {
+		v := wyout(s + e.x)
+		i, j := reduce32(uint64(uint32(v)), b), reduce32(v>>32, b)
+		*wordPtr(e.p, i) |= 1 << (i & 63)
+		*wordPtr(unsafe.Add(e.p, step), j) |= 1 << (j & 63)
 	}
-}
-
-// setRun sets the bits of stream seed s in the m slots from slot r, whose
-// first word is at p, step bytes apart, of b bits each (plain layout,
-// slices of at most wideSlice bits).
-func setRun(s uint64, p unsafe.Pointer, step uintptr, r, m int, b uint64) {
-	x := s + uint64(r>>1+1)*wyp0
-	if r&1 != 0 {
-		j := reduce32(wyout(x)>>32, b)
-		*wordPtr(p, j) |= 1 << (j & 63)
-		p, x, m = unsafe.Add(p, step), x+wyp0, m-1
-	}
-	for ; m >= 2; m -= 2 {
-		v := wyout(x)
-		i, j := reduce32(v&mask32, b), reduce32(v>>32, b)
-		*wordPtr(p, i) |= 1 << (i & 63)
-		*wordPtr(unsafe.Add(p, step), j) |= 1 << (j & 63)
-		p, x = unsafe.Add(p, 2*step), x+wyp0
-	}
-	if m == 1 {
-		i := reduce32(wyout(x)&mask32, b)
-		*wordPtr(p, i) |= 1 << (i & 63)
+	for _, e := range f.ones {
+		i := reduce32(uint64(uint32(wyout(s+e.x)>>(e.sh&63))), b)
+		*wordPtr(e.p, i) |= 1 << (i & 63)
 	}
 }
 
@@ -509,36 +673,35 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	if f.blocked {
 		return f.testBlock(f.blockOf(s), s, live)
 	}
-	tab, k, b := f.tab[f.front:f.front+live], f.geom.K, f.geom.SliceBits
+	k, b := f.geom.K, f.geom.SliceBits
 	if f.wide {
+		tab := f.tab[f.front : f.front+live]
 		return runOf(live, k, func(j int) bool {
 			e := &tab[j]
 			return hasBit(e.p, reduce(wyout(s+e.x), b))
 		})
 	}
-	// The loop of runOf, written out.
-	start, end, known := 0, k-1, -1
-	if end >= live {
+	if k > live {
 		return false
 	}
+	// The record of the slice of age j, j < live <= K + L, is tab[front
+	// + j], within tab's 2 (K + L) records.
+	tab := unsafe.Pointer(&f.tab[f.front])
+	// The loop of runOf, written out, with set(j) = plainHit(...) != 0.
+	start, end, known := 0, k-1, -1
 	j := end
 	if lo := live - k; lo < k {
 		all := uint64(1)
-		for _, e := range tab[lo:k] {
-			i := reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)
-			all &= *wordPtr(e.p, i) >> (i & 63)
+		for c := lo; c < k; c++ {
+			all &= plainHit(tab, c, s, b)
 		}
-		if all&1 == 0 {
+		if all == 0 {
 			return false
 		}
 		j = lo - 1
 	}
 	for {
-		for j > known {
-			e := &tab[j]
-			if !hasBit(e.p, reduce32(wyout(s+e.x)>>(e.sh&63)&mask32, b)) {
-				break
-			}
+		for j > known && plainHit(tab, j, s, b) != 0 {
 			j--
 		}
 		if j <= known {
@@ -552,8 +715,144 @@ func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	}
 }
 
+// plainHit returns 1 if the slice whose record is at tab + j records
+// holds the bit of seed s (plain layout, slices of b <= wideSlice bits),
+// and 0 if not.
+func plainHit(tab unsafe.Pointer, j int, s, b uint64) uint64 {
+	e := (*slotRec)(unsafe.Add(tab, uintptr(j)*unsafe.Sizeof(slotRec{})))
+	i := reduce32(uint64(uint32(wyout(s+e.x)>>(e.sh&63))), b)
+	return *wordPtr(e.p, i) >> (i & 63) & 1
+}
+
+// wyp0x5 is 5 wyp0 modulo 2^64, the state of output 5.
+const wyp0x5 = 5 * wyp0 & (1<<64 - 1)
+
+// setLanes sets, for i < c, bit (byte i at po) mod 64 of word i at pw.
+// The cases fall through from the last of at most sixteen lanes to the
+// first, so that a lane costs a byte load and a read-modify-write (the
+// lanes beyond sixteen, for K > 16, go first, one by one).
+func setLanes(pw, po unsafe.Pointer, c int) {
+	for ; c > 16; c-- {
+		*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
+		pw, po = unsafe.Add(pw, 8), unsafe.Add(po, 1)
+	}
+	switch c {
+	case 16:
+		*(*uint64)(unsafe.Add(pw, 120)) |= 1 << (*(*uint8)(unsafe.Add(po, 15)) & 63)
+		fallthrough
+	case 15:
+		*(*uint64)(unsafe.Add(pw, 112)) |= 1 << (*(*uint8)(unsafe.Add(po, 14)) & 63)
+		fallthrough
+	case 14:
+		*(*uint64)(unsafe.Add(pw, 104)) |= 1 << (*(*uint8)(unsafe.Add(po, 13)) & 63)
+		fallthrough
+	case 13:
+		*(*uint64)(unsafe.Add(pw, 96)) |= 1 << (*(*uint8)(unsafe.Add(po, 12)) & 63)
+		fallthrough
+	case 12:
+		*(*uint64)(unsafe.Add(pw, 88)) |= 1 << (*(*uint8)(unsafe.Add(po, 11)) & 63)
+		fallthrough
+	case 11:
+		*(*uint64)(unsafe.Add(pw, 80)) |= 1 << (*(*uint8)(unsafe.Add(po, 10)) & 63)
+		fallthrough
+	case 10:
+		*(*uint64)(unsafe.Add(pw, 72)) |= 1 << (*(*uint8)(unsafe.Add(po, 9)) & 63)
+		fallthrough
+	case 9:
+		*(*uint64)(unsafe.Add(pw, 64)) |= 1 << (*(*uint8)(unsafe.Add(po, 8)) & 63)
+		fallthrough
+	case 8:
+		*(*uint64)(unsafe.Add(pw, 56)) |= 1 << (*(*uint8)(unsafe.Add(po, 7)) & 63)
+		fallthrough
+	case 7:
+		*(*uint64)(unsafe.Add(pw, 48)) |= 1 << (*(*uint8)(unsafe.Add(po, 6)) & 63)
+		fallthrough
+	case 6:
+		*(*uint64)(unsafe.Add(pw, 40)) |= 1 << (*(*uint8)(unsafe.Add(po, 5)) & 63)
+		fallthrough
+	case 5:
+		*(*uint64)(unsafe.Add(pw, 32)) |= 1 << (*(*uint8)(unsafe.Add(po, 4)) & 63)
+		fallthrough
+	case 4:
+		*(*uint64)(unsafe.Add(pw, 24)) |= 1 << (*(*uint8)(unsafe.Add(po, 3)) & 63)
+		fallthrough
+	case 3:
+		*(*uint64)(unsafe.Add(pw, 16)) |= 1 << (*(*uint8)(unsafe.Add(po, 2)) & 63)
+		fallthrough
+	case 2:
+		*(*uint64)(unsafe.Add(pw, 8)) |= 1 << (*(*uint8)(unsafe.Add(po, 1)) & 63)
+		fallthrough
+	case 1:
+		*(*uint64)(pw) |= 1 << (*(*uint8)(po) & 63)
+	}
+}
+
 // testBlock is containsSeed in the blocked layout, for the index at blk.
+// With at most 32 slots the bits of all slots are bytes of outputs 2 to
+// 5, computed (those the slots use) once before the loop and stored
+// little-endian, as insert has them: slot r's bit is then the low 6 bits
+// of byte r of o, and a test costs two loads and a shift.
 func (f *AgePartitioned) testBlock(blk unsafe.Pointer, s uint64, live int) bool {
+	n, k := f.n, f.geom.K
+	if n > 32 {
+		return f.testBlockWide(blk, s, live)
+	}
+	if k > live {
+		return false
+	}
+	var o [32]byte
+	binary.LittleEndian.PutUint64(o[:], wyout(s+wyp0x2))
+	if n > 8 {
+		binary.LittleEndian.PutUint64(o[8:], wyout(s+wyp0x3))
+		if n > 16 {
+			binary.LittleEndian.PutUint64(o[16:], wyout(s+wyp0x4))
+			if n > 24 {
+				binary.LittleEndian.PutUint64(o[24:], wyout(s+wyp0x5))
+			}
+		}
+	}
+	ob, front := unsafe.Pointer(&o), f.front
+	start, end, known := 0, k-1, -1
+	j := end
+	if lo := live - k; lo < k {
+		all := uint64(1)
+		for c := lo; c < k; c++ {
+			all &= blockHit(blk, ob, front, c, n)
+		}
+		if all == 0 {
+			return false
+		}
+		j = lo - 1
+	}
+	for {
+		for j > known && blockHit(blk, ob, front, j, n) != 0 {
+			j--
+		}
+		if j <= known {
+			return true
+		}
+		start, known = j+1, end
+		if end = start + k - 1; end >= live {
+			return false
+		}
+		j = end
+	}
+}
+
+// blockHit returns 1 if the slice of age j holds its bit in the index at
+// blk, the slice being in slot front + j mod n and its bit in the low 6
+// bits of byte r of the outputs at ob, and 0 if not.
+func blockHit(blk, ob unsafe.Pointer, front, j, n int) uint64 {
+	r := front + j
+	if r >= n {
+		r -= n
+	}
+	return *(*uint64)(unsafe.Add(blk, r*8)) >> (*(*uint8)(unsafe.Add(ob, r)) & 63) & 1
+}
+
+// testBlockWide is testBlock for more than 32 slots, computing each
+// slot's output as it tests the slot.
+func (f *AgePartitioned) testBlockWide(blk unsafe.Pointer, s uint64, live int) bool {
 	tab, k := f.tab[f.front:f.front+live], f.geom.K
 	start, end, known := 0, k-1, -1
 	if end >= live {
@@ -748,7 +1047,7 @@ func (f *AgePartitioned) AddBatch(keys [][]byte) {
 	f.Tick()
 	if !f.blocked {
 		for _, k := range keys {
-			f.insert(f.hashing.Sum(k))
+			f.insert(f.sum(k))
 		}
 		return
 	}
@@ -757,7 +1056,7 @@ func (f *AgePartitioned) AddBatch(keys [][]byte) {
 	for len(keys) > 0 {
 		n := min(len(keys), batchGroup)
 		for i, key := range keys[:n] {
-			ds[i] = f.hashing.Sum(key)
+			ds[i] = f.sum(key)
 			g.at[i] = f.blockOf(streamSeed(ds[i]))
 		}
 		touch(g.at[:n])
@@ -798,7 +1097,7 @@ func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	live := f.live()
 	if !f.blocked {
 		for i, k := range keys {
-			out[i] = f.containsSeed(streamSeed(f.hashing.Sum(k)), live)
+			out[i] = f.containsSeed(streamSeed(f.sum(k)), live)
 		}
 		return
 	}
@@ -806,7 +1105,7 @@ func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	for len(keys) > 0 {
 		n := min(len(keys), batchGroup)
 		for i, key := range keys[:n] {
-			g.rest[i] = streamSeed(f.hashing.Sum(key))
+			g.rest[i] = streamSeed(f.sum(key))
 			g.at[i] = f.blockOf(g.rest[i])
 		}
 		touch(g.at[:n])

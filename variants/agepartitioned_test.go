@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -650,6 +652,9 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 		{K: 4, L: 9, G: 30, SliceBits: 128},
 		{K: 10, L: 7, G: 50, SliceBits: 704, Blocked: true},
 		{K: 3, L: 13, G: 20, SliceBits: 128, Blocked: true},
+		{K: 3, L: 4, G: 20, SliceBits: 128, Blocked: true},
+		{K: 12, L: 16, G: 20, SliceBits: 256, Blocked: true},
+		{K: 5, L: 30, G: 10, SliceBits: 128, Blocked: true},
 		{K: 6, L: 3, G: 40, SliceBits: 320, Refresh: time.Second, Clock: clk.now},
 		{K: 6, L: 3, G: 40, SliceBits: 320, Blocked: true, Refresh: time.Second, Clock: clk.now},
 	} {
@@ -687,6 +692,84 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 			}
 			if hits == 0 {
 				t.Fatalf("%+v: no key present; the check is empty", p)
+			}
+		}
+	}
+}
+
+// TestXXH3Sum checks the written-out short-key path of xxh3Sum against
+// the xxh3 package (through Hashing.Sum) for every key length from 0 to
+// 40 bytes, random bytes and seeds.
+func TestXXH3Sum(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 3))
+	buf := make([]byte, 40)
+	for l := 0; l <= len(buf); l++ {
+		for range 200 {
+			for i := range buf {
+				buf[i] = byte(r.Uint32())
+			}
+			seed := r.Uint64()
+			if l == 12 {
+				seed = 0
+			}
+			key := buf[:l]
+			if got, want := xxh3Sum(key, seed), (Hashing{Seed: seed}).Sum(key); got != want {
+				t.Fatalf("length %d, seed %#x: xxh3Sum = %x, xxh3 = %x", l, seed, got, want)
+			}
+		}
+	}
+}
+
+// TestAgePartitionedInsertBits checks that AddHash sets exactly the bits
+// that probe names (the reference derivation of the doc comment, one
+// slot at a time), for the newest slice at every slot and geometries
+// whose K newest slots wrap and split unevenly over the outputs, in both
+// layouts, and that TestAndAddHash and AddBatch set the same bits.
+func TestAgePartitionedInsertBits(t *testing.T) {
+	for _, p := range []AgePartitionedParams{
+		{K: 10, L: 7, G: 3, SliceBits: 700},
+		{K: 3, L: 6, G: 2, SliceBits: 65},
+		{K: 1, L: 1, G: 1, SliceBits: 9},
+		{K: 2, L: 1, G: 4, SliceBits: 1<<24 + 64},
+		{K: 10, L: 7, G: 3, SliceBits: 704, Blocked: true},
+		{K: 17, L: 9, G: 2, SliceBits: 128, Blocked: true},
+		{K: 1, L: 2, G: 1, SliceBits: 64, Blocked: true},
+		{K: 9, L: 40, G: 1, SliceBits: 192, Blocked: true},
+	} {
+		f, err := NewAgePartitioned(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, _ := NewAgePartitioned(p)
+		tst, _ := NewAgePartitioned(p)
+		bat, _ := NewAgePartitioned(p)
+		keys := testKeys(11, 5, f.n*int(p.G)*3)
+		for i, key := range keys {
+			d := Hashing{}.Sum(key)
+			f.AddHash(d)
+			tst.TestAndAddHash(d)
+			bat.AddBatch(keys[i : i+1])
+			// The reference: age ref as insert does, then set the bits
+			// that probe names.
+			if ref.gen[ref.front] >= p.G {
+				ref.shift()
+			}
+			ref.gen[ref.front]++
+			s := streamSeed(d)
+			for j := range p.K {
+				ptr, _ := ref.probe(s, (ref.front+j)%ref.n)
+				var bit uint64
+				if p.Blocked {
+					bit = blockedBit(s, (ref.front+j)%ref.n)
+				} else {
+					bit = ref.slotIndex(s, (ref.front+j)%ref.n, p.SliceBits) & 63
+				}
+				*(*uint64)(ptr) |= 1 << bit
+			}
+			for name, g := range map[string]*AgePartitioned{"AddHash": f, "TestAndAddHash": tst, "AddBatch": bat} {
+				if g.front != ref.front || !slices.Equal(g.words, ref.words) {
+					t.Fatalf("%+v: after %d adds %s set other bits than the reference (front %d, want %d)", p, i+1, name, g.front, ref.front)
+				}
 			}
 		}
 	}
