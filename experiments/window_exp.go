@@ -335,22 +335,28 @@ func summarizeWindow(r *Results) []string {
 	}
 	for _, s := range order {
 		w := worst[s]
-		var add, query, present float64
-		var n float64
+		// Times: per add weighted by the adds before each position, per
+		// query the mean over the positions (each has the same queries).
+		var add, query, present, n float64
+		var adds, prev uint64
 		for i := range r.Rows {
-			if x := &r.Rows[i]; x.Series == s && x.AgeEnd == 0 && x.NsPerQuery > 0 {
-				add += x.NsPerAdd
+			if x := &r.Rows[i]; x.Series == s && x.AgeEnd == 0 {
+				d := x.Items - prev
+				prev = x.Items
+				add += x.NsPerAdd * float64(d)
+				adds += d
 				query += x.NsPerQuery
 				present += x.NsPerPresent
 				n++
 			}
 		}
+		add /= float64(max(adds, 1))
 		theory := ""
 		if w.Model != "" {
 			theory = fmt.Sprintf(", theory there %.4g", w.Theory)
 		}
-		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per item of the window n = %d, %.2f per item it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (mean over the positions, measured on all workers at once)",
-			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerElement, w.Window, add/n, query/n, present/n))
+		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per item of the window n = %d, %.2f per item it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (the adds' over the stream, the queries' mean over the positions; measured on all workers at once)",
+			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerElement, w.Window, add, query/n, present/n))
 	}
 	return notes
 }

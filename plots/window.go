@@ -118,7 +118,7 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 		return nil, err
 	}
 
-	f := newPlot("(f) time per operation (all workers measuring at once)", "target rate (worst point of the cycle)", "ns per operation, mean over the positions")
+	f := newPlot("(f) time per operation (all workers measuring at once)", "target rate (worst point of the cycle)", "ns per operation over the stream")
 	logX(f)
 	var ns []float64
 	for i, k := range windowKinds {
@@ -128,11 +128,7 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 			if len(rows) == 0 {
 				continue
 			}
-			var a, q float64
-			for _, row := range rows {
-				a += row.NsPerAdd / float64(len(rows))
-				q += row.NsPerQuery / float64(len(rows))
-			}
+			a, q := windowTimes(rows)
 			add = append(add, plotter.XY{X: t, Y: a})
 			query = append(query, plotter.XY{X: t, Y: q})
 			ns = append(ns, a, q)
@@ -275,4 +271,22 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 		}
 	}
 	return p, nil
+}
+
+// windowTimes returns a design's mean time per add over the stream, each
+// position's time weighted by the adds before it, and per absent query
+// (every position has the same queries).
+func windowTimes(rows []*experiments.Row) (add, query float64) {
+	var adds, prev uint64
+	for _, row := range rows {
+		n := row.Items - prev
+		prev = row.Items
+		add += row.NsPerAdd * float64(n)
+		adds += n
+		query += row.NsPerQuery / float64(len(rows))
+	}
+	if adds > 0 {
+		add /= float64(adds)
+	}
+	return add, query
 }
