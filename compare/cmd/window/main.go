@@ -434,7 +434,10 @@ func rateRow(w io.Writer, p float64, r *experiments.Results, series string, at u
 	}
 	atCell, thCell := "", ""
 	var worst *experiments.Row
+	// Times: per add over the stream (each position's weighted by the
+	// adds before it), per query the mean over the positions.
 	var add, query float64
+	var adds, prev uint64
 	for _, row := range rows {
 		if row.Items == at {
 			atCell, thCell = fmt.Sprintf("%.4g [%.4g, %.4g]", row.Rate, row.Lo, row.Hi), theoryCell(row)
@@ -442,9 +445,12 @@ func rateRow(w io.Writer, p float64, r *experiments.Results, series string, at u
 		if worst == nil || row.Rate > worst.Rate {
 			worst = row
 		}
-		add += row.NsPerAdd
+		add += row.NsPerAdd * float64(row.Items-prev)
+		adds += row.Items - prev
+		prev = row.Items
 		query += row.NsPerQuery
 	}
+	add /= float64(max(adds, 1))
 	// The last 33 positions are the dense ones over the last two cycles.
 	dense := rows[max(0, len(rows)-33):]
 	var m, mt float64
@@ -464,7 +470,7 @@ func rateRow(w io.Writer, p float64, r *experiments.Results, series string, at u
 	}
 	fmt.Fprintf(w, "| %g | %s | %d | %s | %s | %.4g [%.4g, %.4g] | %s | %.4g | %s | %s | %s | %.0f | %.0f |\n",
 		p, series, len(rows), atCell, thCell, worst.Rate, worst.Lo, worst.Hi, theoryCell(worst), m, mtCell,
-		pooledRatio(r, series), bpi, add/float64(len(rows)), query/float64(len(rows)))
+		pooledRatio(r, series), bpi, add, query/float64(len(rows)))
 }
 
 func theoryCell(r *experiments.Row) string {
