@@ -6,11 +6,14 @@
 // distribution of counting filters, the stage geometry and compound rate of
 // scalable filters, the exact rate of age-partitioned filters at every
 // position of their generation cycle with its worst and mean, their recall
-// by age and their sizing for a window (AgePartitioned), a solver for any
-// missing one of n, p, m and k, the estimates of a filter's item count and
-// of the union and intersection of two filters' sets from their fill, with
-// their exact or delta-method errors (FillEstimator), and confidence
-// intervals for measured rates and moments.
+// by age and their sizing for a window (AgePartitioned), with the rate
+// from the first add on (AgePartitionedStreamFPR), the rate and recall
+// over the cycle of the two usual sliding-window baselines
+// (AlternatingWindow, ClearedWindow), a solver for any missing one of n,
+// p, m and k, the estimates of a filter's item count and of the union and
+// intersection of two filters' sets from their fill, with their exact or
+// delta-method errors (FillEstimator), and confidence intervals for
+// measured rates and moments.
 //
 // Everything here is a pure function or a plain value with methods: no I/O,
 // no global state, safe for concurrent use. It depends only on the standard

@@ -24,7 +24,16 @@
 // theories; CheckSizing compares the bits bloomlab's variants allocate
 // with those their theory needs; FrontierFigure draws it all.
 //
-// The commands (go run ./cmd/peers, go run ./cmd/frontier) run them and
+// Sliding-window filters: decred's age-partitioned Bloom filter
+// (github.com/decred/dcrd/container/apbf; DecredFor reads its sizing,
+// NewDecred wraps it) and BoomFilters' stable Bloom filter (StableFor,
+// NewStable, with a one-cell model of its rate and recall), measured by
+// experiments.MeasureWindow beside bloomlab's age-partitioned filter
+// (NewOurs) and bloomlab's exact theory (APTheory); CheckPhases checks a
+// window promise after every add of a generation.
+//
+// The commands (go run ./cmd/peers, go run ./cmd/frontier, go run
+// ./cmd/window) run them and
 // print the README's sections; the benchmarks (go test -bench . in this
 // directory) time Add and Contains for every library on the same
 // precomputed keys in one run, and bloomlab's split-block filter beside

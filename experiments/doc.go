@@ -30,6 +30,18 @@
 // and bloomlab's compare module, which measures other Go libraries this
 // way.
 //
+// # Filters for streams
+//
+// A sliding-window filter (one that forgets old items by design) is
+// measured over a stream instead: a WindowSpec says at which stream
+// positions to measure its rate, how many of the newest items it promises
+// to hold (checked at every position: a miss is a false negative, an
+// error), and at which positions and ages to measure its recall, the
+// fraction of the items of an age that still test present. MeasureWindow
+// returns the same Results; the window experiment is built from it, and
+// bloomlab's compare module measures decred's age-partitioned filter and
+// BoomFilters' stable filter with it.
+//
 // # Keys of your own
 //
 // By default every filter gets 16-byte keys that any good hash sees as

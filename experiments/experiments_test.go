@@ -48,6 +48,8 @@ func tiny(name string) Params {
 		return Params{N: 400, Filters: 4}
 	case "growth":
 		return Params{N: 10, Filters: 2, Queries: 300, Span: 100, Checkpoints: 1, Passes: 1, MinAdds: 1000}
+	case "window":
+		return Params{N: 64, P: 0.01, Filters: 3, Queries: 500}
 	}
 	return Params{}
 }

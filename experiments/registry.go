@@ -15,5 +15,6 @@ func init() {
 		cardinalityExperiment,
 		adversaryExperiment,
 		growthExperiment,
+		windowExperiment,
 	}
 }

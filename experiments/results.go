@@ -84,6 +84,15 @@ type Row struct {
 	Value int `json:"value,omitempty"`
 	// Items is the number of keys inserted (offered to Add) at this point.
 	Items uint64 `json:"items"`
+	// Window is the number of newest items a sliding-window filter
+	// promises to hold at every point (see WindowSpec): the items each
+	// filter was checked to hold, at this point, for a rate row.
+	Window uint64 `json:"window,omitempty"`
+	// Age and AgeEnd bound the ages [Age, AgeEnd) of a recall row of a
+	// sliding-window filter: the fraction of the items of these ages (adds
+	// after them) that test present (see WindowSpec).
+	Age    uint64 `json:"age,omitempty"`
+	AgeEnd uint64 `json:"age_end,omitempty"`
 	// Removals is the number of never-inserted keys offered to Remove
 	// (counting).
 	Removals uint64 `json:"removals,omitempty"`
@@ -102,7 +111,8 @@ type Row struct {
 	Hashes int `json:"hashes,omitempty"`
 	// Stages is the mean number of stages of a scalable filter.
 	Stages float64 `json:"stages,omitempty"`
-	// BitsPerElement is Bits/Items.
+	// BitsPerElement is Bits/Items; for a sliding-window filter's rows,
+	// Bits/Window, the bits per item of the window it guarantees.
 	BitsPerElement float64 `json:"bits_per_element,omitempty"`
 
 	// Filters is the number of independently seeded filters measured.
@@ -250,7 +260,10 @@ func (r *Row) aggregate(conf float64) error {
 	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = la/nf, lp/nf, lw/nf
 	r.Bytes = bytes / nf
 	r.Removed = removed / nf
-	if r.Items > 0 && r.Bits > 0 {
+	switch {
+	case r.Window > 0 && r.Bits > 0:
+		r.BitsPerElement = bits / nf / float64(r.Window)
+	case r.Items > 0 && r.Bits > 0:
 		r.BitsPerElement = bits / nf / float64(r.Items)
 	}
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
@@ -474,6 +487,9 @@ func theoryName(model string) string {
 
 // pointLabel names a row's point in words for notes.
 func pointLabel(exp string, r Row) string {
+	if r.AgeEnd > 0 {
+		return fmt.Sprintf("ages %d to %d", r.Age, r.AgeEnd-1)
+	}
 	switch exp {
 	case "bits":
 		return fmt.Sprintf("%.0f bits per element", float64(r.Bits)/float64(r.Items))
@@ -543,6 +559,14 @@ var columns = []column{
 		return ""
 	}},
 	{"items", func(r *Row) string { return strconv.FormatUint(r.Items, 10) }},
+	{"window", func(r *Row) string { return fmtUint(r.Window) }},
+	{"age", func(r *Row) string {
+		if r.AgeEnd == 0 {
+			return ""
+		}
+		return strconv.FormatUint(r.Age, 10)
+	}},
+	{"age_end", func(r *Row) string { return fmtUint(r.AgeEnd) }},
 	{"removals", func(r *Row) string { return fmtUint(r.Removals) }},
 	{"capacity", func(r *Row) string { return fmtUint(r.Capacity) }},
 	{"bits", func(r *Row) string { return fmtUint(r.Bits) }},
@@ -737,7 +761,7 @@ func Merge(shards []*Results) (*Results, error) {
 	// parameters for a named experiment, one per series for Measure.
 	var groups []group
 	var summarize func(*Results) []string
-	if first.Experiment == Measured {
+	if first.Experiment == Measured || first.Experiment == MeasuredWindow {
 		groups = measuredGroups(first)
 	} else {
 		e, ok := Lookup(first.Experiment)

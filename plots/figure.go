@@ -77,6 +77,8 @@ func New(r *experiments.Results) (*Figure, error) {
 		f, err = adversaryFigure(r)
 	case "growth":
 		f, err = growthFigure(r)
+	case "window":
+		f, err = windowFigure(r)
 	default:
 		return nil, fmt.Errorf("plots: no figure for experiment %q", r.Experiment)
 	}

@@ -40,6 +40,8 @@ func tiny(name string) experiments.Params {
 		return experiments.Params{N: 400, Filters: 4}
 	case "growth":
 		return experiments.Params{N: 10, Filters: 2, Queries: 300, Span: 1000, Checkpoints: 1, Passes: 1, MinAdds: 2000}
+	case "window":
+		return experiments.Params{N: 64, P: 0.01, Filters: 3, Queries: 500}
 	}
 	return experiments.Params{}
 }

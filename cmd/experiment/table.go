@@ -119,6 +119,30 @@ func tableColumns(res *experiments.Results) []col {
 				return g4(r.Target)
 			}},
 			colMeasured, colTheory, colInside}
+	case "window":
+		// Rate rows: position, bits per item of the guaranteed window,
+		// the rate; recall rows: the ages instead of the position.
+		rateOnly := func(f func(*experiments.Row) string) func(*experiments.Row) string {
+			return func(r *experiments.Row) string {
+				if r.AgeEnd > 0 {
+					return ""
+				}
+				return f(r)
+			}
+		}
+		return []col{colSeries,
+			col{"adds", rateOnly(colItems.get)},
+			col{"ages", func(r *experiments.Row) string {
+				if r.AgeEnd == 0 {
+					return ""
+				}
+				return fmt.Sprintf("%d-%d", r.Age, r.AgeEnd-1)
+			}},
+			col{"window", func(r *experiments.Row) string { return strconv.FormatUint(r.Window, 10) }},
+			col{"bits/window item", rateOnly(colBPE.get)},
+			col{"measured [interval]", colMeasured.get}, colTheory, colInside,
+			col{"ns/add", rateOnly(func(r *experiments.Row) string { return ns(r.NsPerAdd) })},
+			col{"ns/query", rateOnly(func(r *experiments.Row) string { return ns(r.NsPerQuery) })}}
 	case "counting":
 		return countingColumns()
 	case "cardinality":
