@@ -336,8 +336,12 @@ func summarizeGrowth(res *Results) []string {
 		if r == nil {
 			continue
 		}
-		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %.1f stages, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
-			d, r.Items, r.BitsPerElement, r.BitsPerElement/std.BitsPerElement, r.Stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
+		stages := "one table"
+		if r.Stages > 0 {
+			stages = fmt.Sprintf("%.3g stages", r.Stages) // a mean over the filters
+		}
+		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %s, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
+			d, r.Items, r.BitsPerElement, r.BitsPerElement/std.BitsPerElement, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
 		if t, ts := timed[d], timed[GrowthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
 			note += fmt.Sprintf("; at %d keys %.0f ns per add, %.0f per absent and %.0f per present query: %.2f, %.2f and %.2f times the standard filter's",
 				t.Items, t.NsPerAdd, t.NsPerQuery, t.NsPerPresent, t.NsPerAdd/ts.NsPerAdd, t.NsPerQuery/ts.NsPerQuery, t.NsPerPresent/ts.NsPerPresent)
