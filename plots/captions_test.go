@@ -18,14 +18,19 @@ import (
 // the committed results the figures are drawn from: each is formatted
 // from the data and must appear, so written, in the README.
 
-// readme returns the README's text.
+// readme returns the text of the README and of the figure gallery,
+// docs/figures.md, which holds the full captions, one after the other.
 func readme(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var text []string
+	for _, path := range []string{"../README.md", "../docs/figures.md"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, strings.Fields(string(b))...)
 	}
-	return strings.Join(strings.Fields(string(b)), " ") // captions wrap anywhere
+	return strings.Join(text, " ") // captions wrap anywhere
 }
 
 // claims checks that text holds every string of want.

@@ -282,7 +282,7 @@ GLOBL blockedMasks<>(SB), RODATA|NOPTR, $96
 // the lane shifts and the mask for s at offset off of blockedShifts and
 // blockedMasks.
 #define BLOCKEDPOSITIONS(r, off) \
-	MOVQ         r, X0 \
+	VMOVQ        r, X0 \
 	VPBROADCASTQ X0, Y0 \
 	VPSRLVQ      blockedShifts<>+off(SB), Y0, Y1 \
 	VPSRLVQ      blockedShifts<>+off+32(SB), Y0, Y2 \
