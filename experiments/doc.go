@@ -1,8 +1,11 @@
-// Package experiments measures the false-positive rate of Bloom filters
-// against the theory, by one seeded method with honest confidence
-// intervals: bloomlab's own variants in named experiments, and any other
-// filter, including one written outside bloomlab, through the same
-// harness.
+// Package experiments measures Bloom filters against their theory.
+//
+// It is the harness: one seeded method with confidence intervals that
+// measures any filter, including one written outside bloomlab, by a [Spec]
+// ([Measure]), a [WindowSpec] ([MeasureWindow]), a [TimeSpec] ([Time]) or
+// a [Plan] of measurements of one's own ([Execute]). bloomlab's named
+// experiments are configurations of this API in package
+// [github.com/bloomlab/bloomlab/experiments/catalog].
 //
 // # Measuring your own filter
 //
@@ -64,17 +67,21 @@
 // Its Results are those of any experiment, so a new filter's rate (from
 // Measure) and its time can be drawn against bloomlab's on one method.
 //
-// # Named experiments
+// # Plans of one's own
 //
-// The named experiments (see List) measure bloomlab's variants.
-// Each has a plain parameter struct, Params, whose zero fields take the
-// experiment's defaults; Run measures and returns Results. The experiments
-// that measure a rate against keys inserted are configurations of Spec,
-// measured by the same code as Measure: fill, for one, is a Spec of a
-// variant sized for N at P, its Items the fill checkpoints, its Theory the
-// variant's exact rate at the geometry built. The others (the counting
-// filter's counters, memory, speed) plan their own measurements on the
-// same runner.
+// A measurement that is not the rate of a growing filter (counters,
+// removals, an attack, an estimate of a count) is a [Plan]: rows with
+// their plan-time fields, and groups of rows measured together on the
+// same filters, each group with a [RunFunc] that measures one filter. The
+// run function gets a [Job]: the filter's index, its seeded hashing, and
+// keys from disjoint spaces ([Job.Member], [Job.Query], [Job.Stranger],
+// [Job.Candidate]). [Plan.AddSpec] adds a Spec's group to a plan, so a
+// plan mixes both. [Execute] runs the plan with the seeding, workers,
+// shards, intervals and notes of Measure. The named experiments of
+// package catalog are such plans: fill, for one, is a Spec of a variant
+// sized for N at P, its Items the fill checkpoints, its Theory the
+// variant's exact rate at the geometry built; the counting experiment
+// plans groups of its own.
 //
 // # Method
 //
@@ -96,7 +103,7 @@
 // inserted into it (all of them up to 10000, Spec.Members): a Bloom filter
 // must never answer false for one. The rows count the misses
 // (Row.FalseNegatives, a CSV column beside Members), and a filter with
-// any fails the run loudly: Measure, Run and Merge return the complete
+// any fails the run loudly: Measure, Execute and Merge return the complete
 // results with an error wrapping ErrFalseNegative that names the series,
 // the points and the filters.
 //
@@ -126,7 +133,5 @@
 // package plots) and has no command line (see cmd/experiment).
 //
 // It measures rates and times of filters against keys; it is not a
-// framework for timing arbitrary code, and not a filter implementation: the reference
-// MD5 and FNV indexings of the hashing experiment exist only to be
-// compared with.
+// framework for timing arbitrary code, and not a filter implementation.
 package experiments

@@ -310,25 +310,25 @@ func permute(x, n, seed uint64) uint64 {
 	}
 }
 
-// useKeys makes src the key source of every group of the plan of
-// experiment exp. Each group must be a Spec's (the other runs draw keys
-// of their own), and a file source must hold enough distinct keys for
-// the most members and queries of any of them.
-func (pl *plan) useKeys(exp string, src *KeySource) error {
-	for i := range pl.groups {
-		g := &pl.groups[i]
+// UseKeys makes src the key source of every group of the plan. Each group
+// must be a Spec's (see [Plan.AddSpec]; the other groups draw keys of their
+// own), and a file source must hold enough distinct keys for the most
+// members and queries of any of them.
+func (pl *Plan) UseKeys(src *KeySource) error {
+	for i := range pl.Groups {
+		g := &pl.Groups[i]
 		if !g.pooled {
-			return paramError("keys", "experiment %s draws keys of its own; only the experiments that measure rates against inserted keys take -keys %s", exp, src.Name())
+			return paramError("keys", "experiment %s draws keys of its own; only the experiments that measure rates against inserted keys take -keys %s", pl.Experiment, src.Name())
 		}
-		g.keys = src
-		for _, r := range g.rows {
-			pl.rows[r].Keys = keysName(src)
+		g.Keys = src
+		for _, r := range g.Rows {
+			pl.Rows[r].Keys = keysName(src)
 		}
 		if src.Distinct() == 0 {
 			continue
 		}
-		for _, r := range g.rows {
-			row := &pl.rows[r]
+		for _, r := range g.Rows {
+			row := &pl.Rows[r]
 			if row.Items > src.Distinct() || row.Queries > src.Distinct()-row.Items {
 				return paramError("keys", "%s has %d distinct keys, too few for %d members and %d queries per filter (%s at %d items)",
 					src.Name(), src.Distinct(), row.Items, row.Queries, row.Series, row.Items)

@@ -201,16 +201,6 @@ func TestKeysFromFile(t *testing.T) {
 	if _, err := experiments.KeysFromFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("missing file: %v", err)
 	}
-	// A named experiment on the file, and one that draws its own keys.
-	if _, err := experiments.Run(context.Background(), "fill", "standard", experiments.Params{N: 200, Filters: 2, Queries: 600, Checkpoints: 2, KeySource: "file:" + path}, experiments.Options{}); err != nil {
-		t.Errorf("fill on the file: %v", err)
-	}
-	if _, err := experiments.Run(context.Background(), "fill", "standard", experiments.Params{N: 600, Filters: 2, Queries: 600, Checkpoints: 2, KeySource: "file:" + path}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
-		t.Errorf("fill needing too many keys: %v", err)
-	}
-	if _, err := experiments.Run(context.Background(), "counting", "counting", experiments.Params{N: 300, Filters: 2, KeySource: "url"}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "draws keys of its own") {
-		t.Errorf("counting with url keys: %v", err)
-	}
 }
 
 // BenchmarkKeysFromFile reads a file of ten million lines of about 33

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// Cache is one level of the data caches of the machine that measured a
+// CacheLevel is one level of the data caches of the machine that measured a
 // timed experiment, as its operating system reports them.
-type Cache struct {
+type CacheLevel struct {
 	// Level is 1 for L1d, 2 for L2, 3 for L3.
 	Level int `json:"level"`
 	// Bytes is the size of one such cache.
@@ -20,12 +20,13 @@ type Cache struct {
 // cacheDir is where Linux describes the first CPU's caches.
 var cacheDir = "/sys/devices/system/cpu/cpu0/cache"
 
-// dataCaches returns the data and unified caches of the first CPU, by
+// MachineCaches returns the data and unified caches of the first CPU, by
 // level, or nil where the system does not say (any system but Linux, or a
-// guest told nothing).
-func dataCaches() []Cache {
+// guest told nothing): the [Plan.Caches] of a run whose times depend on
+// them.
+func MachineCaches() []CacheLevel {
 	dirs, _ := filepath.Glob(filepath.Join(cacheDir, "index*"))
-	var out []Cache
+	var out []CacheLevel
 	for _, d := range dirs {
 		read := func(name string) string {
 			b, _ := os.ReadFile(filepath.Join(d, name))
@@ -42,10 +43,10 @@ func dataCaches() []Cache {
 		if !ok {
 			continue
 		}
-		out = append(out, Cache{Level: level, Bytes: size})
+		out = append(out, CacheLevel{Level: level, Bytes: size})
 	}
-	slices.SortFunc(out, func(a, b Cache) int { return a.Level - b.Level })
-	return slices.CompactFunc(out, func(a, b Cache) bool { return a.Level == b.Level })
+	slices.SortFunc(out, func(a, b CacheLevel) int { return a.Level - b.Level })
+	return slices.CompactFunc(out, func(a, b CacheLevel) bool { return a.Level == b.Level })
 }
 
 // parseCacheSize reads a size as Linux writes it: "32K", "1024K", "32M".

@@ -87,6 +87,11 @@ type Spec struct {
 	// KeySource); nil takes the uniform keys. A file source must hold at
 	// least the last item count plus Queries distinct keys.
 	Keys *KeySource
+	// Timed records in each row the mean time per Add and per Contains
+	// (NsPerAdd, NsPerQuery). The filters run in parallel, so the times
+	// compare filters of one run only; see [Time] for times on one
+	// goroutine.
+	Timed bool
 }
 
 // Measured is the Experiment of the Results that Measure returns.
@@ -145,11 +150,12 @@ func Measure(ctx context.Context, specs []Spec, p Params, o Options) (*Results, 
 	if len(specs) == 1 {
 		variant = specs[0].Name
 	}
-	return pl.results(ctx, Measured, variant, p, o, false, nil)
+	pl.Experiment, pl.Variant = Measured, variant
+	return pl.results(ctx, p, o)
 }
 
 // planMeasure validates Measure's arguments and plans the measurement.
-func planMeasure(specs []Spec, p Params, o Options) (Params, *plan, error) {
+func planMeasure(specs []Spec, p Params, o Options) (Params, *Plan, error) {
 	if len(specs) == 0 {
 		return Params{}, nil, paramError("specs", "no spec to measure")
 	}
@@ -157,7 +163,7 @@ func planMeasure(specs []Spec, p Params, o Options) (Params, *plan, error) {
 	if !reflect.DeepEqual(p, used) {
 		return Params{}, nil, paramError("params", "Measure reads only Filters, Queries and Conf; the other fields of Params must be zero")
 	}
-	p = used.merge(Params{Filters: measureFilters, Queries: measureQueries, Conf: measureConf})
+	p = used.Or(Params{Filters: measureFilters, Queries: measureQueries, Conf: measureConf})
 	if p.Filters < 1 || p.Filters > maxFilters {
 		return Params{}, nil, paramError("filters", "%d, want 1 <= filters <= %d", p.Filters, maxFilters)
 	}
@@ -173,7 +179,7 @@ func planMeasure(specs []Spec, p Params, o Options) (Params, *plan, error) {
 	if o.Workers < 0 {
 		return Params{}, nil, paramError("workers", "%d, want workers >= 0", o.Workers)
 	}
-	pl := &plan{}
+	pl := &Plan{}
 	names := map[string]bool{}
 	for i, s := range specs {
 		if s.Name == "" {
@@ -200,21 +206,22 @@ func planMeasure(specs []Spec, p Params, o Options) (Params, *plan, error) {
 		if s.Queries == 0 {
 			s.Queries = p.Queries
 		}
-		if err := pl.measure(Measured+"/"+s.Name, s, false, nil); err != nil {
+		if err := pl.AddSpec(Measured+"/"+s.Name, s, nil); err != nil {
 			return Params{}, nil, err
 		}
 	}
 	return p, pl, nil
 }
 
-// measure adds to the plan the group of rows that measures spec s: one row
-// per item count, with Series s.Name, the spec's filters and queries and
-// its theory. decorate, if not nil, then sets the columns a named
-// experiment adds (the geometry, the classic rate, the target). The group
-// is seeded by key; with timed set its filters record times per operation.
-// This is the only place where the rate of a filter against its keys is
-// planned: Measure and the named experiments all come here.
-func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) error {
+// AddSpec adds to the plan the group of rows that measures spec s by the
+// method of [Measure]: one row per item count, with Series s.Name, the
+// spec's filters and queries (which must be set) and its theory. decorate,
+// if not nil, then sets the columns the plan adds to each row (the
+// geometry, the classic rate, the target). The group is seeded by key
+// (see [Group.Key]). This is the only place where the rate of a filter
+// against its keys is planned: Measure and the named experiments all come
+// here.
+func (pl *Plan) AddSpec(key string, s Spec, decorate func(*Row)) error {
 	if s.New == nil {
 		return paramError("new", "spec %q has no New function", s.Name)
 	}
@@ -246,7 +253,7 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 				s.Name, s.Keys.Name(), s.Keys.Distinct(), n, s.Queries)
 		}
 	}
-	g := group{key: key, filters: s.Filters, run: measureRun(s.New, timed), pooled: true, keys: s.Keys}
+	g := Group{Key: key, Filters: s.Filters, Run: measureRun(s.New, s.Timed), pooled: true, Keys: s.Keys}
 	var last uint64
 	for i, n := range s.Items {
 		switch {
@@ -266,9 +273,9 @@ func (pl *plan) measure(key string, s Spec, timed bool, decorate func(*Row)) err
 		if decorate != nil {
 			decorate(&r)
 		}
-		g.rows = append(g.rows, pl.add(r))
+		g.Rows = append(g.Rows, pl.AddRow(r))
 	}
-	pl.groups = append(pl.groups, g)
+	pl.Groups = append(pl.Groups, g)
 	return nil
 }
 
@@ -299,18 +306,18 @@ type statser interface {
 	Stats() variants.Stats
 }
 
-// measureRun returns the runFunc of a spec: it builds the trial's filter,
+// measureRun returns the RunFunc of a spec: it builds the trial's filter,
 // fills it to each row's Items in turn and queries it with the row's
 // Queries never-inserted keys. With timed set it records the time per Add
 // and per Contains.
-func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := newFilter(t.hashing.Seed)
+func measureRun(newFilter func(uint64) (Filter, error), timed bool) RunFunc {
+	return func(ctx context.Context, t *Job, rows []*Row, out []Trial) error {
+		f, err := newFilter(t.Hashing.Seed)
 		if err != nil {
-			return fmt.Errorf("experiments: %s: filter %d: %w", rows[0].Series, t.filter, err)
+			return fmt.Errorf("experiments: %s: filter %d: %w", rows[0].Series, t.Filter, err)
 		}
 		if isNil(f) {
-			return fmt.Errorf("experiments: %s: filter %d: New returned a nil filter and no error", rows[0].Series, t.filter)
+			return fmt.Errorf("experiments: %s: filter %d: New returned a nil filter and no error", rows[0].Series, t.Filter)
 		}
 		var inserted uint64
 		for j, r := range rows {
@@ -320,14 +327,14 @@ func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
 				if inserted%interruptEvery == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				f.Add(t.member(inserted))
+				f.Add(t.Member(inserted))
 				for j := range t.keys.repeats(t.stream, inserted) {
-					f.Add(t.member(t.keys.repeatOf(t.stream, inserted, j)))
+					f.Add(t.Member(t.keys.repeatOf(t.stream, inserted, j)))
 				}
 			}
 			addTime := time.Since(start)
 			start = time.Now()
-			positives, err := t.countPositives(ctx, f, r.Queries)
+			positives, err := t.CountPositives(ctx, f, r.Queries)
 			if err != nil {
 				return err
 			}
@@ -363,27 +370,27 @@ func measureRun(newFilter func(uint64) (Filter, error), timed bool) runFunc {
 
 // results executes the plan and returns its results: partial ones for a
 // shard, aggregated ones with their notes otherwise.
-func (pl *plan) results(ctx context.Context, exp, variant string, p Params, o Options, sequential bool, summarize func(*Results) []string) (*Results, error) {
+func (pl *Plan) results(ctx context.Context, p Params, o Options) (*Results, error) {
 	res := &Results{
-		Experiment:    exp,
-		Variant:       variant,
+		Experiment:    pl.Experiment,
+		Variant:       pl.Variant,
 		Params:        p,
 		Seed:          o.Seed,
 		GoVersion:     runtime.Version(),
 		ModuleVersion: moduleVersion(),
 	}
-	if err := execute(ctx, pl, o, sequential); err != nil {
+	if err := execute(ctx, pl, o); err != nil {
 		return nil, err
 	}
-	res.Rows = pl.rows
-	res.Caches = pl.caches
+	res.Rows = pl.Rows
+	res.Caches = pl.Caches
 	if o.Shard.sharded() {
 		sh := o.Shard
 		res.Shard = &sh
-		res.Notes = pl.notes
+		res.Notes = pl.Notes
 		return res, falseNegatives(res)
 	}
-	if err := res.finish(pl.notes, pl.groups, summarize); err != nil {
+	if err := res.finish(pl.Notes, pl); err != nil {
 		return nil, err
 	}
 	return res, falseNegatives(res)
@@ -393,7 +400,7 @@ func (pl *plan) results(ctx context.Context, exp, variant string, p Params, o Op
 // them when q = items, a seeded sample with replacement otherwise; the
 // sample of point j differs from the other points') and returns how many
 // it reports absent.
-func (t *trial) countMissing(ctx context.Context, f Filter, j int, items, q uint64) (uint64, error) {
+func (t *Job) countMissing(ctx context.Context, f Filter, j int, items, q uint64) (uint64, error) {
 	var missed uint64
 	base := derive(t.stream, 3, uint64(j))
 	for i := range q {
@@ -404,7 +411,7 @@ func (t *trial) countMissing(ctx context.Context, f Filter, j int, items, q uint
 		if q < items {
 			x, _ = bits.Mul64(splitmix64(base+i), items)
 		}
-		if !f.Contains(t.member(x)) {
+		if !f.Contains(t.Member(x)) {
 			missed++
 		}
 	}
@@ -447,14 +454,14 @@ func falseNegatives(res *Results) error {
 
 // measuredGroups returns the groups of results from Measure: each spec is
 // one group, the consecutive rows of one series.
-func measuredGroups(r *Results) []group {
-	var gs []group
+func measuredGroups(r *Results) []Group {
+	var gs []Group
 	for i, row := range r.Rows {
 		if i == 0 || row.Series != r.Rows[i-1].Series {
-			gs = append(gs, group{key: Measured + "/" + row.Series, filters: row.Filters, pooled: true})
+			gs = append(gs, Group{Key: Measured + "/" + row.Series, Filters: row.Filters, pooled: true})
 		}
 		g := &gs[len(gs)-1]
-		g.rows = append(g.rows, i)
+		g.Rows = append(g.Rows, i)
 	}
 	return gs
 }

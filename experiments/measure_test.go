@@ -175,7 +175,7 @@ func TestMeasureOwnFilter(t *testing.T) {
 		}
 		shards = append(shards, back)
 	}
-	merged, err := experiments.Merge(shards)
+	merged, err := experiments.Merge(shards, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,7 @@ func TestMeasureFalseNegatives(t *testing.T) {
 		}
 		shards = append(shards, s)
 	}
-	if m, err := experiments.Merge(shards); !errors.Is(err, experiments.ErrFalseNegative) || m == nil || m.Rows[0].FalseNegatives != 2000 {
+	if m, err := experiments.Merge(shards, nil); !errors.Is(err, experiments.ErrFalseNegative) || m == nil || m.Rows[0].FalseNegatives != 2000 {
 		t.Errorf("Merge = %v, %v; want the merged results and ErrFalseNegative", m, err)
 	}
 }

@@ -49,7 +49,7 @@ type Results struct {
 	// Caches are the data caches of the machine that measured, by level,
 	// for the speed experiment, whose times depend on them; empty where
 	// the system does not report them.
-	Caches []Cache `json:"caches,omitempty"`
+	Caches []CacheLevel `json:"caches,omitempty"`
 	// Rows are the measured points, grouped by series, in a fixed order.
 	Rows []Row `json:"rows"`
 }
@@ -310,20 +310,20 @@ func (r *Row) aggregate(conf float64) error {
 // finish aggregates every row and rewrites the notes that depend on the
 // measurements. notes are the plan-time notes, kept first; groups are the
 // plan's groups of rows measured on the same filters.
-func (res *Results) finish(notes []string, groups []group, summarize func(*Results) []string) error {
+func (res *Results) finish(notes []string, pl *Plan) error {
 	for i := range res.Rows {
 		if err := res.Rows[i].aggregate(res.Params.Conf); err != nil {
 			return err
 		}
 	}
 	res.Notes = append([]string(nil), notes...)
-	checks, err := outsideNotes(res, groups)
+	checks, err := outsideNotes(res, pl.Groups, pl.Label)
 	if err != nil {
 		return err
 	}
 	res.Notes = append(res.Notes, checks...)
-	if summarize != nil {
-		res.Notes = append(res.Notes, summarize(res)...)
+	if pl.Summarize != nil {
+		res.Notes = append(res.Notes, pl.Summarize(res)...)
 	}
 	return nil
 }
@@ -332,10 +332,10 @@ func (res *Results) finish(notes []string, groups []group, summarize func(*Resul
 // the measured interval, how many independent groups of filters the points
 // come from, and, after it, the pooled check of each group of several
 // points (see pooledCheck).
-func outsideNotes(res *Results, groups []group) ([]string, error) {
+func outsideNotes(res *Results, groups []Group, label func(Row) string) ([]string, error) {
 	groupOf := make([]int, len(res.Rows))
 	for g, gr := range groups {
-		for _, i := range gr.rows {
+		for _, i := range gr.Rows {
 			groupOf[i] = g
 		}
 	}
@@ -361,7 +361,7 @@ func outsideNotes(res *Results, groups []group) ([]string, error) {
 		}
 		tl.checked++
 		if r.Inside == "no" {
-			tl.out = append(tl.out, pointLabel(res.Experiment, r))
+			tl.out = append(tl.out, pointLabel(r, label))
 		}
 		if g := groupOf[i]; !slices.Contains(tl.groups, g) {
 			tl.groups = append(tl.groups, g)
@@ -382,9 +382,9 @@ func outsideNotes(res *Results, groups []group) ([]string, error) {
 		case !tl.multi:
 			note += fmt.Sprintf("; each point is measured on its own filters, so the %d points are independent", tl.checked)
 		case len(tl.groups) == 1 && groups[tl.groups[0]].pooled:
-			note += fmt.Sprintf("; the %d points are checkpoints of the same %d growing filters, one independent group, so they are not %d independent pieces of evidence", tl.checked, groups[tl.groups[0]].filters, tl.checked)
+			note += fmt.Sprintf("; the %d points are checkpoints of the same %d growing filters, one independent group, so they are not %d independent pieces of evidence", tl.checked, groups[tl.groups[0]].Filters, tl.checked)
 		case len(tl.groups) == 1:
-			note += fmt.Sprintf("; the %d points are all measured on the same %d filters, one independent group, so they are not %d independent pieces of evidence", tl.checked, groups[tl.groups[0]].filters, tl.checked)
+			note += fmt.Sprintf("; the %d points are all measured on the same %d filters, one independent group, so they are not %d independent pieces of evidence", tl.checked, groups[tl.groups[0]].Filters, tl.checked)
 		default:
 			note += fmt.Sprintf("; the %d points come from %d independent groups of filters, and the points of one group, measured on the same filters, are not independent evidence", tl.checked, len(tl.groups))
 		}
@@ -413,9 +413,9 @@ func outsideNotes(res *Results, groups []group) ([]string, error) {
 // Student t interval over the filters, or, where all are equal, the
 // Clopper-Pearson interval of the pooled counts scaled to a ratio), which
 // a consistent theory puts around 1, however correlated the rows are.
-func pooledCheck(res *Results, g group, series string) (string, error) {
+func pooledCheck(res *Results, g Group, series string) (string, error) {
 	var rows []*Row
-	for _, i := range g.rows {
+	for _, i := range g.Rows {
 		if r := &res.Rows[i]; r.Series == series && r.Inside != "" {
 			rows = append(rows, r)
 		}
@@ -485,31 +485,16 @@ func theoryName(model string) string {
 	return "the " + model + " theory"
 }
 
-// pointLabel names a row's point in words for notes.
-func pointLabel(exp string, r Row) string {
+// pointLabel names a row's point in words for notes: its ages for a
+// recall row, the plan's label if it has one, its items otherwise.
+func pointLabel(r Row, label func(Row) string) string {
 	if r.AgeEnd > 0 {
 		return fmt.Sprintf("ages %d to %d", r.Age, r.AgeEnd-1)
 	}
-	switch exp {
-	case "bits":
-		return fmt.Sprintf("%.0f bits per element", float64(r.Bits)/float64(r.Items))
-	case "hashes":
-		return fmt.Sprintf("k = %d", r.Hashes)
-	case "small-m", "hashing":
-		return fmt.Sprintf("m = %d", r.Bits)
-	case "blocking":
-		if r.Target > 0 {
-			return fmt.Sprintf("n = %d sized for p = %g", r.Items, r.Target)
+	if label != nil {
+		if s := label(r); s != "" {
+			return s
 		}
-		return fmt.Sprintf("%.2f bits per element", float64(r.Bits)/float64(r.Items))
-	case "counting":
-		switch r.Model {
-		case "binomial":
-			return fmt.Sprintf("value %d", r.Value)
-		case "binomial tail":
-			return fmt.Sprintf("width %d, items %d", r.Width, r.Items)
-		}
-		return fmt.Sprintf("removals %d", r.Removals)
 	}
 	return fmt.Sprintf("items %d", r.Items)
 }
@@ -708,15 +693,18 @@ func (r Row) template() Row {
 }
 
 // Merge combines the results of all N shards of one sharded run (each run
-// with the same experiment, variant, parameters and seed, and Options.Shard
-// i/N for i = 0..N-1, in any order; or, for Measure, the same specs) into
-// the results of the unsharded run:
+// with the same plan, parameters and seed, and Options.Shard i/N for
+// i = 0..N-1, in any order) into the results of the unsharded run:
 // WriteCSV and WriteJSON of the merged results write exactly the bytes the
 // unsharded run writes (up to the time columns, which differ run to run).
-// It reports an error if the shards do not belong to one run or a shard is
-// missing or repeated; and, with the merged results, an error wrapping
-// ErrFalseNegative if a filter of any shard had a false negative.
-func Merge(shards []*Results) (*Results, error) {
+// pl is the plan of the run, made again from the shards' parameters, whose
+// groups and summary the notes need; it is nil for the results of
+// [Measure] and [MeasureWindow], whose groups are their specs.
+// Merge reports an error if the shards do not belong to one run or a
+// shard is missing or repeated; and, with the merged results, an error
+// wrapping [ErrFalseNegative] if a filter of any shard had a false
+// negative.
+func Merge(shards []*Results, pl *Plan) (*Results, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("experiments: merge: no shard results")
 	}
@@ -759,28 +747,20 @@ func Merge(shards []*Results) (*Results, error) {
 	// The groups of rows measured on the same filters, which the notes
 	// need, are those of the run's plan: planned again from the
 	// parameters for a named experiment, one per series for Measure.
-	var groups []group
-	var summarize func(*Results) []string
-	if first.Experiment == Measured || first.Experiment == MeasuredWindow {
-		groups = measuredGroups(first)
+	if pl == nil {
+		if first.Experiment != Measured && first.Experiment != MeasuredWindow {
+			return nil, fmt.Errorf("experiments: merge: results of %s need the plan of their run", first.Experiment)
+		}
+		pl = &Plan{Groups: measuredGroups(first)}
 	} else {
-		e, ok := Lookup(first.Experiment)
-		if !ok {
-			return nil, fmt.Errorf("experiments: merge: unknown experiment %q", first.Experiment)
+		if len(pl.Rows) != len(first.Rows) {
+			return nil, fmt.Errorf("experiments: merge: the shards have %d rows, their parameters plan %d", len(first.Rows), len(pl.Rows))
 		}
-		pl, err := e.plan(first.Variant, first.Params)
-		if err != nil {
-			return nil, fmt.Errorf("experiments: merge: planning the run again: %w", err)
-		}
-		if len(pl.rows) != len(first.Rows) {
-			return nil, fmt.Errorf("experiments: merge: the shards have %d rows, their parameters plan %d", len(first.Rows), len(pl.rows))
-		}
-		for i, r := range pl.rows {
+		for i, r := range pl.Rows {
 			if r.Series != first.Rows[i].Series || r.Items != first.Rows[i].Items {
 				return nil, fmt.Errorf("experiments: merge: row %d of the shards is %s at %d items, their parameters plan %s at %d", i, first.Rows[i].Series, first.Rows[i].Items, r.Series, r.Items)
 			}
 		}
-		groups, summarize = pl.groups, e.summarize
 	}
 	out := &Results{
 		Experiment:    first.Experiment,
@@ -814,7 +794,7 @@ func Merge(shards []*Results) (*Results, error) {
 		out.Rows[i] = row
 	}
 	// The plan-time notes are those of the shards; recompute the rest.
-	if err := out.finish(planNotes(first), groups, summarize); err != nil {
+	if err := out.finish(planNotes(first), pl); err != nil {
 		return nil, err
 	}
 	// A false negative fails the merged run as it fails the unsharded one.

@@ -3,13 +3,19 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/bloomlab/bloomlab/analysis"
 )
+
+// RandomLines is the series name of the memory baseline of [Time] and
+// the speed experiment: random loads of 64-byte lines (see [TimeLines]).
+const RandomLines = "random lines"
 
 // TimedRun is the Experiment of the Results that Time returns.
 const TimedRun = "time"
@@ -101,12 +107,13 @@ func Time(ctx context.Context, specs []TimeSpec, p Params, o Options) (*Results,
 	if len(specs) == 1 {
 		variant = specs[0].Name
 	}
-	return pl.results(ctx, TimedRun, variant, p, o, true, nil)
+	pl.Experiment, pl.Variant, pl.Sequential = TimedRun, variant, true
+	return pl.results(ctx, p, o)
 }
 
 // planTime validates Time's arguments and plans the timing.
-func planTime(specs []TimeSpec, p Params, o Options) (Params, *plan, error) {
-	fail := func(err error) (Params, *plan, error) { return Params{}, nil, err }
+func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
+	fail := func(err error) (Params, *Plan, error) { return Params{}, nil, err }
 	if len(specs) == 0 {
 		return fail(paramError("specs", "no spec to time"))
 	}
@@ -114,7 +121,7 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *plan, error) {
 	if !reflect.DeepEqual(p, used) {
 		return fail(paramError("params", "Time reads only Keys, Queries, MinAdds, Passes, P and Conf; the other fields of Params must be zero"))
 	}
-	p = used.merge(Params{Keys: timeKeys, Queries: timeQueries, Passes: timePasses, P: timeRate, Conf: measureConf})
+	p = used.Or(Params{Keys: timeKeys, Queries: timeQueries, Passes: timePasses, P: timeRate, Conf: measureConf})
 	if p.MinAdds == 0 {
 		p.MinAdds = p.Queries
 	}
@@ -172,16 +179,16 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *plan, error) {
 			}
 		}
 	}
-	pl := &plan{}
+	pl := &Plan{}
 	for _, s := range specs {
 		for _, n := range p.Keys {
-			pl.groups = append(pl.groups, group{
+			pl.Groups = append(pl.Groups, Group{
 				// Every spec at n gets the same keys and hash seed.
-				key:     fmt.Sprintf("%s/n=%d", TimedRun, n),
-				filters: 1,
-				run:     timeRun(s, n, p),
-				keys:    s.Keys,
-				rows: []int{pl.add(Row{Series: s.Name, Items: n, Capacity: n, Filters: 1,
+				Key:     fmt.Sprintf("%s/n=%d", TimedRun, n),
+				Filters: 1,
+				Run:     TimeFilter(s, n, p),
+				Keys:    s.Keys,
+				Rows: []int{pl.AddRow(Row{Series: s.Name, Items: n, Capacity: n, Filters: 1,
 					Queries: p.Queries, Members: p.Queries * uint64(p.Passes), Target: p.P, Keys: keysName(s.Keys)})},
 			})
 		}
@@ -191,22 +198,26 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *plan, error) {
 		if err != nil {
 			return fail(paramError("keys", "%v", err))
 		}
-		pl.groups = append(pl.groups, group{
-			key:     fmt.Sprintf("%s/%s/n=%d", TimedRun, RandomLines, n),
-			filters: 1,
-			run:     timeLines(m),
-			rows:    []int{pl.add(Row{Series: RandomLines, Items: n, Capacity: n, Filters: 1, Queries: p.Queries, Target: p.P})},
+		pl.Groups = append(pl.Groups, Group{
+			Key:     fmt.Sprintf("%s/%s/n=%d", TimedRun, RandomLines, n),
+			Filters: 1,
+			Run:     TimeLines(m),
+			Rows:    []int{pl.AddRow(Row{Series: RandomLines, Items: n, Capacity: n, Filters: 1, Queries: p.Queries, Target: p.P})},
 		})
 	}
-	pl.notes = append(pl.notes,
+	pl.Notes = append(pl.Notes,
 		fmt.Sprintf("times per operation on one goroutine, the median of %d passes; keys made in chunks of %d between timed runs, untimed; adds repeated on new filters until at least %d were timed; present queries cycle through the filter's keys", p.Passes, timeChunk, p.MinAdds),
 		fmt.Sprintf("%s: the time per load of a random 64-byte line of a table of the standard filter's size for n keys at p = %g, loads independent of each other", RandomLines, p.P))
 	return p, pl, nil
 }
 
-// timeRun returns the runFunc that times the filter of s at n keys.
-func timeRun(s TimeSpec, n uint64, p Params) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+// TimeFilter returns the [RunFunc] that times the filter of s at n keys by
+// the method of [Time], for a [Group] of one filter with one row, whose
+// Queries and Members (Queries times p.Passes) it reads; p gives Queries,
+// MinAdds and Passes. Such a group is timed alone (Group.Alone) in a run
+// that measures rates as well.
+func TimeFilter(s TimeSpec, n uint64, p Params) RunFunc {
+	return func(ctx context.Context, t *Job, rows []*Row, out []Trial) error {
 		r := rows[0]
 		keys := t.keys
 		buf := make([]byte, 0, 32*timeChunk)
@@ -233,7 +244,7 @@ func timeRun(s TimeSpec, n uint64, p Params) runFunc {
 		}
 		var f Filter
 		fill := func() (time.Duration, error) {
-			g, err := s.New(n, t.hashing.Seed)
+			g, err := s.New(n, t.Hashing.Seed)
 			if err != nil {
 				return 0, fmt.Errorf("experiments: %s at %d keys: %w", s.Name, n, err)
 			}
@@ -345,4 +356,42 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// lineSink receives the sums of TimeLines, so that the compiler keeps the
+// loads.
+var lineSink atomic.Uint64
+
+// TimeLines returns the [RunFunc] of the memory baseline (series
+// [RandomLines]), for a group of one filter with one row: Queries loads of random
+// 64-byte lines of a table of m bits (rounded up to whole lines), each
+// line's first word summed, with the line indexes from the trial's key
+// stream so that no load waits for another. The time per load is the
+// query time; there is no add time.
+func TimeLines(m uint64) RunFunc {
+	return func(ctx context.Context, t *Job, rows []*Row, out []Trial) error {
+		r := rows[0]
+		lines := max(1, (m+511)/512)
+		table := make([]uint64, 8*lines)
+		for i := range table {
+			table[i] = uint64(i)
+		}
+		x := t.stream
+		var sum uint64
+		start := time.Now()
+		for i := range r.Queries {
+			if i%interruptEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			x = splitmix64(x)
+			hi, _ := bits.Mul64(x, lines)
+			sum += table[8*hi]
+		}
+		d := time.Since(start)
+		lineSink.Add(sum) // keeps the loads
+		out[0].Bits = 512 * lines
+		out[0].Bytes = 64 * lines
+		out[0].NsPerQuery = float64(d.Nanoseconds()) / float64(r.Queries)
+		return nil
+	}
 }

@@ -97,7 +97,7 @@ func MeasureWindow(ctx context.Context, specs []WindowSpec, p Params, o Options)
 	if !reflect.DeepEqual(p, used) {
 		return nil, paramError("params", "MeasureWindow reads only Filters, Queries and Conf; the other fields of Params must be zero")
 	}
-	p = used.merge(Params{Filters: measureFilters, Queries: measureQueries, Conf: measureConf})
+	p = used.Or(Params{Filters: measureFilters, Queries: measureQueries, Conf: measureConf})
 	if math.IsNaN(p.Conf) || p.Conf <= 0 || p.Conf >= 1 {
 		return nil, paramError("conf", "%v, want 0 < conf < 1", p.Conf)
 	}
@@ -107,7 +107,7 @@ func MeasureWindow(ctx context.Context, specs []WindowSpec, p Params, o Options)
 	if o.Workers < 0 {
 		return nil, paramError("workers", "%d, want workers >= 0", o.Workers)
 	}
-	pl := &plan{}
+	pl := &Plan{}
 	names := map[string]bool{}
 	for _, s := range specs {
 		if names[s.Name] {
@@ -120,7 +120,7 @@ func MeasureWindow(ctx context.Context, specs []WindowSpec, p Params, o Options)
 		if s.Queries == 0 {
 			s.Queries = p.Queries
 		}
-		if err := pl.measureWindow(MeasuredWindow+"/"+s.Name, s, nil); err != nil {
+		if err := pl.AddWindowSpec(MeasuredWindow+"/"+s.Name, s, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -128,14 +128,16 @@ func MeasureWindow(ctx context.Context, specs []WindowSpec, p Params, o Options)
 	if len(specs) == 1 {
 		variant = specs[0].Name
 	}
-	return pl.results(ctx, MeasuredWindow, variant, p, o, false, nil)
+	pl.Experiment, pl.Variant = MeasuredWindow, variant
+	return pl.results(ctx, p, o)
 }
 
-// measureWindow adds to the plan the group of rows that measures window
-// spec s, seeded by key; decorate, if not nil, sets the columns a named
-// experiment adds to each row. It checks the spec and builds one filter
-// (New(0)) first, so that errors come before any work.
-func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) error {
+// AddWindowSpec adds to the plan the group of rows that measures window
+// spec s by the method of [MeasureWindow], seeded by key (see
+// [Group.Key]); decorate, if not nil, sets the columns the plan adds to
+// each row. It checks the spec and builds one filter (New(0)) first, so
+// that errors come before any work.
+func (pl *Plan) AddWindowSpec(key string, s WindowSpec, decorate func(*Row)) error {
 	switch {
 	case s.Name == "":
 		return paramError("name", "a window spec has no name")
@@ -180,7 +182,7 @@ func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) err
 			model = "theory"
 		}
 	}
-	g := group{key: key, filters: s.Filters, run: windowRun(s), pooled: true}
+	g := Group{Key: key, Filters: s.Filters, Run: windowRun(s), pooled: true}
 	for _, t := range s.Positions {
 		r := Row{Series: s.Name, Items: t, Window: s.Window, Members: min(s.Window, t),
 			Filters: s.Filters, Queries: s.Queries, Model: model}
@@ -196,7 +198,7 @@ func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) err
 		if decorate != nil {
 			decorate(&r)
 		}
-		g.rows = append(g.rows, pl.add(r))
+		g.Rows = append(g.Rows, pl.AddRow(r))
 	}
 	rmodel := ""
 	if s.RecallTheory != nil {
@@ -235,9 +237,9 @@ func (pl *plan) measureWindow(key string, s WindowSpec, decorate func(*Row)) err
 		if decorate != nil {
 			decorate(&r)
 		}
-		g.rows = append(g.rows, pl.add(r))
+		g.Rows = append(g.Rows, pl.AddRow(r))
 	}
-	pl.groups = append(pl.groups, g)
+	pl.Groups = append(pl.Groups, g)
 	return nil
 }
 
@@ -255,18 +257,18 @@ func increasing(spec, param string, xs []uint64, least uint64) error {
 	return nil
 }
 
-// windowRun returns the runFunc of a window spec: it streams the trial's
+// windowRun returns the RunFunc of a window spec: it streams the trial's
 // member keys into a new filter and, at each position of the spec in
 // order, measures the rate row (and checks the window) or queries the age
 // buckets of the recall rows.
-func windowRun(s WindowSpec) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := s.New(t.hashing.Seed)
+func windowRun(s WindowSpec) RunFunc {
+	return func(ctx context.Context, t *Job, rows []*Row, out []Trial) error {
+		f, err := s.New(t.Hashing.Seed)
 		if err != nil {
-			return fmt.Errorf("experiments: %s: filter %d: %w", s.Name, t.filter, err)
+			return fmt.Errorf("experiments: %s: filter %d: %w", s.Name, t.Filter, err)
 		}
 		if isNil(f) {
-			return fmt.Errorf("experiments: %s: filter %d: New returned a nil filter and no error", s.Name, t.filter)
+			return fmt.Errorf("experiments: %s: filter %d: New returned a nil filter and no error", s.Name, t.Filter)
 		}
 		nRate := len(s.Positions)
 		var added uint64
@@ -277,7 +279,7 @@ func windowRun(s WindowSpec) runFunc {
 				if added%interruptEvery == 0 && ctx.Err() != nil {
 					return 0, 0
 				}
-				f.Add(t.member(added))
+				f.Add(t.Member(added))
 			}
 			return time.Since(start), n
 		}
@@ -305,7 +307,7 @@ func windowRun(s WindowSpec) runFunc {
 					if q%interruptEvery == 0 && ctx.Err() != nil {
 						return ctx.Err()
 					}
-					if f.Contains(t.query(uint64(i)*s.Queries + q)) {
+					if f.Contains(t.Query(uint64(i)*s.Queries + q)) {
 						positives++
 					}
 				}
@@ -314,7 +316,7 @@ func windowRun(s WindowSpec) runFunc {
 				if w := rows[i].Members; w > 0 {
 					start = time.Now()
 					for a := range w {
-						if !f.Contains(t.member(pos - 1 - a)) {
+						if !f.Contains(t.Member(pos - 1 - a)) {
 							o.FalseNegatives++
 						}
 					}
@@ -337,7 +339,7 @@ func windowRun(s WindowSpec) runFunc {
 			for b := nRate; b < len(rows); b++ {
 				r := rows[b]
 				for a := r.Age; a < r.AgeEnd; a++ {
-					if f.Contains(t.member(pos - 1 - a)) {
+					if f.Contains(t.Member(pos - 1 - a)) {
 						out[b].Count++
 					}
 				}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // adversaryFigure draws the adversary experiment: (a) the rate after n
@@ -107,7 +108,7 @@ func point(row *experiments.Row, x float64, invert bool, top float64) Points {
 
 // pollutionPanel is panel (a).
 func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, error) {
-	attacks := []string{experiments.AttackRandom, experiments.AttackChosen, experiments.AttackChosenKeyed}
+	attacks := []string{catalog.AttackRandom, catalog.AttackChosen, catalog.AttackChosenKeyed}
 	var ys []float64
 	for _, v := range vs {
 		for _, a := range attacks {
@@ -137,8 +138,8 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 			pts.Errors = append(pts.Errors, q.Errors...)
 		}
 		label := a
-		if a == experiments.AttackChosen {
-			label += fmt.Sprintf(" (best of up to T = %d)", experiments.PollutionCandidates)
+		if a == catalog.AttackChosen {
+			label += fmt.Sprintf(" (best of up to T = %d)", catalog.PollutionCandidates)
 		}
 		if err := addMeasured(p, clampLow(pts, lo), seriesColor(attackStyles[j].color), attackStyles[j].shape, label); err != nil {
 			return nil, err
@@ -163,9 +164,9 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 // forgingPanel is panel (b).
 func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, error) {
 	series := []struct{ attack, label string }{
-		{experiments.AttackRandom, "blind: 1/rate"},
-		{experiments.AttackForgedOnline, "forging with known hashing and bits"},
-		{experiments.AttackForgedKeyed, "forging against a keyed filter"},
+		{catalog.AttackRandom, "blind: 1/rate"},
+		{catalog.AttackForgedOnline, "forging with known hashing and bits"},
+		{catalog.AttackForgedKeyed, "forging against a keyed filter"},
 	}
 	var ys []float64
 	for _, v := range vs {
@@ -199,7 +200,7 @@ func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, 
 			return nil, err
 		}
 	}
-	if off := find(vs[0] + ": " + experiments.AttackForgeOffline); off != nil && off.Rate > 0 {
+	if off := find(vs[0] + ": " + catalog.AttackForgeOffline); off != nil && off.Rate > 0 {
 		p.Legend.Add(fmt.Sprintf("(the forger's offline search: %.0f trials per key for %s)", 1/off.Rate, vs[0]))
 	}
 	return p, nil
@@ -207,7 +208,7 @@ func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, 
 
 // removalPanel is panel (c), or nil if r has no counting rows.
 func removalPanel(r *experiments.Results) (*plot.Plot, error) {
-	attacks := []string{experiments.AttackRemoveRandom, experiments.AttackRemoveForged, experiments.AttackRemoveKeyed}
+	attacks := []string{catalog.AttackRemoveRandom, catalog.AttackRemoveForged, catalog.AttackRemoveKeyed}
 	var ys []float64
 	found := false
 	for _, a := range attacks {

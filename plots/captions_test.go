@@ -11,6 +11,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // The numbers of the README's figure captions are checked here against
@@ -186,7 +187,7 @@ func TestCaptionNumbers(t *testing.T) {
 	if r := data["counting-all"]; r != nil {
 		sat := one(t, r, "saturated, width 2", func(row *experiments.Row) bool { return row.Items == r.Params.N })
 		var lost *experiments.Row
-		for _, row := range Rows(r, experiments.CountingFalseNegatives, nil) {
+		for _, row := range Rows(r, catalog.CountingFalseNegatives, nil) {
 			if row.Removals == row.Items {
 				lost = row
 			}
@@ -271,7 +272,7 @@ func TestCaptionNumbers(t *testing.T) {
 		for _, c := range r.Caches {
 			caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
 		}
-		st, sc, sb := at("standard", large), at("scalable", large), at(experiments.ScalableBlocked, large)
+		st, sc, sb := at("standard", large), at("scalable", large), at(catalog.ScalableBlocked, large)
 		claims(t, text, "speed-all",
 			"("+strings.Join(caches, ", ")+", as its system reports them)",
 			fmt.Sprintf("With %d keys a standard filter adds in %.0f ns and answers a query for an absent key in %.0f.", small, at("standard", small).NsPerAdd, at("standard", small).NsPerQuery),
@@ -314,7 +315,7 @@ func TestCaptionNumbers(t *testing.T) {
 			fmt.Sprintf("%.0f to %.0f for a Go map", mlo, mhi))
 	}
 	if r := data["cardinality-all"]; r != nil {
-		rows := Rows(r, experiments.CardinalitySaturation, nil)
+		rows := Rows(r, catalog.CardinalitySaturation, nil)
 		var peak, last *experiments.Row
 		for _, row := range rows {
 			if peak == nil || row.Bias > peak.Bias {
@@ -410,17 +411,17 @@ func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
 	final := uint64(math.Round(float64(r.Params.N) * r.Params.Span))
 	last := func(row *experiments.Row) bool { return row.Items == final }
 	rate := func(d string) *experiments.Row { return one(t, r, d, last) }
-	timed := func(d string) *experiments.Row { return one(t, r, d+experiments.GrowthTimed, last) }
-	std := rate(experiments.GrowthStandard)
+	timed := func(d string) *experiments.Row { return one(t, r, d+catalog.GrowthTimed, last) }
+	std := rate(catalog.GrowthStandard)
 	times := func(d string) string {
-		x, s := timed(d), timed(experiments.GrowthStandard)
+		x, s := timed(d), timed(catalog.GrowthStandard)
 		return fmt.Sprintf("%.0f and %.0f ns (%.1f and %.1f times the standard filter's)", x.NsPerAdd, x.NsPerQuery, x.NsPerAdd/s.NsPerAdd, x.NsPerQuery/s.NsPerQuery)
 	}
 	pct := func(row *experiments.Row) string {
 		return fmt.Sprintf("%.3g%% [%.3g%%, %.3g%%]", 100*row.Rate, 100*row.Lo, 100*row.Hi)
 	}
 	var inside []string
-	for _, d := range experiments.GrowthDesigns {
+	for _, d := range catalog.GrowthDesigns {
 		yes, all := 0, 0
 		for _, row := range Rows(r, d, nil) {
 			if row.Inside == "yes" {
@@ -431,15 +432,15 @@ func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
 		inside = append(inside, fmt.Sprintf("%d/%d", yes, all))
 	}
 	dyn := func(n uint64) *experiments.Row {
-		return one(t, r, experiments.GrowthDynamic, func(row *experiments.Row) bool { return row.Items == n })
+		return one(t, r, catalog.GrowthDynamic, func(row *experiments.Row) bool { return row.Items == n })
 	}
-	redis, pow2 := rate(experiments.GrowthRedis), rate(experiments.GrowthRedisPow2)
-	rr, rlo, rhi := pooled(t, r, experiments.GrowthRedis)
-	pr, plo, phi := pooled(t, r, experiments.GrowthRedisPow2)
-	a, b := rate(experiments.GrowthAlmeida), rate(experiments.GrowthAlmeidaBlocked)
+	redis, pow2 := rate(catalog.GrowthRedis), rate(catalog.GrowthRedisPow2)
+	rr, rlo, rhi := pooled(t, r, catalog.GrowthRedis)
+	pr, plo, phi := pooled(t, r, catalog.GrowthRedisPow2)
+	a, b := rate(catalog.GrowthAlmeida), rate(catalog.GrowthAlmeidaBlocked)
 	// The power-of-two chain's false positives over independent probes.
 	var ir, ilo, ihi float64
-	excess := regexp.MustCompile(`^` + regexp.QuoteMeta(experiments.GrowthRedisPow2) + `, pooled over its \d+ points: the filters' false positives are ([0-9.e-]+) times the number independent probes .*?: ([0-9.e-]+) to ([0-9.e-]+)\)`)
+	excess := regexp.MustCompile(`^` + regexp.QuoteMeta(catalog.GrowthRedisPow2) + `, pooled over its \d+ points: the filters' false positives are ([0-9.e-]+) times the number independent probes .*?: ([0-9.e-]+) to ([0-9.e-]+)\)`)
 	found := false
 	for _, n := range r.Notes {
 		if m := excess.FindStringSubmatch(n); m != nil {
@@ -450,10 +451,10 @@ func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
 		}
 	}
 	if !found {
-		t.Fatalf("growth-all: no note on %s over independent probes", experiments.GrowthRedisPow2)
+		t.Fatalf("growth-all: no note on %s over independent probes", catalog.GrowthRedisPow2)
 	}
 	claims(t, text, "growth-all",
-		fmt.Sprintf("%d filters per design, %d checkpoints", r.Params.Filters, len(Rows(r, experiments.GrowthStandard, nil))),
+		fmt.Sprintf("%d filters per design, %d checkpoints", r.Params.Filters, len(Rows(r, catalog.GrowthStandard, nil))),
 		fmt.Sprintf("theory inside the measured interval at %s points", strings.Join(inside, ", ")),
 		fmt.Sprintf("Almeida's filter ends at %s (theory %.3g%%) with %.2f bits per key, %.2f times the %.2f of the standard filter sized in advance; with blocked stages %s and %.2f bits (%.2f times)",
 			pct(a), 100*a.Theory, a.BitsPerElement, a.BitsPerElement/std.BitsPerElement, std.BitsPerElement, pct(b), b.BitsPerElement, b.BitsPerElement/std.BitsPerElement),
@@ -464,9 +465,9 @@ func checkGrowthCaption(t *testing.T, text string, r *experiments.Results) {
 		fmt.Sprintf("%.3f (%.3f to %.3f) times the independent-probe theory's", ir, ilo, ihi),
 		fmt.Sprintf("%.2f bits per key at the end, and its rate is %.3g%% at %s keys, %.3g%% at %s and %.4g%% at %s (%.0f stages)",
 			dyn(final).BitsPerElement, 100*dyn(10*r.Params.N).Rate, thousands(10*r.Params.N), 100*dyn(100*r.Params.N).Rate, thousands(100*r.Params.N), 100*dyn(final).Rate, thousands(final), dyn(final).Stages),
-		fmt.Sprintf("the standard filter takes %.0f ns per add and %.0f per absent query", timed(experiments.GrowthStandard).NsPerAdd, timed(experiments.GrowthStandard).NsPerQuery),
+		fmt.Sprintf("the standard filter takes %.0f ns per add and %.0f per absent query", timed(catalog.GrowthStandard).NsPerAdd, timed(catalog.GrowthStandard).NsPerQuery),
 		fmt.Sprintf("Almeida's %s, with blocked stages %s, RedisBloom's %s, with power-of-two tables %s, and the dynamic filter's %s",
-			times(experiments.GrowthAlmeida), times(experiments.GrowthAlmeidaBlocked), times(experiments.GrowthRedis), times(experiments.GrowthRedisPow2), times(experiments.GrowthDynamic)),
+			times(catalog.GrowthAlmeida), times(catalog.GrowthAlmeidaBlocked), times(catalog.GrowthRedis), times(catalog.GrowthRedisPow2), times(catalog.GrowthDynamic)),
 	)
 }
 

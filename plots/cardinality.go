@@ -12,6 +12,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // ErrorPoints returns the mean estimate errors of the cardinality
@@ -85,7 +86,7 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	var counts, sets []string
 	for _, name := range SeriesNames(r) {
 		rows := Rows(r, name, nil)
-		if len(rows) == 0 || rows[0].Scale == 0 || name == experiments.CardinalitySaturation {
+		if len(rows) == 0 || rows[0].Scale == 0 || name == catalog.CardinalitySaturation {
 			continue
 		}
 		if rows[0].Estimate == experiments.EstimateItems {
@@ -94,7 +95,7 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 			sets = append(sets, name)
 		}
 	}
-	saturation := Rows(r, experiments.CardinalitySaturation, nil)
+	saturation := Rows(r, catalog.CardinalitySaturation, nil)
 	if len(counts)+len(sets)+len(saturation) == 0 {
 		return nil, fmt.Errorf("no cardinality rows in the results")
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // TestCardinalityFigureParts draws the cardinality figure of each variant
@@ -16,7 +17,7 @@ func TestCardinalityFigureParts(t *testing.T) {
 	for _, v := range []string{"standard", "partitioned", "counting", "scalable"} {
 		for _, filters := range []int{1, 2} {
 			p := experiments.Params{N: 30, Filters: filters}
-			r, err := experiments.Run(context.Background(), "cardinality", v, p, experiments.Options{Seed: 1})
+			r, err := catalog.Run(context.Background(), "cardinality", v, p, experiments.Options{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

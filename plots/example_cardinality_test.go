@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 	"github.com/bloomlab/bloomlab/plots"
 )
 
@@ -12,7 +13,7 @@ import (
 // relative errors with their intervals, the spreads, and the predicted
 // standard errors, against the load.
 func ExampleErrorPoints() {
-	r, err := experiments.Run(context.Background(), "cardinality", "partitioned",
+	r, err := catalog.Run(context.Background(), "cardinality", "partitioned",
 		experiments.Params{N: 1000, Filters: 100, Span: 1}, experiments.Options{Seed: 2})
 	if err != nil {
 		fmt.Println(err)

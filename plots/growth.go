@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // growthFigure draws the growth experiment: (a) each design's measured
@@ -22,7 +23,7 @@ import (
 func growthFigure(r *experiments.Results) (*Figure, error) {
 	var names []string
 	for _, name := range SeriesNames(r) {
-		if !strings.HasSuffix(name, experiments.GrowthTimed) {
+		if !strings.HasSuffix(name, catalog.GrowthTimed) {
 			names = append(names, name)
 		}
 	}
@@ -96,7 +97,7 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 				return nil, err
 			}
 		}
-		timed := Rows(r, name+experiments.GrowthTimed, nil)
+		timed := Rows(r, name+catalog.GrowthTimed, nil)
 		if len(timed) == 0 {
 			continue
 		}
@@ -157,7 +158,7 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 }
 
 // growthBitsLine returns the bits per key of design's geometry
-// (experiments.GrowthBits) at 400 counts from lo to hi items.
+// (catalog.GrowthBits) at 400 counts from lo to hi items.
 func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plotter.XYs, error) {
 	var ns []uint64
 	for _, x := range logSpace(lo, hi, 400) {
@@ -166,7 +167,7 @@ func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plot
 			ns = append(ns, n)
 		}
 	}
-	bits, err := experiments.GrowthBits(design, r.Params, ns)
+	bits, err := catalog.GrowthBits(design, r.Params, ns)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // bars is a bar chart that, unlike plotter.BarChart, starts its bars at a
@@ -280,7 +281,7 @@ func speedFigure(r *experiments.Results) (*Figure, error) {
 		a.Legend.Add("(no cache sizes recorded with these results)")
 	}
 	a.Legend.Add("dashed: batched, 256 keys per call")
-	if slices.Contains(names, experiments.ScalableBlocked) {
+	if slices.Contains(names, catalog.ScalableBlocked) {
 		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
 	}
 	c, err := linesPanel(r, names, size)
@@ -337,7 +338,7 @@ func speedStyle(names []string, i int) (color.Color, int, []vg.Length) {
 	if name == experiments.RandomLines {
 		return black, i, dotted
 	}
-	if name == experiments.ScalableBlocked {
+	if name == catalog.ScalableBlocked {
 		if j := slices.Index(names, "scalable"); j >= 0 {
 			return seriesColor(j), i, dashDot
 		}
@@ -358,7 +359,7 @@ func speedStyle(names []string, i int) (color.Color, int, []vg.Length) {
 // fraction of members lost to removals of keys never inserted.
 func countingFigure(r *experiments.Results) (*Figure, error) {
 	value := func(row *experiments.Row) float64 { return float64(row.Value) }
-	hist := Rows(r, experiments.CountingHistogram, nil)
+	hist := Rows(r, catalog.CountingHistogram, nil)
 	if len(hist) == 0 {
 		return nil, fmt.Errorf("no counter histogram in the results")
 	}
@@ -419,7 +420,7 @@ func countingFigure(r *experiments.Results) (*Figure, error) {
 		}())
 	}
 
-	fn := Rows(r, experiments.CountingFalseNegatives, nil)
+	fn := Rows(r, catalog.CountingFalseNegatives, nil)
 	c := newPlot("(c) members lost to removing keys never inserted", "never-inserted keys offered to Remove", "fraction of members now absent")
 	logX(c)
 	removals := func(row *experiments.Row) float64 { return float64(row.Removals) }

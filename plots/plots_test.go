@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // tiny returns parameters that make experiment name run in well under a
@@ -50,14 +51,14 @@ func tiny(name string) experiments.Params {
 // checks the figure standard on its plot data, renders it as PNG and SVG
 // and checks the output is an image of that format.
 func TestRenderEveryFigure(t *testing.T) {
-	for _, e := range experiments.List() {
+	for _, e := range catalog.List() {
 		vs := []string{"all"}
 		if e.PerVariant {
 			vs = e.Variants
 		}
 		for _, v := range vs {
 			t.Run(e.Name+"/"+v, func(t *testing.T) {
-				r, err := experiments.Run(context.Background(), e.Name, v, tiny(e.Name), experiments.Options{Seed: 1})
+				r, err := catalog.Run(context.Background(), e.Name, v, tiny(e.Name), experiments.Options{Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -88,7 +89,7 @@ func TestRenderEveryFigure(t *testing.T) {
 }
 
 func TestRenderErrors(t *testing.T) {
-	r, err := experiments.Run(context.Background(), "fill", "standard", tiny("fill"), experiments.Options{Seed: 1, Shard: experiments.Shard{Index: 0, Count: 2}})
+	r, err := catalog.Run(context.Background(), "fill", "standard", tiny("fill"), experiments.Options{Seed: 1, Shard: experiments.Shard{Index: 0, Count: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 	"github.com/bloomlab/bloomlab/plots"
 )
 
@@ -63,7 +64,7 @@ type options struct {
 func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
 	fs.StringVar(&o.exp, "exp", "fill", "experiment: a name from -list, or all")
-	fs.StringVar(&o.variant, "variant", "all", "variant: "+strings.Join(experiments.Variants, ", ")+", or all")
+	fs.StringVar(&o.variant, "variant", "all", "variant: "+strings.Join(catalog.Variants, ", ")+", or all")
 	fs.StringVar(&o.n, "n", "", "capacity n the filters are sized for (scalable: first stage n0); SI suffixes allowed, as 10k (default: the experiment's)")
 	fs.StringVar(&o.p, "p", "", "target false-positive rate, as 0.01, 1e-3, 1/1000 or 0.1% (default: the experiment's)")
 	fs.IntVar(&o.filters, "filters", 0, "independently seeded filters per point (default: the experiment's)")
@@ -154,7 +155,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	for i, rn := range runs {
 		rn.opts.Progress = progress.start(fmt.Sprintf("%s %s", rn.exp, rn.variant))
 		started := time.Now()
-		res, err := experiments.Run(ctx, rn.exp, rn.variant, rn.params, rn.opts)
+		res, err := catalog.Run(ctx, rn.exp, rn.variant, rn.params, rn.opts)
 		progress.stop()
 		if errors.Is(err, experiments.ErrFalseNegative) && res != nil {
 			// The results show the false negatives; write them, then fail.
@@ -187,7 +188,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	return failed
 }
 
-// runSpec is one experiments.Run call.
+// runSpec is one catalog.Run call.
 type runSpec struct {
 	exp, variant string
 	params       experiments.Params
@@ -255,19 +256,19 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 		}
 		opts.Shard = sh
 	}
-	if o.variant != "all" && !slices.Contains(experiments.Variants, o.variant) {
-		return nil, usagef("-variant: unknown variant %q, want %s or all", o.variant, strings.Join(experiments.Variants, ", "))
+	if o.variant != "all" && !slices.Contains(catalog.Variants, o.variant) {
+		return nil, usagef("-variant: unknown variant %q, want %s or all", o.variant, strings.Join(catalog.Variants, ", "))
 	}
-	var exps []experiments.Experiment
+	var exps []catalog.Experiment
 	if o.exp == "all" {
-		exps = experiments.List()
+		exps = catalog.List()
 	} else {
-		e, ok := experiments.Lookup(o.exp)
+		e, ok := catalog.Lookup(o.exp)
 		if !ok {
 			// The list outgrew one line; the hint names -list, which shows them.
-			return nil, usagef("-exp: unknown experiment %q, want one of the %d that -list shows, or all", o.exp, len(experiments.Names()))
+			return nil, usagef("-exp: unknown experiment %q, want one of the %d that -list shows, or all", o.exp, len(catalog.Names()))
 		}
-		exps = []experiments.Experiment{e}
+		exps = []catalog.Experiment{e}
 	}
 	var runs []runSpec
 	for _, e := range exps {
@@ -309,7 +310,7 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 	}
 	// Check every run's parameters before measuring anything.
 	for _, rn := range runs {
-		if err := experiments.Check(rn.exp, rn.variant, rn.params, rn.opts); err != nil {
+		if err := catalog.Check(rn.exp, rn.variant, rn.params, rn.opts); err != nil {
 			var pe *experiments.ParamError
 			if errors.As(err, &pe) {
 				return nil, usagef("-%s: %s (experiment %s %s)", pe.Param, pe.Msg, rn.exp, rn.variant)
@@ -349,7 +350,7 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 // uses reports whether experiment e run on variant v uses the flag name:
 // -conf sets the level of the intervals, which the timed measurements of
 // memory and speed do not have; -quick shortens only those two.
-func uses(e experiments.Experiment, name, v string) bool {
+func uses(e catalog.Experiment, name, v string) bool {
 	timing := e.Name == "memory" || e.Name == "speed"
 	switch name {
 	case "conf":
@@ -558,7 +559,7 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 	if err := missingShards(shards); err != nil {
 		return err
 	}
-	res, err := experiments.Merge(shards)
+	res, err := catalog.Merge(shards)
 	if err != nil {
 		return usagef("-merge: %v", err)
 	}
@@ -573,7 +574,7 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 func list(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "experiment\tvariants\twhat it measures")
-	for _, e := range experiments.List() {
+	for _, e := range catalog.List() {
 		vs := strings.Join(e.Variants, ",")
 		if e.PerVariant {
 			vs += " (one per run)"
@@ -588,7 +589,7 @@ func list(w io.Writer) error {
 func missingShards(shards []*experiments.Results) error {
 	first := shards[0]
 	if first.Shard == nil || first.Shard.Count < 1 {
-		return nil // experiments.Merge says what is wrong
+		return nil // catalog.Merge says what is wrong
 	}
 	have := map[int]bool{}
 	for _, r := range shards {

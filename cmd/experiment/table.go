@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // col is one column of the printed table.
@@ -148,11 +149,11 @@ func tableColumns(res *experiments.Results) []col {
 	case "cardinality":
 		return cardinalityColumns()
 	case "growth":
-		// Rate rows and time rows (series ending experiments.GrowthTimed)
+		// Rate rows and time rows (series ending catalog.GrowthTimed)
 		// share the table; each leaves the other's columns blank.
 		rate := func(f func(*experiments.Row) string) func(*experiments.Row) string {
 			return func(r *experiments.Row) string {
-				if strings.HasSuffix(r.Series, experiments.GrowthTimed) {
+				if strings.HasSuffix(r.Series, catalog.GrowthTimed) {
 					return ""
 				}
 				return f(r)

@@ -1,19 +1,22 @@
-package experiments
+package catalog
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
 // baselineSpecs returns window specs of the two baselines at a small size,
 // with their exact theory.
-func baselineSpecs(t *testing.T, window uint64, p float64) []WindowSpec {
+func baselineSpecs(t *testing.T, window uint64, p float64) []experiments.WindowSpec {
 	t.Helper()
 	a, err := analysis.SizeAlternating(window, p)
 	if err != nil {
@@ -29,10 +32,10 @@ func baselineSpecs(t *testing.T, window uint64, p float64) []WindowSpec {
 	}
 	ages := []uint64{0, window / 2, window, 3 * window / 2, 2 * window, 3 * window}
 	at := []uint64{4 * window, 4*window + window/3, 4*window + 2*window/3}
-	return []WindowSpec{
-		{Name: "alternating", New: func(seed uint64) (Filter, error) { return newAlternating(a, variants.Hashing{Seed: seed}) },
+	return []experiments.WindowSpec{
+		{Name: "alternating", New: func(seed uint64) (experiments.Filter, error) { return newAlternating(a, variants.Hashing{Seed: seed}) },
 			Positions: pos, Window: a.Window(), Theory: a.FPR, Model: "exact", Ages: ages, RecallAt: at, RecallTheory: a.Recall},
-		{Name: "cleared", New: func(seed uint64) (Filter, error) { return newCleared(c, variants.Hashing{Seed: seed}) },
+		{Name: "cleared", New: func(seed uint64) (experiments.Filter, error) { return newCleared(c, variants.Hashing{Seed: seed}) },
 			Positions: pos, Window: c.Window(), Theory: c.FPR, Model: "exact", Ages: ages, RecallAt: at, RecallTheory: c.Recall},
 	}
 }
@@ -42,7 +45,7 @@ func baselineSpecs(t *testing.T, window uint64, p float64) []WindowSpec {
 // item of the window is missed.
 func TestMeasureWindowBaselines(t *testing.T) {
 	specs := baselineSpecs(t, 400, 0.05)
-	res, err := MeasureWindow(context.Background(), specs, Params{Filters: 20, Queries: 2000}, Options{Seed: 3})
+	res, err := experiments.MeasureWindow(context.Background(), specs, experiments.Params{Filters: 20, Queries: 2000}, experiments.Options{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +79,8 @@ func TestMeasureWindowBaselines(t *testing.T) {
 	// one.
 	specs[1].Window = 2
 	specs[1].Positions = []uint64{801}
-	_, err = MeasureWindow(context.Background(), specs[1:], Params{Filters: 2, Queries: 10}, Options{Seed: 3})
-	if !errors.Is(err, ErrFalseNegative) {
+	_, err = experiments.MeasureWindow(context.Background(), specs[1:], experiments.Params{Filters: 2, Queries: 10}, experiments.Options{Seed: 3})
+	if !errors.Is(err, experiments.ErrFalseNegative) {
 		t.Errorf("cleared filter checked for a window of 2: %v, want ErrFalseNegative", err)
 	}
 }
@@ -86,20 +89,20 @@ func TestMeasureWindowBaselines(t *testing.T) {
 // the unsharded ones.
 func TestMeasureWindowShards(t *testing.T) {
 	specs := baselineSpecs(t, 40, 0.1)
-	p := Params{Filters: 5, Queries: 100}
-	whole, err := MeasureWindow(context.Background(), specs, p, Options{Seed: 9, Workers: 2})
+	p := experiments.Params{Filters: 5, Queries: 100}
+	whole, err := experiments.MeasureWindow(context.Background(), specs, p, experiments.Options{Seed: 9, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parts []*Results
+	var parts []*experiments.Results
 	for i := range 2 {
-		r, err := MeasureWindow(context.Background(), specs, p, Options{Seed: 9, Shard: Shard{Index: i, Count: 2}})
+		r, err := experiments.MeasureWindow(context.Background(), specs, p, experiments.Options{Seed: 9, Shard: experiments.Shard{Index: i, Count: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		parts = append(parts, r)
 	}
-	merged, err := Merge(parts)
+	merged, err := experiments.Merge(parts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,27 +123,27 @@ func TestMeasureWindowInvalid(t *testing.T) {
 	good := baselineSpecs(t, 40, 0.1)[0]
 	for _, c := range []struct {
 		name string
-		mod  func(*WindowSpec)
+		mod  func(*experiments.WindowSpec)
 	}{
-		{"no name", func(s *WindowSpec) { s.Name = "" }},
-		{"no new", func(s *WindowSpec) { s.New = nil }},
-		{"no positions", func(s *WindowSpec) { s.Positions = nil }},
-		{"zero position", func(s *WindowSpec) { s.Positions = []uint64{0, 5} }},
-		{"decreasing", func(s *WindowSpec) { s.Positions = []uint64{5, 5} }},
-		{"one age edge", func(s *WindowSpec) { s.Ages = []uint64{3} }},
-		{"recall too early", func(s *WindowSpec) { s.RecallAt = []uint64{10} }},
-		{"bad theory", func(s *WindowSpec) { s.Theory = func(uint64) float64 { return 2 } }},
-		{"failing new", func(s *WindowSpec) {
-			s.New = func(uint64) (Filter, error) { return nil, errors.New("no") }
+		{"no name", func(s *experiments.WindowSpec) { s.Name = "" }},
+		{"no new", func(s *experiments.WindowSpec) { s.New = nil }},
+		{"no positions", func(s *experiments.WindowSpec) { s.Positions = nil }},
+		{"zero position", func(s *experiments.WindowSpec) { s.Positions = []uint64{0, 5} }},
+		{"decreasing", func(s *experiments.WindowSpec) { s.Positions = []uint64{5, 5} }},
+		{"one age edge", func(s *experiments.WindowSpec) { s.Ages = []uint64{3} }},
+		{"recall too early", func(s *experiments.WindowSpec) { s.RecallAt = []uint64{10} }},
+		{"bad theory", func(s *experiments.WindowSpec) { s.Theory = func(uint64) float64 { return 2 } }},
+		{"failing new", func(s *experiments.WindowSpec) {
+			s.New = func(uint64) (experiments.Filter, error) { return nil, errors.New("no") }
 		}},
 	} {
 		s := good
 		c.mod(&s)
-		if _, err := MeasureWindow(context.Background(), []WindowSpec{s}, Params{}, Options{}); !errors.Is(err, ErrInvalidParams) {
+		if _, err := experiments.MeasureWindow(context.Background(), []experiments.WindowSpec{s}, experiments.Params{}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
 			t.Errorf("%s: %v, want ErrInvalidParams", c.name, err)
 		}
 	}
-	if _, err := MeasureWindow(context.Background(), []WindowSpec{good}, Params{N: 5}, Options{}); !errors.Is(err, ErrInvalidParams) {
+	if _, err := experiments.MeasureWindow(context.Background(), []experiments.WindowSpec{good}, experiments.Params{N: 5}, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("Params.N set: %v", err)
 	}
 }
@@ -159,10 +162,10 @@ func TestWindowAgePartitioned(t *testing.T) {
 	for x := uint64(50); x <= windowEnd(300, d); x += 50 {
 		pos = append(pos, x)
 	}
-	spec := WindowSpec{Name: d.name, New: func(seed uint64) (Filter, error) { return d.build(variants.Hashing{Seed: seed}) },
+	spec := experiments.WindowSpec{Name: d.name, New: func(seed uint64) (experiments.Filter, error) { return d.build(variants.Hashing{Seed: seed}) },
 		Positions: pos, Window: d.window, Theory: d.rate, Model: "exact",
 		Ages: []uint64{0, 100, 200, 300, 350, 400, 500, 700}, RecallAt: []uint64{2000, 2000 + d.cycle/2}, RecallTheory: d.recall}
-	res, err := MeasureWindow(context.Background(), []WindowSpec{spec}, Params{Filters: 20, Queries: 2000}, Options{Seed: 11})
+	res, err := experiments.MeasureWindow(context.Background(), []experiments.WindowSpec{spec}, experiments.Params{Filters: 20, Queries: 2000}, experiments.Options{Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,8 +207,8 @@ func TestWindowAgePartitioned(t *testing.T) {
 // TestWindowExperimentParams checks the window experiment's parameter
 // errors and its targets.
 func TestWindowExperimentParams(t *testing.T) {
-	for _, p := range []Params{{N: 10}, {N: 1 << 30}, {P: 1.5}} {
-		if err := Check("window", "all", p, Options{}); !errors.Is(err, ErrInvalidParams) {
+	for _, p := range []experiments.Params{{N: 10}, {N: 1 << 30}, {P: 1.5}} {
+		if err := Check("window", "all", p, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
 			t.Errorf("%+v: %v, want ErrInvalidParams", p, err)
 		}
 	}
@@ -224,4 +227,11 @@ func TestWindowExperimentParams(t *testing.T) {
 			}
 		}
 	}
+}
+
+// rowsEqual reports whether a and b have the same JSON form.
+func rowsEqual(a, b experiments.Row) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }

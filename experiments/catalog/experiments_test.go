@@ -1,78 +1,76 @@
-package experiments
+package catalog
 
 import (
 	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
-	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // tiny returns parameters that make experiment name run in well under a
 // second.
-func tiny(name string) Params {
+func tiny(name string) experiments.Params {
 	switch name {
 	case "fill":
-		return Params{N: 400, Filters: 4, Queries: 2000, Checkpoints: 4}
+		return experiments.Params{N: 400, Filters: 4, Queries: 2000, Checkpoints: 4}
 	case "bits":
-		return Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}}
 	case "hashes":
-		return Params{N: 200, Filters: 3, Queries: 500, Hashes: []int{1, 4, 8}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, Hashes: []int{1, 4, 8}}
 	case "small-m":
-		return Params{Filters: 20, Queries: 500, Bits: []uint64{64, 256}}
+		return experiments.Params{Filters: 20, Queries: 500, Bits: []uint64{64, 256}}
 	case "hashing":
-		return Params{Filters: 3, Queries: 300, Bits: []uint64{256, 1024}}
+		return experiments.Params{Filters: 3, Queries: 300, Bits: []uint64{256, 1024}}
 	case "counting":
-		return Params{N: 300, Filters: 3, Span: 2}
+		return experiments.Params{N: 300, Filters: 3, Span: 2}
 	case "scalable":
-		return Params{N: 100, Filters: 2, Queries: 500, Span: 20, Checkpoints: 2, R: []float64{0.5, 0.9}, S: []float64{2}}
+		return experiments.Params{N: 100, Filters: 2, Queries: 500, Span: 20, Checkpoints: 2, R: []float64{0.5, 0.9}, S: []float64{2}}
 	case "memory":
-		return Params{Keys: []uint64{1000, 3000}}
+		return experiments.Params{Keys: []uint64{1000, 3000}}
 	case "speed":
-		return Params{Keys: []uint64{1000, 5000}, Queries: 5000}
+		return experiments.Params{Keys: []uint64{1000, 5000}, Queries: 5000}
 	case "blocking":
-		return Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
 	case "adversary":
-		return Params{N: 300, Filters: 3, Queries: 2000}
+		return experiments.Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
-		return Params{N: 400, Filters: 4}
+		return experiments.Params{N: 400, Filters: 4}
 	case "growth":
-		return Params{N: 10, Filters: 2, Queries: 300, Span: 100, Checkpoints: 1, Passes: 1, MinAdds: 1000}
+		return experiments.Params{N: 10, Filters: 2, Queries: 300, Span: 100, Checkpoints: 1, Passes: 1, MinAdds: 1000}
 	case "window":
-		return Params{N: 64, P: 0.01, Filters: 3, Queries: 500}
+		return experiments.Params{N: 64, P: 0.01, Filters: 3, Queries: 500}
 	}
-	return Params{}
+	return experiments.Params{}
 }
 
-func csvOf(t *testing.T, r *Results) []byte {
+func csvOf(t *testing.T, r *experiments.Results) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteCSV(&b, r); err != nil {
+	if err := experiments.WriteCSV(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
-func jsonOf(t *testing.T, r *Results) []byte {
+func jsonOf(t *testing.T, r *experiments.Results) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, r); err != nil {
+	if err := experiments.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
-func mustRun(t *testing.T, name, variant string, p Params, o Options) *Results {
+func mustRun(t *testing.T, name, variant string, p experiments.Params, o experiments.Options) *experiments.Results {
 	t.Helper()
 	r, err := Run(context.Background(), name, variant, p, o)
 	if err != nil {
@@ -91,7 +89,7 @@ func TestEveryExperiment(t *testing.T) {
 		}
 		for _, v := range vs {
 			t.Run(e.Name+"/"+v, func(t *testing.T) {
-				r := mustRun(t, e.Name, v, tiny(e.Name), Options{Seed: 3})
+				r := mustRun(t, e.Name, v, tiny(e.Name), experiments.Options{Seed: 3})
 				if len(r.Rows) == 0 {
 					t.Fatal("no rows")
 				}
@@ -118,7 +116,7 @@ func TestEveryExperiment(t *testing.T) {
 					return
 				}
 				// Byte-identical on a rerun with another worker count.
-				again := mustRun(t, e.Name, v, tiny(e.Name), Options{Seed: 3, Workers: 3})
+				again := mustRun(t, e.Name, v, tiny(e.Name), experiments.Options{Seed: 3, Workers: 3})
 				if !bytes.Equal(jsonOf(t, r), jsonOf(t, again)) {
 					t.Error("rerun with 3 workers gives different JSON")
 				}
@@ -130,16 +128,16 @@ func TestEveryExperiment(t *testing.T) {
 // TestWorkersDoNotMatter checks that the same seed gives byte-identical CSV
 // and JSON on 1 and 4 workers, and that another seed changes the numbers.
 func TestWorkersDoNotMatter(t *testing.T) {
-	p := Params{N: 1000, Filters: 8, Queries: 5000, Checkpoints: 5}
-	one := mustRun(t, "fill", "standard", p, Options{Seed: 42, Workers: 1})
-	four := mustRun(t, "fill", "standard", p, Options{Seed: 42, Workers: 4})
+	p := experiments.Params{N: 1000, Filters: 8, Queries: 5000, Checkpoints: 5}
+	one := mustRun(t, "fill", "standard", p, experiments.Options{Seed: 42, Workers: 1})
+	four := mustRun(t, "fill", "standard", p, experiments.Options{Seed: 42, Workers: 4})
 	if !bytes.Equal(csvOf(t, one), csvOf(t, four)) {
 		t.Errorf("CSV differs between 1 and 4 workers:\n%s\n%s", csvOf(t, one), csvOf(t, four))
 	}
 	if !bytes.Equal(jsonOf(t, one), jsonOf(t, four)) {
 		t.Error("JSON differs between 1 and 4 workers")
 	}
-	other := mustRun(t, "fill", "standard", p, Options{Seed: 43, Workers: 4})
+	other := mustRun(t, "fill", "standard", p, experiments.Options{Seed: 43, Workers: 4})
 	if bytes.Equal(csvOf(t, one), csvOf(t, other)) {
 		t.Error("seeds 42 and 43 give identical results")
 	}
@@ -162,14 +160,14 @@ func TestShardMerge(t *testing.T) {
 	} {
 		t.Run(c.exp+"/"+c.variant, func(t *testing.T) {
 			p := tiny(c.exp)
-			whole := mustRun(t, c.exp, c.variant, p, Options{Seed: 7})
-			var shards []*Results
+			whole := mustRun(t, c.exp, c.variant, p, experiments.Options{Seed: 7})
+			var shards []*experiments.Results
 			for i := c.shards - 1; i >= 0; i-- { // any order
-				s := mustRun(t, c.exp, c.variant, p, Options{Seed: 7, Workers: 2, Shard: Shard{Index: i, Count: c.shards}})
+				s := mustRun(t, c.exp, c.variant, p, experiments.Options{Seed: 7, Workers: 2, Shard: experiments.Shard{Index: i, Count: c.shards}})
 				if s.Shard == nil || s.Shard.Index != i {
 					t.Fatalf("shard %d results have Shard %v", i, s.Shard)
 				}
-				back, err := ReadJSON(bytes.NewReader(jsonOf(t, s)))
+				back, err := experiments.ReadJSON(bytes.NewReader(jsonOf(t, s)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -190,16 +188,16 @@ func TestShardMerge(t *testing.T) {
 			if _, err := Merge(shards[1:]); err == nil {
 				t.Error("merge without shard 0 succeeded")
 			}
-			dup := append([]*Results{shards[0]}, shards[:len(shards)-1]...)
+			dup := append([]*experiments.Results{shards[0]}, shards[:len(shards)-1]...)
 			if _, err := Merge(dup); err == nil {
 				t.Error("merge with a repeated shard succeeded")
 			}
-			other := mustRun(t, c.exp, c.variant, p, Options{Seed: 8, Shard: *shards[0].Shard})
-			foreign := append([]*Results{other}, shards[1:]...)
+			other := mustRun(t, c.exp, c.variant, p, experiments.Options{Seed: 8, Shard: *shards[0].Shard})
+			foreign := append([]*experiments.Results{other}, shards[1:]...)
 			if _, err := Merge(foreign); err == nil {
 				t.Error("merge of shards with different seeds succeeded")
 			}
-			if _, err := Merge([]*Results{whole}); err == nil {
+			if _, err := Merge([]*experiments.Results{whole}); err == nil {
 				t.Error("merge of complete results succeeded")
 			}
 		})
@@ -209,7 +207,7 @@ func TestShardMerge(t *testing.T) {
 // TestAggregates recomputes a row's statistics from its raw trials with
 // package analysis.
 func TestAggregates(t *testing.T) {
-	r := mustRun(t, "fill", "standard", Params{N: 2000, Filters: 6, Queries: 4000, Checkpoints: 2, Span: 1.5}, Options{Seed: 5})
+	r := mustRun(t, "fill", "standard", experiments.Params{N: 2000, Filters: 6, Queries: 4000, Checkpoints: 2, Span: 1.5}, experiments.Options{Seed: 5})
 	for _, row := range r.Rows {
 		rates := make([]float64, len(row.Trials))
 		var est float64
@@ -238,7 +236,7 @@ func TestAggregates(t *testing.T) {
 // filter saw a false positive: the Clopper-Pearson interval of the pooled
 // queries.
 func TestZeroCountsUsePooledInterval(t *testing.T) {
-	r := mustRun(t, "fill", "standard", Params{N: 1000, Filters: 4, Queries: 1000, Checkpoints: 10, Span: 0.1}, Options{Seed: 1})
+	r := mustRun(t, "fill", "standard", experiments.Params{N: 1000, Filters: 4, Queries: 1000, Checkpoints: 10, Span: 0.1}, experiments.Options{Seed: 1})
 	row := r.Rows[0] // 10 items in a filter sized for 1000: rate about 1e-18
 	if row.Rate != 0 || row.Interval != "pooled" || row.Lo != 0 {
 		t.Fatalf("row %+v", row)
@@ -255,12 +253,12 @@ func TestZeroCountsUsePooledInterval(t *testing.T) {
 // point, and inside the 95% interval at nearly every point (the points of
 // one run share their filters, so misses come in runs).
 func TestTheoryInsideIntervals(t *testing.T) {
-	p := Params{N: 2000, Filters: 24, Queries: 20_000, Checkpoints: 8}
+	p := experiments.Params{N: 2000, Filters: 24, Queries: 20_000, Checkpoints: 8}
 	if testing.Short() {
 		p.Filters, p.Queries = 12, 10_000
 	}
 	for _, v := range []string{"standard", "partitioned", "counting"} {
-		r := mustRun(t, "fill", v, p, Options{Seed: 11})
+		r := mustRun(t, "fill", v, p, experiments.Options{Seed: 11})
 		outside, checked := 0, 0
 		for _, row := range r.Rows {
 			checked++
@@ -286,7 +284,7 @@ func TestTheoryInsideIntervals(t *testing.T) {
 // at m = 64 bits the classic formula lies below the measured interval and
 // the exact rate inside it.
 func TestSmallMClassicUnderestimates(t *testing.T) {
-	r := mustRun(t, "small-m", "standard", Params{Filters: 1000, Queries: 2000, Bits: []uint64{64}}, Options{Seed: 2})
+	r := mustRun(t, "small-m", "standard", experiments.Params{Filters: 1000, Queries: 2000, Bits: []uint64{64}}, experiments.Options{Seed: 2})
 	row := r.Rows[0]
 	if row.Inside != "yes" {
 		t.Errorf("exact %g outside the measured [%g, %g]", row.Theory, row.Lo, row.Hi)
@@ -300,8 +298,8 @@ func TestSmallMClassicUnderestimates(t *testing.T) {
 // the measured rate stays below the target P at every checkpoint, and the
 // compound theory below its bound.
 func TestScalableBelowTarget(t *testing.T) {
-	p := Params{N: 200, P: 0.01, Filters: 6, Queries: 20_000, Span: 100, Checkpoints: 3}
-	r := mustRun(t, "fill", "scalable", p, Options{Seed: 9})
+	p := experiments.Params{N: 200, P: 0.01, Filters: 6, Queries: 20_000, Span: 100, Checkpoints: 3}
+	r := mustRun(t, "fill", "scalable", p, experiments.Options{Seed: 9})
 	for _, row := range r.Rows {
 		if row.Hi >= p.P || row.Theory > p.P {
 			t.Errorf("items %d: measured %g [%g, %g], theory %g, target %g", row.Items, row.Rate, row.Lo, row.Hi, row.Theory, p.P)
@@ -318,7 +316,7 @@ func TestScalableBelowTarget(t *testing.T) {
 // TestCountingHistogram checks the counting experiment's histogram sums to
 // one and its replayed counters agree with the filter (Run fails if not).
 func TestCountingHistogram(t *testing.T) {
-	r := mustRun(t, "counting", "counting", Params{N: 1000, Filters: 4, Span: 2}, Options{Seed: 4})
+	r := mustRun(t, "counting", "counting", experiments.Params{N: 1000, Filters: 4, Span: 2}, experiments.Options{Seed: 4})
 	var total float64
 	for _, row := range r.Rows {
 		if row.Series == CountingHistogram {
@@ -331,7 +329,7 @@ func TestCountingHistogram(t *testing.T) {
 }
 
 func TestWriteCSV(t *testing.T) {
-	r := mustRun(t, "fill", "standard", Params{N: 500, Filters: 3, Queries: 1000, Checkpoints: 3}, Options{Seed: 1})
+	r := mustRun(t, "fill", "standard", experiments.Params{N: 500, Filters: 3, Queries: 1000, Checkpoints: 3}, experiments.Options{Seed: 1})
 	recs, err := csv.NewReader(bytes.NewReader(csvOf(t, r))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +347,7 @@ func TestWriteCSV(t *testing.T) {
 	}
 	for i, rec := range recs[1:] {
 		row := r.Rows[i]
-		if rec[col["items"]] != strconvU(row.Items) || rec[col["series"]] != "standard" || rec[col["rate"]] != strconvF(row.Rate) {
+		if rec[col["items"]] != strconv.FormatUint(row.Items, 10) || rec[col["series"]] != "standard" || rec[col["rate"]] != strconv.FormatFloat(row.Rate, 'g', -1, 64) {
 			t.Errorf("record %d = %v, row %+v", i, rec, row)
 		}
 	}
@@ -357,8 +355,8 @@ func TestWriteCSV(t *testing.T) {
 
 func TestJSONRoundTrip(t *testing.T) {
 	for _, name := range []string{"fill", "counting", "bits"} {
-		r := mustRun(t, name, map[string]string{"fill": "standard", "counting": "all", "bits": "all"}[name], tiny(name), Options{Seed: 1})
-		back, err := ReadJSON(bytes.NewReader(jsonOf(t, r)))
+		r := mustRun(t, name, map[string]string{"fill": "standard", "counting": "all", "bits": "all"}[name], tiny(name), experiments.Options{Seed: 1})
+		back, err := experiments.ReadJSON(bytes.NewReader(jsonOf(t, r)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,10 +364,10 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Errorf("%s: JSON round trip changed the results", name)
 		}
 	}
-	if _, err := ReadJSON(strings.NewReader(`{"experiment": "fill", "bogus": 1}`)); err == nil {
+	if _, err := experiments.ReadJSON(strings.NewReader(`{"experiment": "fill", "bogus": 1}`)); err == nil {
 		t.Error("unknown field accepted")
 	}
-	if _, err := ReadJSON(strings.NewReader(`{}`)); err == nil {
+	if _, err := experiments.ReadJSON(strings.NewReader(`{}`)); err == nil {
 		t.Error("results without an experiment accepted")
 	}
 }
@@ -377,27 +375,27 @@ func TestJSONRoundTrip(t *testing.T) {
 func TestParamErrors(t *testing.T) {
 	for _, c := range []struct {
 		exp, variant string
-		p            Params
-		o            Options
+		p            experiments.Params
+		o            experiments.Options
 		param        string
 	}{
-		{"nope", "standard", Params{}, Options{}, "exp"},
-		{"fill", "all", Params{}, Options{}, "variant"},
-		{"bits", "scalable", Params{}, Options{}, "variant"},
-		{"fill", "standard", Params{P: 1.5}, Options{}, "p"},
-		{"fill", "standard", Params{P: -1}, Options{}, "p"},
-		{"fill", "standard", Params{Filters: -2}, Options{}, "filters"},
-		{"fill", "standard", Params{Conf: 2}, Options{}, "conf"},
-		{"fill", "scalable", Params{R: []float64{1.5}}, Options{}, "r"},
-		{"fill", "scalable", Params{S: []float64{0.5}}, Options{}, "s"},
-		{"counting", "all", Params{Widths: []int{3}}, Options{}, "widths"},
-		{"fill", "standard", Params{}, Options{Shard: Shard{Index: 3, Count: 2}}, "shard"},
-		{"speed", "all", Params{}, Options{Shard: Shard{Index: 0, Count: 2}}, "shard"},
-		{"fill", "standard", Params{}, Options{Workers: -1}, "workers"},
+		{"nope", "standard", experiments.Params{}, experiments.Options{}, "exp"},
+		{"fill", "all", experiments.Params{}, experiments.Options{}, "variant"},
+		{"bits", "scalable", experiments.Params{}, experiments.Options{}, "variant"},
+		{"fill", "standard", experiments.Params{P: 1.5}, experiments.Options{}, "p"},
+		{"fill", "standard", experiments.Params{P: -1}, experiments.Options{}, "p"},
+		{"fill", "standard", experiments.Params{Filters: -2}, experiments.Options{}, "filters"},
+		{"fill", "standard", experiments.Params{Conf: 2}, experiments.Options{}, "conf"},
+		{"fill", "scalable", experiments.Params{R: []float64{1.5}}, experiments.Options{}, "r"},
+		{"fill", "scalable", experiments.Params{S: []float64{0.5}}, experiments.Options{}, "s"},
+		{"counting", "all", experiments.Params{Widths: []int{3}}, experiments.Options{}, "widths"},
+		{"fill", "standard", experiments.Params{}, experiments.Options{Shard: experiments.Shard{Index: 3, Count: 2}}, "shard"},
+		{"speed", "all", experiments.Params{}, experiments.Options{Shard: experiments.Shard{Index: 0, Count: 2}}, "shard"},
+		{"fill", "standard", experiments.Params{}, experiments.Options{Workers: -1}, "workers"},
 	} {
 		_, err := Run(context.Background(), c.exp, c.variant, c.p, c.o)
-		var pe *ParamError
-		if !errors.As(err, &pe) || pe.Param != c.param || !errors.Is(err, ErrInvalidParams) {
+		var pe *experiments.ParamError
+		if !errors.As(err, &pe) || pe.Param != c.param || !errors.Is(err, experiments.ErrInvalidParams) {
 			t.Errorf("Run(%s, %s, %+v, %+v) = %v, want a ParamError for %s", c.exp, c.variant, c.p, c.o, err, c.param)
 		}
 		if err != nil && !strings.HasPrefix(err.Error(), "experiments: ") {
@@ -405,11 +403,11 @@ func TestParamErrors(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "1", "a/b", "2/2", "-1/3", "0/0"} {
-		if _, err := ParseShard(s); err == nil {
+		if _, err := experiments.ParseShard(s); err == nil {
 			t.Errorf("ParseShard(%q) succeeded", s)
 		}
 	}
-	if sh, err := ParseShard("2/5"); err != nil || sh != (Shard{2, 5}) {
+	if sh, err := experiments.ParseShard("2/5"); err != nil || sh != (experiments.Shard{Index: 2, Count: 5}) {
 		t.Errorf("ParseShard(2/5) = %v, %v", sh, err)
 	}
 }
@@ -421,7 +419,7 @@ func TestCancel(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	_, err := Run(ctx, "fill", "standard", Params{N: 1_000_000, Filters: 50, Queries: 1_000_000}, Options{Seed: 1})
+	_, err := Run(ctx, "fill", "standard", experiments.Params{N: 1_000_000, Filters: 50, Queries: 1_000_000}, experiments.Options{Seed: 1})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -432,7 +430,7 @@ func TestCancel(t *testing.T) {
 
 func TestProgress(t *testing.T) {
 	var calls, last, total int
-	_, err := Run(context.Background(), "small-m", "all", tiny("small-m"), Options{Seed: 1, Progress: func(d, n int) {
+	_, err := Run(context.Background(), "small-m", "all", tiny("small-m"), experiments.Options{Seed: 1, Progress: func(d, n int) {
 		calls++
 		if d != last+1 {
 			t.Errorf("progress %d after %d", d, last)
@@ -458,66 +456,13 @@ func TestGrowthCheckpoints(t *testing.T) {
 	}
 }
 
-func TestKeysDisjoint(t *testing.T) {
-	tr := &trial{stream: 99}
-	seen := map[string]string{}
-	for i := range uint64(1000) {
-		for space, k := range map[string]string{"member": string(tr.member(i)), "query": string(tr.query(i)), "stranger": string(tr.stranger(i))} {
-			if prev, ok := seen[k]; ok {
-				t.Fatalf("%s key %d equals a %s key", space, i, prev)
-			}
-			seen[k] = space
-		}
-	}
-}
-
-func strconvU(x uint64) string  { return fmtUintAlways(x) }
-func strconvF(x float64) string { return rateCell(&Row{Queries: 1}, x) }
-func fmtUintAlways(x uint64) string {
-	return strings.TrimSpace(strings.Replace(fmtUint(x)+" ", "", "", 0))
-}
-
-func TestDataCaches(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{{"32K", 32 << 10, true}, {"1024K", 1 << 20, true}, {"32M", 32 << 20, true}, {"12", 12, true}, {"", 0, false}, {"xK", 0, false}, {"0K", 0, false}} {
-		got, ok := parseCacheSize(c.in)
-		if got != c.want || ok != c.ok {
-			t.Errorf("parseCacheSize(%q) = %d, %v, want %d, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-	dir := t.TempDir()
-	write := func(index, name, v string) {
-		if err := os.MkdirAll(filepath.Join(dir, index), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, index, name), []byte(v+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i, c := range [][3]string{{"1", "Data", "48K"}, {"1", "Instruction", "32K"}, {"2", "Unified", "1024K"}} {
-		idx := fmt.Sprintf("index%d", i)
-		write(idx, "level", c[0])
-		write(idx, "type", c[1])
-		write(idx, "size", c[2])
-	}
-	defer func(d string) { cacheDir = d }(cacheDir)
-	cacheDir = dir
-	got := dataCaches()
-	if want := []Cache{{1, 48 << 10}, {2, 1 << 20}}; !slices.Equal(got, want) {
-		t.Errorf("dataCaches() = %v, want %v", got, want)
-	}
-}
-
 // TestBlockingPointLabels: the notes name a blocking point by what tells
 // it apart, its memory or its sizing, not by its item count alone.
 func TestBlockingPointLabels(t *testing.T) {
-	if got := pointLabel("blocking", Row{Items: 10000, Bits: 100352}); got != "10.04 bits per element" {
+	if got := pointLabel("blocking", experiments.Row{Items: 10000, Bits: 100352}); got != "10.04 bits per element" {
 		t.Errorf("sweep point %q", got)
 	}
-	if got := pointLabel("blocking", Row{Items: 20000, Bits: 191744, Target: 0.01}); got != "n = 20000 sized for p = 0.01" {
+	if got := pointLabel("blocking", experiments.Row{Items: 20000, Bits: 191744, Target: 0.01}); got != "n = 20000 sized for p = 0.01" {
 		t.Errorf("sized point %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -17,8 +18,8 @@ var windowExperiment = Experiment{
 	Timed:     true,
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries"),
-	defaults: func(string, bool) Params {
-		return Params{N: 2000, P: 1e-4, Filters: 20, Queries: 4000, Conf: 0.95, Span: 1, Checkpoints: 1}
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 2000, P: 1e-4, Filters: 20, Queries: 4000, Conf: 0.95, Span: 1, Checkpoints: 1}
 	},
 	plan:      planWindow,
 	summarize: summarizeWindow,
@@ -50,7 +51,7 @@ type windowDesign struct {
 	steady uint64 // the adds from which its rate repeats with the cycle
 	bits   uint64
 	hashes int
-	build  func(h variants.Hashing) (Filter, error)
+	build  func(h variants.Hashing) (experiments.Filter, error)
 	rate   func(t uint64) float64
 	recall func(age, t uint64) float64
 	// worst and mean are the rate's largest and mean values over the
@@ -105,11 +106,11 @@ func baselineDesigns(window uint64, p float64) ([]windowDesign, error) {
 	}
 	return []windowDesign{
 		{name: fmt.Sprintf("alternating p=%g", p), kind: "alternating", model: "exact", window: a.Window(), cycle: a.Half, steady: a.Half,
-			bits: a.TotalBits(), hashes: a.Hashes, build: func(h variants.Hashing) (Filter, error) { return asFilter(newAlternating(a, h)) },
+			bits: a.TotalBits(), hashes: a.Hashes, build: func(h variants.Hashing) (experiments.Filter, error) { return asFilter(newAlternating(a, h)) },
 			rate: aRate, recall: aRecall, worst: a.WorstFPR(), mean: a.MeanFPR(),
 			note: fmt.Sprintf("two standard filters of m = %d bits, k = %d, swapped every %d adds", a.Bits, a.Hashes, a.Half)},
 		{name: fmt.Sprintf("cleared p=%g", p), kind: "cleared", model: "exact", window: c.Window(), cycle: c.Capacity, steady: 1,
-			bits: c.Bits, hashes: c.Hashes, build: func(h variants.Hashing) (Filter, error) { return asFilter(newCleared(c, h)) },
+			bits: c.Bits, hashes: c.Hashes, build: func(h variants.Hashing) (experiments.Filter, error) { return asFilter(newCleared(c, h)) },
 			rate: cRate, recall: cRecall, worst: c.WorstFPR(), mean: c.MeanFPR(),
 			note: fmt.Sprintf("one standard filter of m = %d bits, k = %d, cleared at %d items (twice the window, so it holds the window on average, but only its newest item at every point)", c.Bits, c.Hashes, c.Capacity)},
 	}, nil
@@ -139,12 +140,12 @@ func windowPositions(g uint64, d windowDesign) []uint64 {
 // down to P (decades), every design sized to guarantee the newest N items
 // at that worst rate, measured on Filters filters with at least Queries
 // (and 5/target) never-inserted keys per position.
-func planWindow(_ string, p Params) (*plan, error) {
+func planWindow(_ string, p experiments.Params) (*experiments.Plan, error) {
 	g := p.N
 	if g < windowMinItems || g > 1<<24 {
 		return nil, paramError("n", "%d, want a window of %d <= n <= 2^24 items", g, windowMinItems)
 	}
-	pl := &plan{}
+	pl := &experiments.Plan{}
 	for _, target := range windowTargets(p.P) {
 		designs, err := windowDesigns(g, target)
 		if err != nil {
@@ -162,9 +163,9 @@ func planWindow(_ string, p Params) (*plan, error) {
 			}
 			at = slices.Compact(at)
 			d := d
-			err := pl.measureWindow("window/"+d.name, WindowSpec{
+			err := pl.AddWindowSpec("window/"+d.name, experiments.WindowSpec{
 				Name:         d.name,
-				New:          func(seed uint64) (Filter, error) { return d.build(variants.Hashing{Seed: seed}) },
+				New:          func(seed uint64) (experiments.Filter, error) { return d.build(variants.Hashing{Seed: seed}) },
 				Positions:    windowPositions(g, d),
 				Filters:      p.Filters,
 				Queries:      q,
@@ -174,7 +175,7 @@ func planWindow(_ string, p Params) (*plan, error) {
 				Ages:         ages,
 				RecallAt:     at,
 				RecallTheory: d.recall,
-			}, func(r *Row) {
+			}, func(r *experiments.Row) {
 				r.Variant = d.kind
 				r.Hashing = hashingName(variants.Hashing{})
 				r.Hashes = d.hashes
@@ -200,10 +201,10 @@ func planWindow(_ string, p Params) (*plan, error) {
 				note += fmt.Sprintf("; the implementations' one-number formula %.4g (%+.1f%% of the worst, %+.1f%% of the mean)",
 					d.formula, 100*(d.formula/d.worst-1), 100*(d.formula/d.mean-1))
 			}
-			pl.notes = append(pl.notes, note)
+			pl.Notes = append(pl.Notes, note)
 		}
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("every design is sized so that its exact rate at the worst point of its cycle is at most the target; rates are measured every %d adds up to %d, and more densely over each design's last two cycles; recall at %d positions over one cycle after %d adds, for ages in buckets of %d",
+	pl.Notes = append(pl.Notes, fmt.Sprintf("every design is sized so that its exact rate at the worst point of its cycle is at most the target; rates are measured every %d adds up to %d, and more densely over each design's last two cycles; recall at %d positions over one cycle after %d adds, for ages in buckets of %d",
 		g/windowCoarse, windowSpan*g, windowPhases, windowSpan*g, g/windowCoarse))
 	return pl, nil
 }
@@ -245,8 +246,8 @@ func apDesigns(window uint64, p float64) ([]windowDesign, error) {
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
-	build := func(g analysis.AgePartitioned, blocked bool) func(variants.Hashing) (Filter, error) {
-		return func(h variants.Hashing) (Filter, error) {
+	build := func(g analysis.AgePartitioned, blocked bool) func(variants.Hashing) (experiments.Filter, error) {
+		return func(h variants.Hashing) (experiments.Filter, error) {
 			return asFilter(variants.NewAgePartitioned(variants.AgePartitionedParams{K: g.K, L: g.L, G: g.G, SliceBits: g.SliceBits, Blocked: blocked, Hashing: h}))
 		}
 	}
@@ -306,7 +307,7 @@ func apDesigns(window uint64, p float64) ([]windowDesign, error) {
 			note: fmt.Sprintf("%s, one word per slice for every key; theory: the Monte Carlo estimate of its exact rate (standard error %.2g%% at the worst point), from %d adds on, no recall theory", geom(b), 100*bErr/bWorst, steady(b))},
 		{name: fmt.Sprintf("double-hashed age-partitioned k=%d l=%d p=%g", a.K, a.L, p), kind: "double-hashed",
 			model: "exact", window: a.Window(), cycle: a.G, steady: steady(a),
-			bits: a.Bits(), hashes: a.K, build: func(h variants.Hashing) (Filter, error) {
+			bits: a.Bits(), hashes: a.K, build: func(h variants.Hashing) (experiments.Filter, error) {
 				return asFilter(newDoubleHashedAP(a.K, a.L, a.G, a.SliceBits, h))
 			}, rate: rate, recall: recall, worst: a.WorstFPR(), mean: a.MeanFPR(),
 			note: geom(a) + " as the age-partitioned filter, each slot's position by decred's enhanced double hashing over the slot number (a model built for this experiment); theory: that of independent slices"},
@@ -316,10 +317,10 @@ func apDesigns(window uint64, p float64) ([]windowDesign, error) {
 // summarizeWindow states, per series, the largest measured rate beside the
 // theory there, the recall just past the window, and the bits per item of
 // the window at each target.
-func summarizeWindow(r *Results) []string {
+func summarizeWindow(r *experiments.Results) []string {
 	var notes []string
 	var order []string
-	worst := map[string]*Row{}
+	worst := map[string]*experiments.Row{}
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		if row.AgeEnd > 0 || row.Queries == 0 {
@@ -363,7 +364,7 @@ func summarizeWindow(r *Results) []string {
 
 // asFilter turns a constructor's (*T, error) into (Filter, error) without
 // making a nil *T into a non-nil interface.
-func asFilter[T Filter](f T, err error) (Filter, error) {
+func asFilter[T experiments.Filter](f T, err error) (experiments.Filter, error) {
 	if err != nil {
 		return nil, err
 	}

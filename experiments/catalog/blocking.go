@@ -1,10 +1,11 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // blockingVariants are the filters the blocking experiment sets side by
@@ -20,12 +21,12 @@ var blockingExperiment = Experiment{
 	Variants:  []string{"standard", "blocked", "split-block"},
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries", "keys"),
-	defaults: func(_ string, quick bool) Params {
+	defaults: func(_ string, quick bool) experiments.Params {
 		keys := []uint64{2e3, 2e4, 2e5, 2e6, 2e7}
 		if quick {
 			keys = keys[:3]
 		}
-		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: floats(seq(1, 32)), Keys: keys}
 	},
 	plan: planBlocking,
@@ -42,8 +43,8 @@ const blockingKeysPerPoint = 40_000_000
 // holding N items. The sizes: for each n in Keys, filters of each variant
 // sized for n items at P (with the block penalty), holding n; those rows
 // carry Target = P.
-func planBlocking(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planBlocking(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	vs := blockingVariants
 	if variant != "all" {
 		vs = nil
@@ -85,7 +86,7 @@ func planBlocking(variant string, p Params) (*plan, error) {
 			}
 		}
 	}
-	pl.notes = append(pl.notes,
+	pl.Notes = append(pl.Notes,
 		fmt.Sprintf("sweep: %d items per filter, m rounded up to whole blocks, k the integer that minimises each variant's exact rate at that m (8 for split-block); where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries),
 		fmt.Sprintf("sizes: filters sized for n items at p = %g by each variant's own sizing (the blocked ones with the block penalty), holding n; %d filters per point, fewer (at least 4, with proportionally more queries each) where %d filters of n keys would exceed %d keys", p.P, p.Filters, p.Filters, blockingKeysPerPoint))
 	return pl, nil
@@ -112,12 +113,12 @@ func blockingGeometry(v string, m, n uint64) (uint64, int) {
 
 // planBlockingPoint plans one point of the blocking experiment: filters
 // made by b holding n items; target is the rate they were sized for, or 0.
-func planBlockingPoint(pl *plan, v string, b builder, n uint64, filters int, target float64, p Params) error {
+func planBlockingPoint(pl *experiments.Plan, v string, b builder, n uint64, filters int, target float64, p experiments.Params) error {
 	st, err := probe(b)
 	if err != nil {
 		return paramError("n", "%v", err)
 	}
-	return pl.point(fmt.Sprintf("blocking/%s/m=%d/k=%d/n=%d/p=%g", v, st.Bits, st.Hashes, n, target), blockingSeries(v), v, b, st, n, filters, p, func(r *Row) {
+	return addPoint(pl, fmt.Sprintf("blocking/%s/m=%d/k=%d/n=%d/p=%g", v, st.Bits, st.Hashes, n, target), blockingSeries(v), v, b, st, n, filters, p, func(r *experiments.Row) {
 		r.Variant = variantFamily(v)
 		r.Capacity = capacityIf(target, n)
 		r.Target = target

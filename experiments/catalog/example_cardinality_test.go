@@ -1,19 +1,20 @@
-package experiments_test
+package catalog_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // The cardinality experiment on standard filters: the relative error of
 // the count estimate over 200 filters sized for 1000 items, at a few
 // loads, beside its prediction, and the union and intersection of two
 // sets sharing half their keys.
-func ExampleCardinalityRow() {
+func Example_cardinality() {
 	p := experiments.Params{N: 1000, Filters: 200}
-	r, err := experiments.Run(context.Background(), "cardinality", "standard", p, experiments.Options{Seed: 1})
+	r, err := catalog.Run(context.Background(), "cardinality", "standard", p, experiments.Options{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package experiments_test
+package catalog_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -45,7 +46,7 @@ var goldenRuns = []struct {
 // the rebuilt experiments extend).
 func goldenFiles(t *testing.T, exp, variant string, p experiments.Params) (csv, json []byte) {
 	t.Helper()
-	r, err := experiments.Run(context.Background(), exp, variant, p, experiments.Options{Seed: 12})
+	r, err := catalog.Run(context.Background(), exp, variant, p, experiments.Options{Seed: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,4 +111,15 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+func encode(t *testing.T, r *experiments.Results) (csv, json []byte) {
+	t.Helper()
+	var c, j bytes.Buffer
+	if err := experiments.WriteCSV(&c, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := experiments.WriteJSON(&j, r); err != nil {
+		t.Fatal(err)
+	}
+	return c.Bytes(), j.Bytes()
 }

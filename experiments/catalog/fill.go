@@ -1,10 +1,11 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -25,12 +26,12 @@ var fillExperiment = Experiment{
 		}
 		return []string{"n", "p", "filters", "queries", "keys"}
 	},
-	defaults: func(variant string, quick bool) Params {
+	defaults: func(variant string, quick bool) experiments.Params {
 		if variant == "scalable" {
-			return Params{N: 1000, P: 0.001, Filters: 20, Queries: 50_000, Conf: 0.95,
+			return experiments.Params{N: 1000, P: 0.001, Filters: 20, Queries: 50_000, Conf: 0.95,
 				Span: 1000, Checkpoints: 10, R: []float64{variants.DefaultTighteningRatio}, S: []float64{variants.DefaultGrowth}}
 		}
-		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 2, Checkpoints: 20}
+		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 2, Checkpoints: 20}
 	},
 	plan: planFill,
 }
@@ -41,7 +42,7 @@ var fillExperiment = Experiment{
 // never-inserted keys at every step, beside the variant's exact theory at
 // the geometry built; the rows add the geometry, the classic rate and the
 // target.
-func planFill(variant string, p Params) (*plan, error) {
+func planFill(variant string, p experiments.Params) (*experiments.Plan, error) {
 	if variant == "scalable" {
 		return planScalable("fill", p, false, false)
 	}
@@ -55,7 +56,7 @@ func planFill(variant string, p Params) (*plan, error) {
 	}
 	h := variants.Hashing{}
 	theory, model := variantTheory(variant, st)
-	spec := Spec{
+	spec := experiments.Spec{
 		Name:    variant,
 		New:     b.seeded(h),
 		Items:   fillCheckpoints(p),
@@ -64,8 +65,8 @@ func planFill(variant string, p Params) (*plan, error) {
 		Theory:  theory,
 		Model:   model,
 	}
-	pl := &plan{}
-	err = pl.measure("fill/"+variant, spec, false, func(r *Row) {
+	pl := &experiments.Plan{}
+	err = pl.AddSpec("fill/"+variant, spec, func(r *experiments.Row) {
 		r.Variant = variant
 		r.Hashing = hashingName(h)
 		r.Capacity = p.N
@@ -78,14 +79,14 @@ func planFill(variant string, p Params) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("%s filter sized for n = %d items at p = %g: %s, k = %d hashes; theory is the %s rate at that geometry",
+	pl.Notes = append(pl.Notes, fmt.Sprintf("%s filter sized for n = %d items at p = %g: %s, k = %d hashes; theory is the %s rate at that geometry",
 		variant, p.N, p.P, geometryWords(st), st.Hashes, modelWords(variant)))
 	return pl, nil
 }
 
 // fillCheckpoints returns the item counts of the fill experiment:
 // Checkpoints equal steps to Span N, rounded, without zeros and repeats.
-func fillCheckpoints(p Params) []uint64 {
+func fillCheckpoints(p experiments.Params) []uint64 {
 	var items []uint64
 	var last uint64
 	for j := 1; j <= p.Checkpoints; j++ {
@@ -156,7 +157,7 @@ func growthCheckpoints(n0 uint64, span float64, perDecade int) []uint64 {
 
 // planScalableSeries plans one growing scalable filter of spec, measured
 // at items against its compound theory.
-func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bool, sp scalableSpec) error {
+func planScalableSeries(pl *experiments.Plan, exp string, p experiments.Params, items []uint64, timed bool, sp scalableSpec) error {
 	h := variants.Hashing{}
 	spec := analysis.Scalable{P: sp.P, R: sp.R, S: sp.S, N0: sp.N0, BlockBits: uint64(sp.BlockBits)}
 	if err := spec.Validate(); err != nil {
@@ -183,7 +184,7 @@ func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bo
 		name += fmt.Sprintf(" blocked B=%d", sp.BlockBits)
 		model = "scalable-blocked"
 	}
-	err := pl.measure(exp+"/"+name, Spec{
+	err := pl.AddSpec(exp+"/"+name, experiments.Spec{
 		Name:    name,
 		New:     b.seeded(h),
 		Items:   items,
@@ -191,7 +192,8 @@ func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bo
 		Queries: p.Queries,
 		Theory:  func(n uint64) float64 { return theory[n] },
 		Model:   model,
-	}, timed, func(row *Row) {
+		Timed:   timed,
+	}, func(row *experiments.Row) {
 		row.Variant = "scalable"
 		row.Hashing = hashingName(h)
 		row.R, row.S = sp.R, sp.S
@@ -202,7 +204,7 @@ func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bo
 		return err
 	}
 	first, _ := spec.Stage(0)
-	pl.notes = append(pl.notes, fmt.Sprintf("%s: target P = %g, first stage n0 = %d items, k0 = %d, error P0 = %.3g; theory is the %s, which never exceeds P",
+	pl.Notes = append(pl.Notes, fmt.Sprintf("%s: target P = %g, first stage n0 = %d items, k0 = %d, error P0 = %.3g; theory is the %s, which never exceeds P",
 		name, p.P, p.N, first.Hashes, spec.P0(), modelWords(model)))
 	return nil
 }
@@ -211,8 +213,8 @@ func planScalableSeries(pl *plan, exp string, p Params, items []uint64, timed bo
 // of R and S, from N to Span N items, Checkpoints per decade; with
 // standard, beside a standard filter sized in advance for the final count;
 // with timed, recording times. Each series is one Spec.
-func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
-	pl := &plan{}
+func planScalable(exp string, p experiments.Params, standard, timed bool) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
 	final := items[len(items)-1]
 	h := variants.Hashing{}
@@ -241,7 +243,7 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 		}
 		name := fmt.Sprintf("standard sized for %d", final)
 		theory, model := variantTheory("standard", st)
-		err = pl.measure(exp+"/"+name, Spec{
+		err = pl.AddSpec(exp+"/"+name, experiments.Spec{
 			Name:    name,
 			New:     b.seeded(h),
 			Items:   items,
@@ -249,7 +251,8 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 			Queries: p.Queries,
 			Theory:  theory,
 			Model:   model,
-		}, timed, func(row *Row) {
+			Timed:   timed,
+		}, func(row *experiments.Row) {
 			row.Variant = "standard"
 			row.Hashing = hashingName(h)
 			row.Capacity = final
@@ -261,7 +264,7 @@ func planScalable(exp string, p Params, standard, timed bool) (*plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		pl.notes = append(pl.notes, fmt.Sprintf("%s: a standard filter sized in advance for the final count at p = %g: m = %d bits, k = %d", name, p.P, st.Bits, st.Hashes))
+		pl.Notes = append(pl.Notes, fmt.Sprintf("%s: a standard filter sized in advance for the final count at p = %g: m = %d bits, k = %d", name, p.P, st.Bits, st.Hashes))
 	}
 	return pl, nil
 }
@@ -274,9 +277,11 @@ var scalableExperiment = Experiment{
 	Timed:     true,
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries", "r", "s", "keys"),
-	defaults: func(string, bool) Params {
-		return Params{N: 1000, P: 0.001, Filters: 10, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 1000, P: 0.001, Filters: 10, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
 			R: []float64{0.5, 0.75, 0.9}, S: []float64{2, 4}}
 	},
-	plan: func(_ string, p Params) (*plan, error) { return planScalable("scalable", p, true, true) },
+	plan: func(_ string, p experiments.Params) (*experiments.Plan, error) {
+		return planScalable("scalable", p, true, true)
+	},
 }

@@ -1,12 +1,11 @@
-package experiments
+package catalog
 
 import (
-	"context"
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -82,27 +81,11 @@ func probe(b builder) (variants.Stats, error) {
 	return f.Stats(), nil
 }
 
-// withSeed returns h with its seed replaced by seed; for the keyed hash
-// kind, whose seed must be zero, with a key derived from seed instead
-// (SplitMix64 mixes, never zero), so that its filters are independent
-// and reproducible like the others. A key derived from a known seed is
-// no secret: it stands for a key the attacker does not know.
-func withSeed(h variants.Hashing, seed uint64) variants.Hashing {
-	if h.Kind != variants.Keyed {
-		h.Seed = seed
-		return h
-	}
-	h.Seed = 0
-	binary.LittleEndian.PutUint64(h.Key[:8], derive(seed, 1))
-	binary.LittleEndian.PutUint64(h.Key[8:], derive(seed, 2)|1)
-	return h
-}
-
 // seeded returns a Spec's New function that builds b's filter with
 // hashing h, its seed replaced by New's (see withSeed).
-func (b builder) seeded(h variants.Hashing) func(seed uint64) (Filter, error) {
-	return func(seed uint64) (Filter, error) {
-		f, err := b(withSeed(h, seed))
+func (b builder) seeded(h variants.Hashing) func(seed uint64) (experiments.Filter, error) {
+	return func(seed uint64) (experiments.Filter, error) {
+		f, err := b(experiments.SeedHashing(h, seed))
 		if err != nil {
 			return nil, err
 		}
@@ -151,25 +134,3 @@ func blockSize(variant string) (int, bool) {
 // blockedModel is the Model of a blocked filter's rows, "blocked/B", which
 // carries the block size to the plots.
 func blockedModel(blockBits uint64) string { return "blocked/" + strconv.FormatUint(blockBits, 10) }
-
-// countPositives queries f with the trial's first q never-inserted keys and
-// returns how many it reports present, or the context's error if the run is
-// interrupted.
-func (t *trial) countPositives(ctx context.Context, f Filter, q uint64) (uint64, error) {
-	var positives uint64
-	for i := range q {
-		if i%interruptEvery == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		var key []byte
-		if t.keys == nil {
-			key = t.key(spaceQuery, i) // the uniform keys, inline (speed times this loop)
-		} else {
-			key = t.sourced(i, true)
-		}
-		if f.Contains(key) {
-			positives++
-		}
-	}
-	return positives, nil
-}

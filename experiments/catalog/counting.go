@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -29,8 +30,8 @@ var countingExperiment = Experiment{
 	Variants:  []string{"counting"},
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters"),
-	defaults: func(string, bool) Params {
-		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 1, Conf: 0.95, Span: 4, Checkpoints: 1, Widths: []int{2, 4}}
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 1, Conf: 0.95, Span: 4, Checkpoints: 1, Widths: []int{2, 4}}
 	},
 	plan: planCounting,
 }
@@ -57,8 +58,8 @@ const histogramTop = 15
 // never inserted are offered to Remove, N/8 to Span N of them; Rate is the
 // fraction of members that then test absent, Removed the mean number of
 // removals that succeeded (false positives removed).
-func planCounting(_ string, p Params) (*plan, error) {
-	pl := &plan{}
+func planCounting(_ string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	const width = variants.DefaultCounterWidth
 	b := countingBuilder(p.N, p.P, width)
 	st, err := probe(b)
@@ -71,15 +72,15 @@ func planCounting(_ string, p Params) (*plan, error) {
 	// Counter values.
 	dist := analysis.CounterDistribution(m, p.N, k, histogramTop)
 	pois := analysis.PoissonCounterDistribution(float64(k)*float64(p.N)/float64(m), histogramTop)
-	g := group{key: "counting/histogram", filters: p.Filters, hashing: h, run: counterHistogram(p.N, p.P, width)}
+	g := experiments.Group{Key: "counting/histogram", Filters: p.Filters, Hashing: h, Run: counterHistogram(p.N, p.P, width)}
 	for v := 0; v <= histogramTop; v++ {
-		g.rows = append(g.rows, pl.add(Row{
+		g.Rows = append(g.Rows, pl.AddRow(experiments.Row{
 			Series: CountingHistogram, Variant: "counting", Hashing: hashingName(h), Width: width, Value: v,
 			Items: p.N, Capacity: p.N, Bits: st.Bits, Cells: m, Hashes: k,
 			Filters: p.Filters, Queries: m, Theory: dist[v], Classic: pois[v], Model: "binomial",
 		}))
 	}
-	pl.groups = append(pl.groups, g)
+	pl.Groups = append(pl.Groups, g)
 
 	// Saturated counters.
 	loads := []float64{1, 2, p.Span}
@@ -89,7 +90,7 @@ func planCounting(_ string, p Params) (*plan, error) {
 	for _, w := range p.Widths {
 		bw := countingBuilder(p.N, p.P, w)
 		top := 1<<w - 1
-		g := group{key: fmt.Sprintf("counting/saturated/w=%d", w), filters: p.Filters, hashing: h, run: saturation(bw)}
+		g := experiments.Group{Key: fmt.Sprintf("counting/saturated/w=%d", w), Filters: p.Filters, Hashing: h, Run: saturation(bw)}
 		var last uint64
 		for _, l := range loads {
 			n := uint64(math.Round(l * float64(p.N)))
@@ -98,19 +99,19 @@ func planCounting(_ string, p Params) (*plan, error) {
 			}
 			last = n
 			tail := analysis.CounterDistribution(m, n, k, top)
-			g.rows = append(g.rows, pl.add(Row{
+			g.Rows = append(g.Rows, pl.AddRow(experiments.Row{
 				Series: CountingSaturated(w), Variant: "counting", Hashing: hashingName(h), Width: w,
 				Items: n, Capacity: p.N, Bits: m * uint64(w), Cells: m, Hashes: k,
 				Filters: p.Filters, Queries: m, Theory: tail[top], Model: "binomial tail",
 			}))
 		}
-		pl.groups = append(pl.groups, g)
-		pl.notes = append(pl.notes, fmt.Sprintf("width %d (saturating at %d): at capacity the probability that any counter saturates is %.3g; Fan et al.'s bound on overflow past %d is %.3g",
+		pl.Groups = append(pl.Groups, g)
+		pl.Notes = append(pl.Notes, fmt.Sprintf("width %d (saturating at %d): at capacity the probability that any counter saturates is %.3g; Fan et al.'s bound on overflow past %d is %.3g",
 			w, top, analysis.SaturationProbability(m, p.N, k, w), top+1, analysis.FanOverflowBound(m, p.N, k, w)))
 	}
 
 	// False negatives from removing strangers.
-	g = group{key: "counting/false-negatives", filters: p.Filters, hashing: h, run: strangerRemovals(b)}
+	g = experiments.Group{Key: "counting/false-negatives", Filters: p.Filters, Hashing: h, Run: strangerRemovals(b)}
 	var last uint64
 	for _, l := range []float64{1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, p.Span} {
 		r := uint64(math.Round(l * float64(p.N)))
@@ -118,14 +119,14 @@ func planCounting(_ string, p Params) (*plan, error) {
 			continue
 		}
 		last = r
-		g.rows = append(g.rows, pl.add(Row{
+		g.Rows = append(g.Rows, pl.AddRow(experiments.Row{
 			Series: CountingFalseNegatives, Variant: "counting", Hashing: hashingName(h), Width: width,
 			Items: p.N, Capacity: p.N, Removals: r, Bits: st.Bits, Cells: m, Hashes: k,
 			Filters: p.Filters, Queries: p.N, Target: p.P,
 		}))
 	}
-	pl.groups = append(pl.groups, g)
-	pl.notes = append(pl.notes,
+	pl.Groups = append(pl.Groups, g)
+	pl.Notes = append(pl.Notes,
 		fmt.Sprintf("counting filters sized for n = %d at p = %g: m = %d counters, k = %d", p.N, p.P, m, k),
 		"false negatives: members that test absent after keys that were never inserted were offered to Remove; the removals that succeed are the false positives among them")
 	return pl, nil
@@ -134,9 +135,9 @@ func planCounting(_ string, p Params) (*plan, error) {
 // counterHistogram fills a counting filter with the row's Items keys and
 // counts its counters by value (variants.Counting.Histogram); values above
 // the last row count in it.
-func counterHistogram(n uint64, p float64, width int) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := variants.NewCountingFor(n, p, width, t.hashing)
+func counterHistogram(n uint64, p float64, width int) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := variants.NewCountingFor(n, p, width, t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func counterHistogram(n uint64, p float64, width int) runFunc {
 			if i%interruptEvery == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			f.Add(t.member(i))
+			f.Add(t.Member(i))
 		}
 		hist := make([]uint64, len(rows))
 		for v, c := range f.Histogram() {
@@ -162,9 +163,9 @@ func counterHistogram(n uint64, p float64, width int) runFunc {
 
 // saturation fills a counting filter to each row's Items and counts its
 // saturated counters.
-func saturation(build builder) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := build(t.hashing)
+func saturation(build builder) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -174,7 +175,7 @@ func saturation(build builder) runFunc {
 				if inserted%interruptEvery == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				f.Add(t.member(inserted))
+				f.Add(t.Member(inserted))
 			}
 			st := f.Stats()
 			out[j].Count = st.Saturated
@@ -188,9 +189,9 @@ func saturation(build builder) runFunc {
 // strangerRemovals fills a counting filter with the row's Items members,
 // then offers never-inserted keys to Remove up to each row's Removals and
 // counts the members that test absent.
-func strangerRemovals(build builder) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := build(t.hashing)
+func strangerRemovals(build builder) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -203,7 +204,7 @@ func strangerRemovals(build builder) runFunc {
 			if i%interruptEvery == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			f.Add(t.member(i))
+			f.Add(t.Member(i))
 		}
 		var offered, removed uint64
 		for j, r := range rows {
@@ -211,13 +212,13 @@ func strangerRemovals(build builder) runFunc {
 				if offered%interruptEvery == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				if rm.Remove(t.stranger(offered)) {
+				if rm.Remove(t.Stranger(offered)) {
 					removed++
 				}
 			}
 			var lost uint64
 			for i := range members {
-				if !f.Contains(t.member(i)) {
+				if !f.Contains(t.Member(i)) {
 					lost++
 				}
 			}

@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // TestCardinalityAgainstTheory runs the cardinality experiment at a small
@@ -19,11 +20,11 @@ import (
 // keys a scalable filter skips) or scale would move the means by many
 // standard errors.
 func TestCardinalityAgainstTheory(t *testing.T) {
-	p := Params{N: 1000, Filters: 300}
+	p := experiments.Params{N: 1000, Filters: 300}
 	if testing.Short() {
-		p = Params{N: 300, Filters: 100}
+		p = experiments.Params{N: 300, Filters: 100}
 	}
-	r := mustRun(t, "cardinality", "all", p, Options{Seed: 14})
+	r := mustRun(t, "cardinality", "all", p, experiments.Options{Seed: 14})
 	if len(r.Rows) != 5*13+6*11+11 {
 		t.Fatalf("%d rows", len(r.Rows))
 	}
@@ -71,7 +72,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Ab
 // infinite estimates are counted and left out, never written as numbers,
 // and the results still encode as JSON.
 func TestCardinalitySaturated(t *testing.T) {
-	r := mustRun(t, "cardinality", "standard", Params{N: 4, P: 0.1, Filters: 200}, Options{Seed: 1})
+	r := mustRun(t, "cardinality", "standard", experiments.Params{N: 4, P: 0.1, Filters: 200}, experiments.Options{Seed: 1})
 	saturated := 0
 	for _, row := range r.Rows {
 		n := 0
@@ -91,7 +92,7 @@ func TestCardinalitySaturated(t *testing.T) {
 	if saturated == 0 {
 		t.Fatal("no filter saturated; the test needs smaller filters")
 	}
-	back, err := ReadJSON(bytes.NewReader(jsonOf(t, r)))
+	back, err := experiments.ReadJSON(bytes.NewReader(jsonOf(t, r)))
 	if err != nil || !bytes.Equal(jsonOf(t, back), jsonOf(t, r)) {
 		t.Errorf("JSON round trip: %v", err)
 	}

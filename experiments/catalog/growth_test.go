@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // growthParams grows every design from 20 to 20,000 keys on 8 filters:
 // about a second.
-var growthParams = Params{N: 20, Filters: 8, Queries: 3000, Span: 1000, Checkpoints: 2, Passes: 1, MinAdds: 2000}
+var growthParams = experiments.Params{N: 20, Filters: 8, Queries: 3000, Span: 1000, Checkpoints: 2, Passes: 1, MinAdds: 2000}
 
 // TestGrowth runs the growth experiment small and checks what it exists
 // to show. Each design's false positives, pooled over its checkpoints per
@@ -25,11 +26,11 @@ var growthParams = Params{N: 20, Filters: 8, Queries: 3000, Span: 1000, Checkpoi
 // in advance uses the fewest bits per key at the end and the scalable
 // filters more; every design has times at every decade.
 func TestGrowth(t *testing.T) {
-	r := mustRun(t, "growth", "all", growthParams, Options{Seed: 11})
+	r := mustRun(t, "growth", "all", growthParams, experiments.Options{Seed: 11})
 	target := r.Params.P
 	final := uint64(20_000)
-	rates := map[string][]*Row{}
-	times := map[string][]*Row{}
+	rates := map[string][]*experiments.Row{}
+	times := map[string][]*experiments.Row{}
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		if d, ok := strings.CutSuffix(row.Series, GrowthTimed); ok {
@@ -118,7 +119,7 @@ func TestGrowth(t *testing.T) {
 			t.Errorf("%s: GrowthBits equals the measured bits per key at %d of %d points", d, same, want)
 		}
 	}
-	if _, err := GrowthBits("bloom", r.Params, []uint64{1}); !errors.Is(err, ErrInvalidParams) {
+	if _, err := GrowthBits("bloom", r.Params, []uint64{1}); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("GrowthBits of an unknown design: %v", err)
 	}
 	summary := 0
@@ -136,11 +137,11 @@ func TestGrowth(t *testing.T) {
 // rate rows; the times, measured again, are the only difference.
 func TestGrowthShards(t *testing.T) {
 	p := tiny("growth")
-	whole := mustRun(t, "growth", "all", p, Options{Seed: 4})
-	var shards []*Results
+	whole := mustRun(t, "growth", "all", p, experiments.Options{Seed: 4})
+	var shards []*experiments.Results
 	for i := range 2 {
-		s := mustRun(t, "growth", "all", p, Options{Seed: 4, Shard: Shard{Index: i, Count: 2}})
-		back, err := ReadJSON(bytes.NewReader(jsonOf(t, s)))
+		s := mustRun(t, "growth", "all", p, experiments.Options{Seed: 4, Shard: experiments.Shard{Index: i, Count: 2}})
+		back, err := experiments.ReadJSON(bytes.NewReader(jsonOf(t, s)))
 		if err != nil {
 			t.Fatal(err)
 		}

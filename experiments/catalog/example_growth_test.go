@@ -1,16 +1,17 @@
-package experiments_test
+package catalog_test
 
 import (
 	"fmt"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // The bits per key of each design of the growth experiment at its
 // defaults (n0 = 1000, p = 0.01), after a thousandfold growth.
 func ExampleGrowthBits() {
-	for _, d := range experiments.GrowthDesigns {
-		b, err := experiments.GrowthBits(d, experiments.Params{}, []uint64{1_000_000})
+	for _, d := range catalog.GrowthDesigns {
+		b, err := catalog.GrowthBits(d, experiments.Params{}, []uint64{1_000_000})
 		if err != nil {
 			panic(err)
 		}

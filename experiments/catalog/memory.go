@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -18,12 +19,12 @@ var memoryExperiment = Experiment{
 	Timed:      true,
 	sequential: true,
 	flags:      fixedFlags("p"),
-	defaults: func(_ string, quick bool) Params {
+	defaults: func(_ string, quick bool) experiments.Params {
 		keys := []uint64{1e5, 1e6, 1e7}
 		if quick {
 			keys = keys[:2]
 		}
-		return Params{N: 1000, P: 0.01, Filters: 1, Queries: 1, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
+		return experiments.Params{N: 1000, P: 0.01, Filters: 1, Queries: 1, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
 	},
 	plan: planMemory,
 }
@@ -47,8 +48,8 @@ const GoMap = "go map"
 // planMemory plans, for each n in Keys, each variant sized for n keys at
 // P (a scalable filter growing from n0 = N) and a Go map, each holding n
 // URL-like keys.
-func planMemory(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planMemory(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	for _, n := range p.Keys {
 		for _, v := range selected(variant, Variants) {
 			b, err := anyBuilder(v, n, p)
@@ -58,25 +59,25 @@ func planMemory(variant string, p Params) (*plan, error) {
 			if _, err := probe(b); err != nil {
 				return nil, paramError("keys", "%v", err)
 			}
-			row := Row{Series: v, Variant: v, Items: n, Capacity: n, Filters: 1, Target: p.P}
+			row := experiments.Row{Series: v, Variant: v, Items: n, Capacity: n, Filters: 1, Target: p.P}
 			if v == "standard" {
 				m, err := analysis.OptimalBits(n, p.P)
 				if err == nil {
 					row.Theory, row.Model = float64(m)/8, "optimal bits"
 				}
 			}
-			pl.groups = append(pl.groups, group{key: fmt.Sprintf("memory/%s/n=%d", v, n), filters: 1, run: filterBytes(b), rows: []int{pl.add(row)}})
+			pl.Groups = append(pl.Groups, experiments.Group{Key: fmt.Sprintf("memory/%s/n=%d", v, n), Filters: 1, Run: filterBytes(b), Rows: []int{pl.AddRow(row)}})
 		}
-		pl.groups = append(pl.groups, group{key: fmt.Sprintf("memory/map/n=%d", n), filters: 1, run: mapBytes, rows: []int{pl.add(Row{Series: GoMap, Items: n, Filters: 1})}})
+		pl.Groups = append(pl.Groups, experiments.Group{Key: fmt.Sprintf("memory/map/n=%d", n), Filters: 1, Run: mapBytes, Rows: []int{pl.AddRow(experiments.Row{Series: GoMap, Items: n, Filters: 1})}})
 	}
-	pl.notes = append(pl.notes,
+	pl.Notes = append(pl.Notes,
 		"filter bytes are the cells' memory, Stats().Bits/8; the map's are the growth of the live heap (runtime.MemStats.HeapAlloc after a collection) while it holds the keys, key strings included",
 		"every structure holds the same keys, which look like https://example.com/path/<n>/item?id=<16 hex digits>, 51 to 58 bytes")
 	return pl, nil
 }
 
-func filterBytes(build builder) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+func filterBytes(build builder) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
 		f, err := build(variants.Hashing{})
 		if err != nil {
 			return err
@@ -105,7 +106,7 @@ func heapAlloc() uint64 {
 	return ms.HeapAlloc
 }
 
-func mapBytes(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+func mapBytes(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
 	n := rows[0].Items
 	before := heapAlloc()
 	m := make(map[string]struct{})

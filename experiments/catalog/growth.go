@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -47,8 +48,8 @@ var growthExperiment = Experiment{
 	Timed:     true,
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries"),
-	defaults: func(string, bool) Params {
-		return Params{N: 1000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 1000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
 			Passes: 3, MinAdds: 200_000}
 	},
 	plan:      planGrowth,
@@ -216,8 +217,8 @@ func growthTimeSizes(n0 uint64, final uint64) []uint64 {
 // filling a design's filter from empty to each decade (stage creation
 // included) and per query of present and absent keys, by the method of
 // Time.
-func planGrowth(_ string, p Params) (*plan, error) {
-	pl := &plan{caches: dataCaches()}
+func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{Caches: experiments.MachineCaches()}
 	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
 	final := items[len(items)-1]
 	h := variants.Hashing{}
@@ -234,7 +235,7 @@ func planGrowth(_ string, p Params) (*plan, error) {
 		if err != nil {
 			return nil, paramError("n", "%s: %v", d, err)
 		}
-		err = pl.measure("growth/"+d, Spec{
+		err = pl.AddSpec("growth/"+d, experiments.Spec{
 			Name:    d,
 			New:     b.seeded(h),
 			Items:   items,
@@ -242,7 +243,7 @@ func planGrowth(_ string, p Params) (*plan, error) {
 			Queries: p.Queries,
 			Theory:  func(n uint64) float64 { return theory[n] },
 			Model:   model,
-		}, false, func(r *Row) {
+		}, func(r *experiments.Row) {
 			r.Variant = growthVariant(d)
 			r.Hashing = hashingName(h)
 			r.Capacity = p.N
@@ -263,21 +264,21 @@ func planGrowth(_ string, p Params) (*plan, error) {
 	sizes := growthTimeSizes(p.N, final)
 	for _, d := range GrowthDesigns {
 		b, _ := growthBuilder(d, p.N, p.P, final)
-		spec := TimeSpec{Name: d + GrowthTimed, New: func(_, seed uint64) (Filter, error) { return b.seeded(h)(seed) }}
-		tp := Params{Queries: p.MinAdds, MinAdds: p.MinAdds, Passes: p.Passes}
+		spec := experiments.TimeSpec{Name: d + GrowthTimed, New: func(_, seed uint64) (experiments.Filter, error) { return b.seeded(h)(seed) }}
+		tp := experiments.Params{Queries: p.MinAdds, MinAdds: p.MinAdds, Passes: p.Passes}
 		for _, n := range sizes {
-			pl.groups = append(pl.groups, group{
+			pl.Groups = append(pl.Groups, experiments.Group{
 				// Every design at n gets the same keys and hash seed.
-				key:     fmt.Sprintf("growth/time/n=%d", n),
-				filters: 1,
-				run:     timeRun(spec, n, tp),
-				alone:   true,
-				rows: []int{pl.add(Row{Series: spec.Name, Variant: growthVariant(d), Items: n, Capacity: p.N, Filters: 1,
+				Key:     fmt.Sprintf("growth/time/n=%d", n),
+				Filters: 1,
+				Run:     experiments.TimeFilter(spec, n, tp),
+				Alone:   true,
+				Rows: []int{pl.AddRow(experiments.Row{Series: spec.Name, Variant: growthVariant(d), Items: n, Capacity: p.N, Filters: 1,
 					Queries: tp.Queries, Members: tp.Queries * uint64(tp.Passes), Target: p.P})},
 			})
 		}
 	}
-	pl.notes = append(pl.notes,
+	pl.Notes = append(pl.Notes,
 		fmt.Sprintf("every design grows from n0 = %d to %d keys at target p = %g, its rate measured at %d checkpoints on %d filters with %d absent queries each; the checkpoints of one design come from one independent group of filters, checked once by the pooled check", p.N, final, p.P, len(items), p.Filters, p.Queries),
 		fmt.Sprintf("%s and %s: r = %g, s = %g, stage 0 of n0 items (blocked: B = %d bits); %s and %s: BF.RESERVE error_rate %g, capacity %d, EXPANSION %d, with MurmurHash64A seeded per filter; %s: stages of n0 items at rate %g each, so its rate grows with its stages; %s: m and k of a standard filter for %d keys at %g",
 			GrowthAlmeida, GrowthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
@@ -304,9 +305,9 @@ func growthVariant(design string) string {
 // summarizeGrowth notes, at the final count, each design's bits per item
 // against the standard filter sized in advance, its rate against the
 // target, and its times against the standard filter's.
-func summarizeGrowth(res *Results) []string {
-	last := map[string]*Row{}
-	timed := map[string]*Row{}
+func summarizeGrowth(res *experiments.Results) []string {
+	last := map[string]*experiments.Row{}
+	timed := map[string]*experiments.Row{}
 	var final uint64
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -361,8 +362,8 @@ func summarizeGrowth(res *Results) []string {
 // one stage fewer. Figures draw it as a line between the checkpoints,
 // where the bits jump at every new stage. It reports an error for an
 // unknown design or parameters outside their domains.
-func GrowthBits(design string, p Params, items []uint64) ([]float64, error) {
-	p = p.merge(growthExperiment.Defaults("all", false))
+func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64, error) {
+	p = p.Or(growthExperiment.Defaults("all", false))
 	final := uint64(math.Round(float64(p.N) * p.Span))
 	out := make([]float64, len(items))
 	for _, n := range items {
@@ -422,8 +423,8 @@ func GrowthBits(design string, p Params, items []uint64) ([]float64, error) {
 // number the theory of independent probes expects (analysis.RedisBloom.FPR),
 // pooled over its checkpoints as pooledCheck pools them, or "" if its rows
 // are missing.
-func independentExcess(res *Results, design string) string {
-	var rows []*Row
+func independentExcess(res *experiments.Results, design string) string {
+	var rows []*experiments.Row
 	for i := range res.Rows {
 		if res.Rows[i].Series == design {
 			rows = append(rows, &res.Rows[i])

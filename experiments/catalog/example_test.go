@@ -1,4 +1,4 @@
-package experiments_test
+package catalog_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // A tiny fill experiment: 8 standard filters sized for 1000 items at 1%,
@@ -14,7 +15,7 @@ import (
 // any machine and any number of workers.
 func ExampleRun() {
 	p := experiments.Params{N: 1000, P: 0.01, Filters: 8, Queries: 20_000, Checkpoints: 4}
-	r, err := experiments.Run(context.Background(), "fill", "standard", p, experiments.Options{Seed: 4})
+	r, err := catalog.Run(context.Background(), "fill", "standard", p, experiments.Options{Seed: 4})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -31,9 +32,9 @@ func ExampleRun() {
 }
 
 // The results as CSV, the columns that are empty in every row left out.
-func ExampleWriteCSV() {
+func Example_writeCSV() {
 	p := experiments.Params{N: 100, P: 0.05, Filters: 3, Queries: 1000, Checkpoints: 2}
-	r, err := experiments.Run(context.Background(), "fill", "partitioned", p, experiments.Options{Seed: 1})
+	r, err := catalog.Run(context.Background(), "fill", "partitioned", p, experiments.Options{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

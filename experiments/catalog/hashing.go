@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"crypto/md5"
@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -123,8 +124,8 @@ var hashingExperiment = Experiment{
 	Timed:     true,
 	Shardable: true,
 	flags:     fixedFlags("filters", "queries", "keys"),
-	defaults: func(string, bool) Params {
-		return Params{N: 8, P: 0.01, Filters: 250, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 8, P: 0.01, Filters: 250, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{8}, Bits: []uint64{1024, 4096, 16384, 65536}}
 	},
 	plan:      planHashing,
@@ -134,8 +135,8 @@ var hashingExperiment = Experiment{
 // planHashing plans, for every hashing option and every m in Bits, standard
 // filters of m bits holding m/BitsPerElement items with the best integer k,
 // timed.
-func planHashing(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planHashing(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	bpe := p.BitsPerElement[0]
 	for _, o := range hashingOptions {
 		for _, m := range p.Bits {
@@ -154,7 +155,7 @@ func planHashing(variant string, p Params) (*plan, error) {
 			}
 			q := p
 			q.N = n
-			err := pl.measure(fmt.Sprintf("hashing/%s/m=%d/k=%d/n=%d", o.name, m, k, n), Spec{
+			err := pl.AddSpec(fmt.Sprintf("hashing/%s/m=%d/k=%d/n=%d", o.name, m, k, n), experiments.Spec{
 				Name:    o.name,
 				New:     b.seeded(o.hashing),
 				Items:   []uint64{n},
@@ -162,7 +163,8 @@ func planHashing(variant string, p Params) (*plan, error) {
 				Queries: queriesFor(exactFPR(m, n, k), q),
 				Theory:  func(n uint64) float64 { return exactFPR(m, n, k) },
 				Model:   "exact",
-			}, true, func(r *Row) {
+				Timed:   true,
+			}, func(r *experiments.Row) {
 				r.Variant = "standard"
 				r.Hashing = o.name
 				r.Bits = m
@@ -174,14 +176,14 @@ func planHashing(variant string, p Params) (*plan, error) {
 			}
 		}
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("standard filters of m bits holding m/%g keys with the best integer k; the times are per key, for adds and for queries of absent keys, measured on all workers at once", bpe))
+	pl.Notes = append(pl.Notes, fmt.Sprintf("standard filters of m bits holding m/%g keys with the best integer k; the times are per key, for adds and for queries of absent keys, measured on all workers at once", bpe))
 	return pl, nil
 }
 
 // summarizeHashing notes how much faster xxh3 is than MD5, per add and per
 // query, at the largest m.
-func summarizeHashing(r *Results) []string {
-	var fast, slow *Row
+func summarizeHashing(r *experiments.Results) []string {
+	var fast, slow *experiments.Row
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		if fast != nil && row.Bits < fast.Bits {

@@ -1,4 +1,4 @@
-package experiments_test
+package catalog_test
 
 import (
 	"bytes"

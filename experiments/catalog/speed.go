@@ -1,13 +1,12 @@
-package experiments
+package catalog
 
 import (
 	"context"
 	"fmt"
-	"math/bits"
-	"sync/atomic"
 	"time"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -23,19 +22,19 @@ var speedExperiment = Experiment{
 		}
 		return []string{"p", "filters", "queries"}
 	},
-	defaults: func(_ string, quick bool) Params {
+	defaults: func(_ string, quick bool) experiments.Params {
 		keys := []uint64{1e3, 1e4, 1e5, 1e6, 1e7, 3e7}
 		if quick {
 			keys = keys[:4]
 		}
-		return Params{N: 1000, P: 0.01, Filters: 1, Queries: 1_000_000, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
+		return experiments.Params{N: 1000, P: 0.01, Filters: 1, Queries: 1_000_000, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
 	},
 	plan: planSpeed,
 }
 
 // anyBuilder returns a builder of variant sized for n keys at rate p; a
 // scalable filter starts at n0 = min(N, n) and grows to n.
-func anyBuilder(variant string, n uint64, p Params) (builder, error) {
+func anyBuilder(variant string, n uint64, p experiments.Params) (builder, error) {
 	if variant == "scalable" {
 		return scalableBuilder(scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: min(p.N, n)}), nil
 	}
@@ -47,8 +46,8 @@ func anyBuilder(variant string, n uint64, p Params) (builder, error) {
 // after a Reset until at least Queries adds were timed, then queried with
 // Queries absent keys. It runs on one goroutine, so the times are those of
 // one core with nothing else of the experiment's running.
-func planSpeed(variant string, p Params) (*plan, error) {
-	pl := &plan{caches: dataCaches()}
+func planSpeed(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{Caches: experiments.MachineCaches()}
 	for _, v := range selected(variant, Variants) {
 		for _, n := range p.Keys {
 			b, err := anyBuilder(v, n, p)
@@ -58,7 +57,7 @@ func planSpeed(variant string, p Params) (*plan, error) {
 			if _, err := probe(b); err != nil {
 				return nil, paramError("keys", "%v", err)
 			}
-			pl.groups = append(pl.groups, speedGroup(pl, v, v, n, p, timeOps(b)))
+			pl.Groups = append(pl.Groups, speedGroup(pl, v, v, n, p, timeOps(b)))
 		}
 	}
 	for _, v := range selected(variant, Variants) {
@@ -70,13 +69,13 @@ func planSpeed(variant string, p Params) (*plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			pl.groups = append(pl.groups, speedGroup(pl, v+" batched", v, n, p, timeBatches(b)))
+			pl.Groups = append(pl.Groups, speedGroup(pl, v+" batched", v, n, p, timeBatches(b)))
 		}
 	}
 	if variant == "scalable" || variant == "all" {
 		for _, n := range p.Keys {
 			b := scalableBuilder(scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: min(p.N, n), BlockBits: variants.DefaultBlockBits})
-			pl.groups = append(pl.groups, speedGroup(pl, ScalableBlocked, "scalable", n, p, timeOps(b)))
+			pl.Groups = append(pl.Groups, speedGroup(pl, ScalableBlocked, "scalable", n, p, timeOps(b)))
 		}
 	}
 	if variant == "all" {
@@ -85,15 +84,15 @@ func planSpeed(variant string, p Params) (*plan, error) {
 			if err != nil {
 				return nil, paramError("keys", "%v", err)
 			}
-			g := speedGroup(pl, RandomLines, "", n, p, timeLines(m))
-			pl.groups = append(pl.groups, g)
+			g := speedGroup(pl, experiments.RandomLines, "", n, p, experiments.TimeLines(m))
+			pl.Groups = append(pl.Groups, g)
 		}
 	}
-	pl.notes = append(pl.notes, "times per operation on one goroutine, keys of 16 bytes generated on the fly (about 1 ns of each operation); adds are repeated on a reset filter until at least as many as the queries were timed",
+	pl.Notes = append(pl.Notes, "times per operation on one goroutine, keys of 16 bytes generated on the fly (about 1 ns of each operation); adds are repeated on a reset filter until at least as many as the queries were timed",
 		fmt.Sprintf("lines: distinct 64-byte lines a query reads, counted from its probe sequence (variants.LineCounter) over %d absent and up to %d present keys, untimed; predicted: analysis.Scalable.Lines and analysis.TableLines for an absent key", lineSamples, lineSamples),
-		fmt.Sprintf("batched: AddBatch and ContainsBatch with %d keys per call; %s: the time per load of a random 64-byte line of a table of the standard filter's size for n, loads independent of each other (the memory system's limit for one access per key)", speedBatch, RandomLines))
+		fmt.Sprintf("batched: AddBatch and ContainsBatch with %d keys per call; %s: the time per load of a random 64-byte line of a table of the standard filter's size for n, loads independent of each other (the memory system's limit for one access per key)", speedBatch, experiments.RandomLines))
 	if variant == "scalable" || variant == "all" {
-		pl.notes = append(pl.notes, ScalableBlocked+": a scalable filter with the same parameters and blocked stages of 512 bits (ScalableParams.BlockBits), whose queries read every stage's block in one pass")
+		pl.Notes = append(pl.Notes, ScalableBlocked+": a scalable filter with the same parameters and blocked stages of 512 bits (ScalableParams.BlockBits), whose queries read every stage's block in one pass")
 	}
 	return pl, nil
 }
@@ -102,24 +101,20 @@ func planSpeed(variant string, p Params) (*plan, error) {
 // filter with blocked stages (ScalableParams.BlockBits = 512).
 const ScalableBlocked = "scalable blocked stages"
 
-// RandomLines is the series name of the memory baseline of the speed
-// experiment.
-const RandomLines = "random lines"
-
 // speedBatch is the number of keys per AddBatch and ContainsBatch call in
 // the speed experiment.
 const speedBatch = 256
 
 // speedGroup returns a group of the speed experiment: one row, series at
 // n keys, measured by run.
-func speedGroup(pl *plan, series, variant string, n uint64, p Params, run runFunc) group {
+func speedGroup(pl *experiments.Plan, series, variant string, n uint64, p experiments.Params, run experiments.RunFunc) experiments.Group {
 	h := variants.Hashing{}
-	return group{
-		key:     fmt.Sprintf("speed/%s/n=%d", series, n),
-		filters: p.Filters,
-		hashing: h,
-		run:     run,
-		rows: []int{pl.add(Row{
+	return experiments.Group{
+		Key:     fmt.Sprintf("speed/%s/n=%d", series, n),
+		Filters: p.Filters,
+		Hashing: h,
+		Run:     run,
+		Rows: []int{pl.AddRow(experiments.Row{
 			Series:   series,
 			Variant:  variant,
 			Hashing:  hashingName(h),
@@ -132,12 +127,12 @@ func speedGroup(pl *plan, series, variant string, n uint64, p Params, run runFun
 	}
 }
 
-// timeBatches is the runFunc of the batched series: like timeOps, with
+// timeBatches is the experiments.RunFunc of the batched series: like timeOps, with
 // keys passed speedBatch at a time to AddBatch and ContainsBatch.
-func timeBatches(build builder) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+func timeBatches(build builder) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
 		r := rows[0]
-		bf, err := build(t.hashing)
+		bf, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -164,7 +159,7 @@ func timeBatches(build builder) runFunc {
 				if i%interruptEvery < speedBatch && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				f.AddBatch(fill(t.member, i, min(speedBatch, r.Items-i)))
+				f.AddBatch(fill(t.Member, i, min(speedBatch, r.Items-i)))
 			}
 			addTime += time.Since(start)
 			adds += r.Items
@@ -176,7 +171,7 @@ func timeBatches(build builder) runFunc {
 			if i%interruptEvery < speedBatch && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			ks := fill(t.query, i, min(speedBatch, r.Queries-i))
+			ks := fill(t.Query, i, min(speedBatch, r.Queries-i))
 			f.ContainsBatch(ks, answers[:len(ks)])
 			for _, a := range answers[:len(ks)] {
 				if a {
@@ -198,7 +193,7 @@ const lineSamples = 10_000
 // to lineSamples members spread over all of them, and the prediction of
 // package analysis for an absent key (scalable: Scalable.Lines with the
 // stream stages' pairs; standard: TableLines at the filter's fill).
-func recordLines(o *Trial, f filter, t *trial, r *Row) error {
+func recordLines(o *experiments.Trial, f filter, t *experiments.Job, r *experiments.Row) error {
 	lc, ok := f.(variants.LineCounter)
 	if !ok {
 		return nil
@@ -206,14 +201,14 @@ func recordLines(o *Trial, f filter, t *trial, r *Row) error {
 	var sum float64
 	n := min(r.Queries, lineSamples)
 	for i := range n {
-		sum += float64(lc.LinesHash(t.hashing.Sum(t.query(i))))
+		sum += float64(lc.LinesHash(t.Hashing.Sum(t.Query(i))))
 	}
 	o.LinesAbsent = sum / float64(n)
 	sum = 0
 	step := max(1, r.Items/lineSamples)
 	var m float64
 	for i := uint64(0); i < r.Items; i += step {
-		sum += float64(lc.LinesHash(t.hashing.Sum(t.member(i))))
+		sum += float64(lc.LinesHash(t.Hashing.Sum(t.Member(i))))
 		m++
 	}
 	o.LinesPresent = sum / m
@@ -233,10 +228,6 @@ func recordLines(o *Trial, f filter, t *trial, r *Row) error {
 	return nil
 }
 
-// lineSink receives the sums of timeLines, so that the compiler keeps the
-// loads.
-var lineSink atomic.Uint64
-
 // batcher is what timeBatches needs of a filter.
 type batcher interface {
 	filter
@@ -244,44 +235,11 @@ type batcher interface {
 	Reset()
 }
 
-// timeLines is the runFunc of the memory baseline: Queries loads of random
-// 64-byte lines of a table of m bits (rounded up to whole lines), each
-// line's first word summed, with the line indexes from the trial's key
-// stream so that no load waits for another. The time per load is the
-// query time; there is no add time.
-func timeLines(m uint64) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
+// timeOps is the experiments.RunFunc of the speed experiment.
+func timeOps(build builder) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
 		r := rows[0]
-		lines := max(1, (m+511)/512)
-		table := make([]uint64, 8*lines)
-		for i := range table {
-			table[i] = uint64(i)
-		}
-		x := t.stream
-		var sum uint64
-		start := time.Now()
-		for i := range r.Queries {
-			if i%interruptEvery == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			x = splitmix64(x)
-			hi, _ := bits.Mul64(x, lines)
-			sum += table[8*hi]
-		}
-		d := time.Since(start)
-		lineSink.Add(sum) // keeps the loads
-		out[0].Bits = 512 * lines
-		out[0].Bytes = 64 * lines
-		out[0].NsPerQuery = float64(d.Nanoseconds()) / float64(r.Queries)
-		return nil
-	}
-}
-
-// timeOps is the runFunc of the speed experiment.
-func timeOps(build builder) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		r := rows[0]
-		f, err := build(t.hashing)
+		f, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -296,13 +254,13 @@ func timeOps(build builder) runFunc {
 				if i%interruptEvery == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				f.Add(t.key(spaceMember, i)) // t.member inlined: the speed experiment's keys are uniform
+				f.Add(t.Member(i)) // t.Member inlined: the speed experiment's keys are uniform
 			}
 			addTime += time.Since(start)
 			adds += r.Items
 		}
 		start := time.Now()
-		positives, err := t.countPositives(ctx, f, r.Queries)
+		positives, err := t.CountPositives(ctx, f, r.Queries)
 		if err != nil {
 			return err
 		}
@@ -313,7 +271,7 @@ func timeOps(build builder) runFunc {
 
 // recordTimes fills a speed trial from the filter's stats, its false
 // positives and the times of adds adds and queries queries.
-func recordTimes(o *Trial, st variants.Stats, positives uint64, addTime time.Duration, adds uint64, queryTime time.Duration, queries uint64) {
+func recordTimes(o *experiments.Trial, st variants.Stats, positives uint64, addTime time.Duration, adds uint64, queryTime time.Duration, queries uint64) {
 	o.Count = positives
 	o.Estimated = st.EstimatedFPR
 	o.Bits = st.Bits

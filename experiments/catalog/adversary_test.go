@@ -1,23 +1,24 @@
-package experiments
+package catalog
 
 import (
 	"context"
 	"math"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
 // TestWithSeed: unkeyed hashing takes the seed; keyed hashing keeps seed 0
 // and gets a valid key that depends on the seed.
 func TestWithSeed(t *testing.T) {
-	if h := withSeed(variants.Hashing{Kind: variants.Metro}, 7); h.Seed != 7 || h.Key != (variants.HashKey{}) {
+	if h := experiments.SeedHashing(variants.Hashing{Kind: variants.Metro}, 7); h.Seed != 7 || h.Key != (variants.HashKey{}) {
 		t.Errorf("metro: %+v", h)
 	}
-	a := withSeed(variants.Hashing{Kind: variants.Keyed}, 7)
-	b := withSeed(variants.Hashing{Kind: variants.Keyed}, 8)
-	if a.Seed != 0 || a.Key == (variants.HashKey{}) || a.Key == b.Key || a != withSeed(variants.Hashing{Kind: variants.Keyed}, 7) {
-		t.Errorf("keyed: seed %d, keys differ %v, reproducible %v", a.Seed, a.Key != b.Key, a == withSeed(variants.Hashing{Kind: variants.Keyed}, 7))
+	a := experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 7)
+	b := experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 8)
+	if a.Seed != 0 || a.Key == (variants.HashKey{}) || a.Key == b.Key || a != experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 7) {
+		t.Errorf("keyed: seed %d, keys differ %v, reproducible %v", a.Seed, a.Key != b.Key, a == experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 7))
 	}
 	if _, err := variants.NewStandardFor(10, 0.01, a); err != nil {
 		t.Error(err)
@@ -36,11 +37,11 @@ func TestAdversary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few seconds; TestEveryExperiment runs the experiment at a tiny size")
 	}
-	r, err := Run(context.Background(), "adversary", "all", Params{N: 1000, Filters: 8, Queries: 10_000}, Options{Seed: 5})
+	r, err := Run(context.Background(), "adversary", "all", experiments.Params{N: 1000, Filters: 8, Queries: 10_000}, experiments.Options{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := func(series string, removals uint64) *Row {
+	row := func(series string, removals uint64) *experiments.Row {
 		t.Helper()
 		for i := range r.Rows {
 			if r.Rows[i].Series == series && r.Rows[i].Removals == removals {
@@ -50,7 +51,7 @@ func TestAdversary(t *testing.T) {
 		t.Fatalf("no row %q", series)
 		return nil
 	}
-	within := func(x *Row) {
+	within := func(x *experiments.Row) {
 		t.Helper()
 		se := (x.Hi - x.Lo) / 2 / 1.96
 		if math.Abs(x.Rate-x.Theory) > 4*se {

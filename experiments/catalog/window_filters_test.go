@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -54,10 +55,10 @@ func TestWindowBaselineFilters(t *testing.T) {
 	if st := fa.Stats(); st.Bits != 2*a.Bits || st.Variant != "alternating" {
 		t.Errorf("alternating: Stats %+v, want %d bits", st, 2*a.Bits)
 	}
-	if _, err := newAlternating(analysis.AlternatingWindow{}, h); !errors.Is(err, ErrInvalidParams) {
+	if _, err := newAlternating(analysis.AlternatingWindow{}, h); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("alternating of half 0: %v", err)
 	}
-	if _, err := newCleared(analysis.ClearedWindow{Capacity: 1}, h); !errors.Is(err, ErrInvalidParams) {
+	if _, err := newCleared(analysis.ClearedWindow{Capacity: 1}, h); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("cleared of 0 bits: %v", err)
 	}
 }
@@ -94,7 +95,7 @@ func TestDoubleHashedAPWindow(t *testing.T) {
 	if f.Bits() != (k+l)*b {
 		t.Errorf("bits %d", f.Bits())
 	}
-	if _, err := newDoubleHashedAP(0, 1, 1, 1, variants.Hashing{}); !errors.Is(err, ErrInvalidParams) {
+	if _, err := newDoubleHashedAP(0, 1, 1, 1, variants.Hashing{}); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("k = 0: %v", err)
 	}
 }

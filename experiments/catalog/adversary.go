@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -17,7 +18,7 @@ const PollutionCandidates = 1000
 
 // forgedKeys is the number of forged keys per filter that the adversary
 // experiment tests online: a tenth of the queries, at least 100.
-func forgedKeys(p Params) uint64 { return max(100, p.Queries/10) }
+func forgedKeys(p experiments.Params) uint64 { return max(100, p.Queries/10) }
 
 // Attacks of the adversary experiment, the second part of its series
 // names ("<variant>: <attack>").
@@ -63,19 +64,12 @@ var adversaryExperiment = Experiment{
 	Variants:  append(append([]string(nil), adversaryVariants...), "counting"),
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries"),
-	defaults: func(string, bool) Params {
-		return Params{N: 5000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1}
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 5000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1}
 	},
 	plan:      planAdversary,
 	summarize: summarizeAdversary,
 }
-
-// spaceCandidate is the key space of the attacker's candidates (both top
-// bits set), disjoint from members, strangers and queries.
-const spaceCandidate = spaceQuery | spaceRemoved
-
-// candidate returns the attacker's i-th candidate key.
-func (t *trial) candidate(i uint64) []byte { return t.key(spaceCandidate, i) }
 
 // adversaryBuilder returns a builder for one of adversaryVariants sized
 // for n at p (a scalable filter grows from n/10), and its theory at n
@@ -129,8 +123,8 @@ func adversaryBuilder(variant string, n uint64, p float64) (builder, variants.St
 // succeeded.
 //
 // A run on one variant plans only that variant's part.
-func planAdversary(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planAdversary(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	known := variants.Hashing{}
 	keyed := variants.Hashing{Kind: variants.Keyed}
 	for _, v := range adversaryVariants {
@@ -146,15 +140,15 @@ func planAdversary(variant string, p Params) (*plan, error) {
 			h      variants.Hashing
 			chosen bool
 		}{{AttackRandom, known, false}, {AttackChosen, known, true}, {AttackChosenKeyed, keyed, true}} {
-			row := Row{Series: v + ": " + a.attack, Variant: v, Hashing: hashingName(a.h), Items: p.N, Capacity: p.N,
+			row := experiments.Row{Series: v + ": " + a.attack, Variant: v, Hashing: hashingName(a.h), Items: p.N, Capacity: p.N,
 				Hashes: st.Hashes, Filters: p.Filters, Queries: p.Queries, Theory: th, Target: p.P}
 			if a.attack != AttackChosen {
 				// The theory describes keys independent of the hash:
 				// random ones, and chosen ones the key hides from.
 				row.Model = model
 			}
-			pl.groups = append(pl.groups, group{key: "adversary/pollution/" + v + "/" + a.attack, filters: p.Filters, hashing: a.h,
-				rows: []int{pl.add(row)}, run: pollution(b, p.N, a.chosen, a.h.Kind == variants.Keyed)})
+			pl.Groups = append(pl.Groups, experiments.Group{Key: "adversary/pollution/" + v + "/" + a.attack, Filters: p.Filters, Hashing: a.h,
+				Rows: []int{pl.AddRow(row)}, Run: pollution(b, p.N, a.chosen, a.h.Kind == variants.Keyed)})
 		}
 
 		forged := forgedKeys(p)
@@ -162,15 +156,15 @@ func planAdversary(variant string, p Params) (*plan, error) {
 		if offline > maxQueries {
 			return nil, paramError("p", "%g: forging would test %d candidates per filter", p.P, offline)
 		}
-		g := group{key: "adversary/forging/" + v, filters: p.Filters, hashing: known, run: forging(b, p.N, offline, forged, false)}
-		g.rows = append(g.rows,
-			pl.add(Row{Series: v + ": " + AttackForgeOffline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
+		g := experiments.Group{Key: "adversary/forging/" + v, Filters: p.Filters, Hashing: known, Run: forging(b, p.N, offline, forged, false)}
+		g.Rows = append(g.Rows,
+			pl.AddRow(experiments.Row{Series: v + ": " + AttackForgeOffline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
 				Filters: p.Filters, Queries: offline, Theory: th, Model: model, Target: p.P}),
-			pl.add(Row{Series: v + ": " + AttackForgedOnline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
+			pl.AddRow(experiments.Row{Series: v + ": " + AttackForgedOnline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
 				Filters: p.Filters, Queries: forged, Theory: 1, Target: p.P}))
-		pl.groups = append(pl.groups, g)
-		pl.groups = append(pl.groups, group{key: "adversary/forging-keyed/" + v, filters: p.Filters, hashing: keyed, run: forging(b, p.N, offline, forged, true),
-			rows: []int{pl.add(Row{Series: v + ": " + AttackForgedKeyed, Variant: v, Hashing: hashingName(keyed), Items: p.N, Capacity: p.N,
+		pl.Groups = append(pl.Groups, g)
+		pl.Groups = append(pl.Groups, experiments.Group{Key: "adversary/forging-keyed/" + v, Filters: p.Filters, Hashing: keyed, Run: forging(b, p.N, offline, forged, true),
+			Rows: []int{pl.AddRow(experiments.Row{Series: v + ": " + AttackForgedKeyed, Variant: v, Hashing: hashingName(keyed), Items: p.N, Capacity: p.N,
 				Filters: p.Filters, Queries: forged, Theory: th, Model: model, Target: p.P})}})
 	}
 
@@ -187,15 +181,15 @@ func planAdversary(variant string, p Params) (*plan, error) {
 		attack string
 		h      variants.Hashing
 	}{{AttackRemoveRandom, known}, {AttackRemoveForged, known}, {AttackRemoveKeyed, keyed}} {
-		g := group{key: "adversary/counting/" + a.attack, filters: p.Filters, hashing: a.h, run: forgedRemovals(cb, a.attack)}
+		g := experiments.Group{Key: "adversary/counting/" + a.attack, Filters: p.Filters, Hashing: a.h, Run: forgedRemovals(cb, a.attack)}
 		for _, r := range removals {
-			g.rows = append(g.rows, pl.add(Row{Series: "counting: " + a.attack, Variant: "counting", Hashing: hashingName(a.h),
+			g.Rows = append(g.Rows, pl.AddRow(experiments.Row{Series: "counting: " + a.attack, Variant: "counting", Hashing: hashingName(a.h),
 				Width: variants.DefaultCounterWidth, Items: p.N, Capacity: p.N, Removals: r, Bits: st.Bits, Cells: st.Cells,
 				Hashes: st.Hashes, Filters: p.Filters, Queries: p.N, Target: p.P}))
 		}
-		pl.groups = append(pl.groups, g)
+		pl.Groups = append(pl.Groups, g)
 	}
-	pl.notes = append(pl.notes,
+	pl.Notes = append(pl.Notes,
 		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines up to T = %d candidates per inserted key and inserts the first with the most fresh cells (variants.FreshCounter), stopping at one whose k cells are all fresh", p.N, p.P, PollutionCandidates),
 		"the attacker knows the hashing (kind and seed, as a saved filter records them); against a keyed filter it does not know the key and chooses or forges with the default hashing",
 		fmt.Sprintf("forging: the attacker also knows the filter's bits (a copy) and searches offline; %d forged keys per filter are tested online; a blind attacker needs 1/rate queries per false positive", forgedKeys(p)))
@@ -208,13 +202,13 @@ func planAdversary(variant string, p Params) (*plan, error) {
 // the attacker's view: the filter itself when the attacker knows the
 // hashing, or a copy built with the default hashing when the filter is
 // keyed.
-func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := build(t.hashing)
+func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
-		view, guess := f, t.hashing
+		view, guess := f, t.Hashing
 		if keyed {
 			guess = variants.Hashing{}
 			if view, err = build(guess); err != nil {
@@ -232,7 +226,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
 				return ctx.Err()
 			}
 			if !chosen {
-				f.Add(t.member(i))
+				f.Add(t.Member(i))
 				continue
 			}
 			if i%256 == 0 {
@@ -240,7 +234,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
 			}
 			best, most := next, -1
 			for c := next; c < next+PollutionCandidates; c++ {
-				if fresh := fc.FreshCells(guess.Sum(t.candidate(c))); fresh > most {
+				if fresh := fc.FreshCells(guess.Sum(t.Candidate(c))); fresh > most {
 					best, most = c, fresh
 					if fresh >= k {
 						break // no candidate can do better
@@ -248,12 +242,12 @@ func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
 				}
 			}
 			next += PollutionCandidates
-			f.Add(t.candidate(best))
+			f.Add(t.Candidate(best))
 			if keyed {
-				view.Add(t.candidate(best))
+				view.Add(t.Candidate(best))
 			}
 		}
-		positives, err := t.countPositives(ctx, f, rows[0].Queries)
+		positives, err := t.CountPositives(ctx, f, rows[0].Queries)
 		if err != nil {
 			return err
 		}
@@ -269,9 +263,9 @@ func pollution(build builder, n uint64, chosen, keyed bool) runFunc {
 // With known hashing the rows are the offline success rate over the
 // first offline candidates and the online hit rate of the first
 // forged forged keys; keyed, only the latter.
-func forging(build builder, n, offline, forged uint64, keyed bool) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := build(t.hashing)
+func forging(build builder, n, offline, forged uint64, keyed bool) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -285,9 +279,9 @@ func forging(build builder, n, offline, forged uint64, keyed bool) runFunc {
 			if i%interruptEvery == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			f.Add(t.member(i))
+			f.Add(t.Member(i))
 			if keyed {
-				view.Add(t.member(i))
+				view.Add(t.Member(i))
 			}
 		}
 		var found, hits, tried uint64
@@ -298,7 +292,7 @@ func forging(build builder, n, offline, forged uint64, keyed bool) runFunc {
 			if c >= 1<<40 {
 				return fmt.Errorf("experiments: forging found %d keys in %d candidates", found, c)
 			}
-			key := t.candidate(c)
+			key := t.Candidate(c)
 			if !view.Contains(key) {
 				continue
 			}
@@ -330,9 +324,9 @@ func forging(build builder, n, offline, forged uint64, keyed bool) runFunc {
 // (AttackRemoveRandom), or keys that test present on the attacker's copy
 // (the filter itself, or, keyed, a copy with the default hashing), and
 // counts the members that test absent.
-func forgedRemovals(build builder, attack string) runFunc {
-	return func(ctx context.Context, t *trial, rows []*Row, out []Trial) error {
-		f, err := build(t.hashing)
+func forgedRemovals(build builder, attack string) experiments.RunFunc {
+	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := build(t.Hashing)
 		if err != nil {
 			return err
 		}
@@ -352,9 +346,9 @@ func forgedRemovals(build builder, attack string) runFunc {
 			if i%interruptEvery == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			f.Add(t.member(i))
+			f.Add(t.Member(i))
 			if keyed {
-				view.Add(t.member(i))
+				view.Add(t.Member(i))
 			}
 		}
 		var offered, removed, c uint64
@@ -362,7 +356,7 @@ func forgedRemovals(build builder, attack string) runFunc {
 			for ; offered < r.Removals; offered++ {
 				var key []byte
 				if attack == AttackRemoveRandom {
-					key = t.stranger(offered)
+					key = t.Stranger(offered)
 				} else {
 					for ; ; c++ {
 						if c%interruptEvery == 0 && ctx.Err() != nil {
@@ -371,11 +365,11 @@ func forgedRemovals(build builder, attack string) runFunc {
 						if c >= 1<<40 {
 							return fmt.Errorf("experiments: forging found no key in %d candidates", c)
 						}
-						if view.Contains(t.candidate(c)) {
+						if view.Contains(t.Candidate(c)) {
 							break
 						}
 					}
-					key = t.candidate(c)
+					key = t.Candidate(c)
 					c++
 				}
 				if rm.Remove(key) {
@@ -387,7 +381,7 @@ func forgedRemovals(build builder, attack string) runFunc {
 			}
 			var lost uint64
 			for i := range members {
-				if !f.Contains(t.member(i)) {
+				if !f.Contains(t.Member(i)) {
 					lost++
 				}
 			}
@@ -402,8 +396,8 @@ func forgedRemovals(build builder, attack string) runFunc {
 // raise the rate over random keys and over theory, the keyed filter's rate
 // over theory, the queries per false positive of a forging and a blind
 // attacker, and the members lost to removals.
-func summarizeAdversary(r *Results) []string {
-	find := func(series string, removals uint64) *Row {
+func summarizeAdversary(r *experiments.Results) []string {
+	find := func(series string, removals uint64) *experiments.Row {
 		for i := range r.Rows {
 			if r.Rows[i].Series == series && r.Rows[i].Removals == removals {
 				return &r.Rows[i]

@@ -1,10 +1,11 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -21,7 +22,7 @@ func selected(variant string, all []string) []string {
 // rate is theory: p.Queries, raised up to ten times where that would
 // expect fewer than 200 false positives over all filters, so that small
 // rates are resolved rather than measured as zero.
-func queriesFor(theory float64, p Params) uint64 {
+func queriesFor(theory float64, p experiments.Params) uint64 {
 	q := p.Queries
 	if theory > 0 {
 		want := math.Ceil(200 / (float64(p.Filters) * theory))
@@ -36,10 +37,10 @@ func queriesFor(theory float64, p Params) uint64 {
 // a single item count: filters of the variant with stats st holding n
 // items, beside the variant's theory, with queries raised where the rate
 // is small (queriesFor). decorate sets the row's other columns.
-func (pl *plan) point(key, name, variant string, b builder, st variants.Stats, n uint64, filters int, p Params, decorate func(*Row)) error {
+func addPoint(pl *experiments.Plan, key, name, variant string, b builder, st variants.Stats, n uint64, filters int, p experiments.Params, decorate func(*experiments.Row)) error {
 	h := variants.Hashing{}
 	theory, model := variantTheory(variant, st)
-	return pl.measure(key, Spec{
+	return pl.AddSpec(key, experiments.Spec{
 		Name:    name,
 		New:     b.seeded(h),
 		Items:   []uint64{n},
@@ -47,7 +48,7 @@ func (pl *plan) point(key, name, variant string, b builder, st variants.Stats, n
 		Queries: queriesFor(theory(n), p),
 		Theory:  theory,
 		Model:   model,
-	}, false, func(r *Row) {
+	}, func(r *experiments.Row) {
 		r.Variant = variant
 		r.Hashing = hashingName(h)
 		r.Bits = st.Bits
@@ -84,8 +85,8 @@ var bitsExperiment = Experiment{
 	Variants:  bitsVariants,
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
-	defaults: func(string, bool) Params {
-		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: floats(seq(1, 32))}
 	},
 	plan: planBits,
@@ -93,8 +94,8 @@ var bitsExperiment = Experiment{
 
 // planBits plans, for each variant and each b in BitsPerElement, filters of
 // m = b N bits with the k that minimises the classic rate, holding N items.
-func planBits(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planBits(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	for _, v := range selected(variant, bitsVariants) {
 		for _, bpe := range p.BitsPerElement {
 			m := uint64(math.Round(bpe * float64(p.N)))
@@ -107,13 +108,13 @@ func planBits(variant string, p Params) (*plan, error) {
 			}
 		}
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("%d items per filter; k is the integer that minimises the classic rate at each m (for blocked filters, m rounded up to whole blocks and the k that minimises the exact blocked rate; split-block k = 8); where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries))
+	pl.Notes = append(pl.Notes, fmt.Sprintf("%d items per filter; k is the integer that minimises the classic rate at each m (for blocked filters, m rounded up to whole blocks and the k that minimises the exact blocked rate; split-block k = 8); where fewer than 200 false positives are expected, queries per filter rise up to %d", p.N, 10*p.Queries))
 	return pl, nil
 }
 
 // planRatePoint plans one point: variant with m bits and k hashes holding
 // N items.
-func planRatePoint(pl *plan, exp, variant string, m uint64, k int, p Params) error {
+func planRatePoint(pl *experiments.Plan, exp, variant string, m uint64, k int, p experiments.Params) error {
 	b, err := geometry(variant, m, k)
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ func planRatePoint(pl *plan, exp, variant string, m uint64, k int, p Params) err
 	if err != nil {
 		return paramError("n", "%v", err)
 	}
-	return pl.point(fmt.Sprintf("%s/%s/m=%d/k=%d/n=%d", exp, variant, m, k, p.N), variant, variant, b, st, p.N, p.Filters, p, nil)
+	return addPoint(pl, fmt.Sprintf("%s/%s/m=%d/k=%d/n=%d", exp, variant, m, k, p.N), variant, variant, b, st, p.N, p.Filters, p, nil)
 }
 
 var hashesExperiment = Experiment{
@@ -131,15 +132,15 @@ var hashesExperiment = Experiment{
 	Variants:  []string{"standard", "partitioned"},
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
-	defaults: func(string, bool) Params {
-		return Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{10}, Hashes: seq(1, 16)}
 	},
 	plan: planHashes,
 }
 
-func planHashes(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planHashes(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	bpe := p.BitsPerElement[0]
 	m := uint64(math.Round(bpe * float64(p.N)))
 	for _, v := range selected(variant, []string{"standard", "partitioned"}) {
@@ -152,7 +153,7 @@ func planHashes(variant string, p Params) (*plan, error) {
 			}
 		}
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per element): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
+	pl.Notes = append(pl.Notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per element): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
 		m, p.N, bpe, float64(m)/float64(p.N)*math.Ln2, analysis.OptimalHashes(m, p.N)))
 	return pl, nil
 }
@@ -163,8 +164,8 @@ var smallMExperiment = Experiment{
 	Variants:  []string{"standard"},
 	Shardable: true,
 	flags:     fixedFlags("filters", "queries", "keys"),
-	defaults: func(string, bool) Params {
-		return Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+	defaults: func(string, bool) experiments.Params {
+		return experiments.Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
 	},
 	plan: planSmallM,
@@ -172,8 +173,8 @@ var smallMExperiment = Experiment{
 
 // planSmallM plans standard filters of each m in Bits holding
 // n = m/BitsPerElement items with the best integer k.
-func planSmallM(variant string, p Params) (*plan, error) {
-	pl := &plan{}
+func planSmallM(variant string, p experiments.Params) (*experiments.Plan, error) {
+	pl := &experiments.Plan{}
 	bpe := p.BitsPerElement[0]
 	for _, m := range p.Bits {
 		n := uint64(math.Round(float64(m) / bpe))
@@ -187,6 +188,6 @@ func planSmallM(variant string, p Params) (*plan, error) {
 			return nil, err
 		}
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("each filter holds m/%g items with the best integer k; the exact rate is E[(X/m)^k] over the number X of set bits", bpe))
+	pl.Notes = append(pl.Notes, fmt.Sprintf("each filter holds m/%g items with the best integer k; the exact rate is E[(X/m)^k] over the number X of set bits", bpe))
 	return pl, nil
 }

@@ -1,0 +1,56 @@
+package experiments
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestKeysDisjoint(t *testing.T) {
+	tr := &Job{stream: 99}
+	seen := map[string]string{}
+	for i := range uint64(1000) {
+		for space, k := range map[string]string{"member": string(tr.Member(i)), "query": string(tr.Query(i)), "stranger": string(tr.Stranger(i)), "candidate": string(tr.Candidate(i))} {
+			if prev, ok := seen[k]; ok {
+				t.Fatalf("%s key %d equals a %s key", space, i, prev)
+			}
+			seen[k] = space
+		}
+	}
+}
+
+func TestDataCaches(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{{"32K", 32 << 10, true}, {"1024K", 1 << 20, true}, {"32M", 32 << 20, true}, {"12", 12, true}, {"", 0, false}, {"xK", 0, false}, {"0K", 0, false}} {
+		got, ok := parseCacheSize(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseCacheSize(%q) = %d, %v, want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	dir := t.TempDir()
+	write := func(index, name, v string) {
+		if err := os.MkdirAll(filepath.Join(dir, index), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, index, name), []byte(v+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range [][3]string{{"1", "Data", "48K"}, {"1", "Instruction", "32K"}, {"2", "Unified", "1024K"}} {
+		idx := fmt.Sprintf("index%d", i)
+		write(idx, "level", c[0])
+		write(idx, "type", c[1])
+		write(idx, "size", c[2])
+	}
+	defer func(d string) { cacheDir = d }(cacheDir)
+	cacheDir = dir
+	got := MachineCaches()
+	if want := []CacheLevel{{1, 48 << 10}, {2, 1 << 20}}; !slices.Equal(got, want) {
+		t.Errorf("MachineCaches() = %v, want %v", got, want)
+	}
+}
