@@ -4,7 +4,7 @@ package plots
 // reads true at a glance:
 //
 //   - tick labels carry enough digits to tell neighbouring ticks apart and
-//     sit exactly at the value they print (linearTicks, decades), with at
+//     sit exactly at the value they print ([Plain], [Decades]), with at
 //     least three labelled ticks per numeric axis;
 //   - a linear axis whose range straddles zero has a tick labelled 0;
 //   - legends are drawn beside the panel, outside its data area (Render);
@@ -51,27 +51,30 @@ var shapes = []draw.GlyphDrawer{
 	draw.PlusGlyph{}, draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
 }
 
-// seriesColor returns the colour of series i.
-func seriesColor(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }
+// Color returns the colour of series i of a panel, from a
+// colour-blind-safe palette of eight (Okabe and Ito's without black and
+// yellow, then Tol's indigo and wine), repeating after eight.
+func Color(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }
 
-// seriesShape returns the marker of series i: the i-th, shifted by one
-// for every time the colours wrap, so that series i and i+8 differ.
-func seriesShape(i int) draw.GlyphDrawer {
+// Marker returns the marker of series i: the i-th of eight, outlines
+// first, shifted by one for every time the colours of [Color] wrap, so
+// that series i and i+8 differ.
+func Marker(i int) draw.GlyphDrawer {
 	if i < 0 {
 		i = 0
 	}
 	return shapes[(i+i/len(palette))%len(shapes)]
 }
 
-// linearTicks marks a linear axis (or a logarithmic one spanning less than
+// Plain marks a linear axis (or a logarithmic one spanning less than
 // a decade) at multiples of 1, 2 or 5 times a power of ten, three to eight
 // of them labelled, each label printed with the digits its step needs and
 // exactly at its value; zero is a multiple of every step, so an axis that
 // straddles it has a tick labelled 0.
-type linearTicks struct{}
+type Plain struct{}
 
 // Ticks implements plot.Ticker.
-func (linearTicks) Ticks(min, max float64) []plot.Tick {
+func (Plain) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || math.IsInf(min, 0) || math.IsInf(max, 0) {
 		return nil
 	}
@@ -114,21 +117,21 @@ func max0(i int) int {
 	return i
 }
 
-// decades marks a logarithmic axis: a labelled tick at every power of ten,
+// Decades marks a logarithmic axis: a labelled tick at every power of ten,
 // unlabelled ones at its multiples 2 to 9; where the axis spans two
 // decades or less, the multiples 2 and 5 are labelled too, and under one
 // decade it is marked as a linear one. Unlike plot.LogTicks it labels
 // 1e-05 as such, not as 9.999999999999999e-06.
-type decades struct{}
+type Decades struct{}
 
 // Ticks implements plot.Ticker.
-func (decades) Ticks(min, max float64) []plot.Tick {
+func (Decades) Ticks(min, max float64) []plot.Tick {
 	if min <= 0 || max <= 0 || !(max > min) {
 		return nil
 	}
 	if max/min < 10 {
 		var ticks []plot.Tick
-		for _, t := range (linearTicks{}).Ticks(min, max) {
+		for _, t := range (Plain{}).Ticks(min, max) {
 			if t.Value > 0 {
 				ticks = append(ticks, t)
 			}
@@ -177,7 +180,7 @@ type downArrow struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
 func (downArrow) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	ls := draw.LineStyle{Color: sty.Color, Width: thinW}
+	ls := draw.LineStyle{Color: sty.Color, Width: ThinWidth}
 	r := sty.Radius
 	tip := vg.Point{X: pt.X, Y: pt.Y - 5*r}
 	c.StrokeLines(ls, []vg.Point{pt, tip},
