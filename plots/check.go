@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"unsafe"
 
 	"gonum.org/v1/plot"
@@ -78,7 +77,7 @@ func checkAxis(c *checker, where string, a *plot.Axis) {
 			c.errorf("%s: tick label %q appears twice", where, tk.Label)
 		}
 		seen[tk.Label] = true
-		v, err := strconv.ParseFloat(tk.Label, 64)
+		v, err := parseLabel(tk.Label)
 		if err != nil {
 			numeric = false
 			continue
