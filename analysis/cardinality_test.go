@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/stats"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -209,11 +210,11 @@ func TestCardinalityDeltaAgreement(t *testing.T) {
 
 // checkMoments fails unless the mean of samples lies within 4 standard
 // errors of mean and their variance within 4 standard errors of sd^2
-// (SampleMoments). A prediction of no spread may be off by rounding: the
+// (stats.SampleMoments). A prediction of no spread may be off by rounding: the
 // variance may then differ by 1e-18.
 func checkMoments(t *testing.T, what string, samples []float64, mean, sd float64) {
 	t.Helper()
-	mo, err := SampleMoments(samples)
+	mo, err := stats.SampleMoments(samples)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}

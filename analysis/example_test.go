@@ -87,17 +87,6 @@ func ExampleScalable_FPR() {
 	// bound: 0.01
 }
 
-// A measured rate: 42 false positives in 100,000 queries of one filter.
-func ExampleClopperPearson() {
-	cp, _ := analysis.ClopperPearson(42, 100_000, 0.95)
-	w, _ := analysis.Wilson(42, 100_000, 0.95)
-	fmt.Printf("Clopper-Pearson [%.6f, %.6f]\n", cp.Lo, cp.Hi)
-	fmt.Printf("Wilson          [%.6f, %.6f]\n", w.Lo, w.Hi)
-	// Output:
-	// Clopper-Pearson [0.000303, 0.000568]
-	// Wilson          [0.000311, 0.000568]
-}
-
 // The memory a blocked filter needs beyond a standard one at the same
 // rate: the block penalty, from the exact blocked rate.
 func ExampleBlockedSize() {

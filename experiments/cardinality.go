@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/stats"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -40,7 +41,7 @@ type CardinalityRow struct {
 	ErrorHi float64 `json:"error_hi,omitempty"`
 	// Spread is the standard deviation of the errors over the filters,
 	// SpreadLo and SpreadHi its interval at level Params.Conf
-	// (analysis.Moments.StdDevInterval).
+	// (stats.Moments.StdDevInterval).
 	Spread   float64 `json:"spread,omitempty"`
 	SpreadLo float64 `json:"spread_lo,omitempty"`
 	SpreadHi float64 `json:"spread_hi,omitempty"`
@@ -78,7 +79,7 @@ func (r *Row) aggregateErrors(conf float64) error {
 	if len(errs) < 2 {
 		return nil
 	}
-	mo, err := analysis.SampleMoments(errs)
+	mo, err := stats.SampleMoments(errs)
 	if err != nil {
 		return fmt.Errorf("experiments: %s items %d: %w", r.Series, r.Items, err)
 	}
