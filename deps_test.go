@@ -19,9 +19,10 @@ const module = "github.com/bloomlab/bloomlab"
 // a change that breaks it fails here, as Go's own go/build/deps_test.go does.
 var allowed = map[string][]string{
 	"analysis":       {"gonum.org/v1/gonum/"},
+	"internal/units": {},
 	"stats":          {"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"},
 	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
-	"experiments":    {module + "/variants", module + "/analysis", module + "/stats"},
+	"experiments":    {module + "/variants", module + "/analysis", module + "/stats", module + "/internal/units"},
 	"plots":          {module + "/experiments", module + "/analysis", module + "/stats", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
 	"cmd/experiment": {module + "/", "gonum.org/v1/"},
 	"cmd/bloomcalc":  {module + "/", "gonum.org/v1/"},

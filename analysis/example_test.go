@@ -15,7 +15,7 @@ func ExampleOptimalBits() {
 		return
 	}
 	k := analysis.OptimalHashes(m, n)
-	fmt.Println("bits:", m, "=", analysis.FormatBytes(m))
+	fmt.Printf("bits: %d = %.2f MiB\n", m, float64(m)/8/(1<<20))
 	fmt.Println("hashes:", k)
 	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerElement(m, n), analysis.InformationMinimum(1e-4))
 	fmt.Printf("rate at k = %d: %.4g\n", k, analysis.ClassicFPR(m, n, k))
@@ -54,19 +54,6 @@ func ExampleSolve() {
 	// {N:1000 M:9586 K:7 P:0.01} <nil>
 	// {N:291724 M:8388608 K:20 P:1e-06} <nil>
 	// analysis: invalid parameters: insufficient: only n known; need m or p as well
-}
-
-// Flags and configuration files can give sizes with units.
-func ExampleParseBits() {
-	for _, s := range []string{"1000", "64Kb", "1 MiB", "2MB"} {
-		bits, err := analysis.ParseBits(s)
-		fmt.Println(s, "=", bits, "bits", err)
-	}
-	// Output:
-	// 1000 = 1000 bits <nil>
-	// 64Kb = 64000 bits <nil>
-	// 1 MiB = 8388608 bits <nil>
-	// 2MB = 16000000 bits <nil>
 }
 
 // The compound rate of a scalable filter stays below its target however

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 // ErrInvalidParams is wrapped by every error that reports a parameter,
@@ -180,7 +181,7 @@ func (p Params) validate() error {
 		// Span is not a flag: the limit is the user's n.
 		msg := fmt.Sprintf("%d items: the experiment inserts up to %g times n = %.3g keys into each filter, more than its limit of 2^40 (about 1.1e12) keys", p.N, p.Span, keys)
 		if m, err := analysis.OptimalBits(p.N, p.P); err == nil {
-			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, analysis.FormatBytes(m))
+			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, units.FormatBytes(m))
 		}
 		return paramError("n", "%s", msg)
 	}
