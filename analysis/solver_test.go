@@ -10,6 +10,7 @@ import (
 )
 
 func TestSolveCases(t *testing.T) {
+	t.Parallel()
 	// Hand-evaluated cases.
 	cases := []struct {
 		in, want Sizing
@@ -41,6 +42,7 @@ func TestSolveCases(t *testing.T) {
 }
 
 func TestSolveMinimalAndMaximal(t *testing.T) {
+	t.Parallel()
 	// The solved m is the fewest bits, and the solved n the most items,
 	// that meet p; checked by evaluating the classic rate one step beyond.
 	for _, n := range []uint64{1, 10, 1000, 123_457, 10_000_000} {
@@ -84,6 +86,7 @@ func TestSolveMinimalAndMaximal(t *testing.T) {
 }
 
 func TestSolveRoundTrip(t *testing.T) {
+	t.Parallel()
 	// n, p -> m, k -> p' = classic rate: p' is within the rounding of the
 	// conventions (under 1% here, where m/n >= 4.8), and all four together
 	// are accepted as consistent.
@@ -117,6 +120,7 @@ func TestSolveRoundTrip(t *testing.T) {
 }
 
 func TestSolveErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in      Sizing
 		mention []string
