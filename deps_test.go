@@ -18,12 +18,14 @@ const module = "github.com/bloomlab/bloomlab"
 // standard library. It is the import rule of DESIGN.md, written down so that
 // a change that breaks it fails here, as Go's own go/build/deps_test.go does.
 var allowed = map[string][]string{
-	"analysis":    {"gonum.org/v1/gonum/"},
-	"variants":    {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
-	"experiments": {module + "/variants", module + "/analysis", module + "/stats"},
+	"analysis":       {},
+	"internal/units": {},
+	"stats":          {"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"},
+	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
+	"experiments":    {module + "/variants", module + "/analysis", module + "/stats", module + "/internal/units"},
 	// The catalogue's figures are built with plots' toolkit out of
 	// gonum/plot's own types (plots, plotters, lengths).
-	"experiments/catalog": {module + "/experiments", module + "/variants", module + "/analysis", module + "/stats", module + "/plots", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
+	"experiments/catalog": {module + "/experiments", module + "/variants", module + "/analysis", module + "/stats", module + "/plots", module + "/internal/units", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
 	"plots":               {module + "/experiments", module + "/analysis", module + "/stats", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
 	"cmd/experiment":      {module + "/", "gonum.org/v1/"},
 	"cmd/bloomcalc":       {module + "/", "gonum.org/v1/"},
@@ -100,28 +102,60 @@ func TestImportRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"analysis", "variants"} {
+	for _, dir := range []string{"analysis", "internal/units", "stats", "variants"} {
 		if !seen[dir] {
 			t.Errorf("no Go files found in %s", dir)
 		}
 	}
 }
 
-// TestVariantsDependencies checks the transitive closure: a researcher who
-// imports only variants must not pull in plotting or the experiment runner.
-// (Through analysis, which variants uses for sizing, it does pull in
-// gonum's numerical packages.)
-func TestVariantsDependencies(t *testing.T) {
+// deps returns the import paths of pkg and of every package it depends on,
+// as go list -deps prints them. It skips the test under -short or when the
+// go command is not on the PATH; any other failure of go list fails it.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-deps", "./variants").Output()
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("go list unavailable: %v", err)
 	}
-	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "gonum.org/v1/plot") || strings.HasPrefix(p, module+"/experiments") || strings.HasPrefix(p, module+"/plots") {
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	return strings.Fields(string(out))
+}
+
+// TestVariantsDependencies checks the transitive closure: a researcher who
+// imports only variants must not pull in plotting, the experiment runner
+// or the statistics.
+func TestVariantsDependencies(t *testing.T) {
+	for _, p := range deps(t, "./variants") {
+		if strings.HasPrefix(p, "gonum.org/v1/plot") || strings.HasPrefix(p, module+"/experiments") || strings.HasPrefix(p, module+"/plots") || p == module+"/stats" {
 			t.Errorf("variants depends on %s", p)
+		}
+	}
+}
+
+// TestVariantsCompilesNoGonum checks that importing variants compiles no
+// gonum package: analysis, which variants uses for sizing, is standard
+// library only, and the statistics live in stats.
+func TestVariantsCompilesNoGonum(t *testing.T) {
+	for _, p := range deps(t, "./variants") {
+		if strings.HasPrefix(p, "gonum.org/") {
+			t.Errorf("variants depends on %s", p)
+		}
+	}
+}
+
+// TestStatsDependencies checks the transitive closure of stats: the
+// standard library and the gonum packages that stat and stat/distuv
+// build on, nothing of bloomlab's.
+func TestStatsDependencies(t *testing.T) {
+	for _, p := range deps(t, "./stats") {
+		if !isStd(p) && !strings.HasPrefix(p, "gonum.org/v1/gonum/") && p != module+"/stats" {
+			t.Errorf("stats depends on %s", p)
 		}
 	}
 }

@@ -39,6 +39,7 @@ func runBrute(p []*big.Rat, k int) *big.Rat {
 }
 
 func TestRunProbabilityBrute(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := 1; n <= 11; n++ {
 		for k := 1; k <= n+1; k++ {
@@ -64,6 +65,7 @@ func TestRunProbabilityBrute(t *testing.T) {
 // are 1, 3, 4, 4, a slice of load n has a given bit set with probability
 // 1 - (2/3)^n, and the rate is the enumeration of runBrute.
 func TestFPRExactRationals(t *testing.T) {
+	t.Parallel()
 	a := AgePartitioned{K: 2, L: 2, G: 2, SliceBits: 3}
 	var p []*big.Rat
 	for _, n := range []int64{1, 3, 4, 4} {
@@ -82,6 +84,7 @@ func TestFPRExactRationals(t *testing.T) {
 // small geometries, pooled over many simulated filters, within 4.5
 // standard errors.
 func TestFPRSimulated(t *testing.T) {
+	t.Parallel()
 	for _, a := range []AgePartitioned{{K: 2, L: 3, G: 4, SliceBits: 12}, {K: 3, L: 2, G: 5, SliceBits: 16}} {
 		r := rand.New(rand.NewPCG(uint64(a.K), 9))
 		n := a.K + a.L
@@ -157,6 +160,7 @@ func calcFPRateDecred(k, l, a, i int) float64 {
 }
 
 func TestOneNumberFPR(t *testing.T) {
+	t.Parallel()
 	for _, kl := range [][2]int{{1, 1}, {4, 3}, {7, 5}, {10, 7}, {12, 2}} {
 		a := AgePartitioned{K: kl[0], L: kl[1], G: 10, SliceBits: 100}
 		want := calcFPRateDecred(kl[0], kl[1], 0, 0)
@@ -167,6 +171,7 @@ func TestOneNumberFPR(t *testing.T) {
 }
 
 func TestAgePartitionedCycle(t *testing.T) {
+	t.Parallel()
 	a := AgePartitioned{K: 7, L: 5, G: 5000, SliceBits: 50500}
 	prev := a.FPR(0)
 	for c := uint64(1); c <= a.G; c++ {
@@ -193,6 +198,7 @@ func TestAgePartitionedCycle(t *testing.T) {
 }
 
 func TestRecall(t *testing.T) {
+	t.Parallel()
 	a := AgePartitioned{K: 4, L: 3, G: 10, SliceBits: 60}
 	for i := uint64(1); i <= a.G; i++ {
 		last := a.G - i + uint64(a.L)*a.G // the last age with all K slices
@@ -225,6 +231,7 @@ func TestRecall(t *testing.T) {
 }
 
 func TestAgePartitionedFor(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		w uint64
 		p float64
@@ -274,6 +281,7 @@ func TestAgePartitionedFor(t *testing.T) {
 // TestBlockedFPROneWord: with one word per slice every item lands in the
 // key's word, so the blocked rate is exactly FPR with 64-bit slices.
 func TestBlockedFPROneWord(t *testing.T) {
+	t.Parallel()
 	a := AgePartitioned{K: 3, L: 4, G: 6, SliceBits: 64}
 	for _, c := range []uint64{0, 3, 6} {
 		got, se := a.BlockedFPR(c, 100)
@@ -291,6 +299,7 @@ func TestBlockedFPROneWord(t *testing.T) {
 }
 
 func TestAgePartitionedBlockedFor(t *testing.T) {
+	t.Parallel()
 	a, err := AgePartitionedBlockedFor(20000, 1e-3)
 	if err != nil {
 		t.Fatal(err)
@@ -314,6 +323,7 @@ func TestAgePartitionedBlockedFor(t *testing.T) {
 // worst rate of the rule's geometry (it describes the end of a generation
 // with linear fills in the young slices, which are really concave).
 func TestAgePartitionedSizingTable(t *testing.T) {
+	t.Parallel()
 	const w = 100_000
 	for _, p := range []float64{0.1, 0.01, 1e-3, 1e-4} {
 		ours, err := AgePartitionedFor(w, p)

@@ -52,6 +52,7 @@ func blockedSizeReference(n uint64, p float64, blockBits uint64) (uint64, int, e
 // filters among them) and seeded random ones. Any difference is a bug:
 // the bounds only decide what the whole mixture would.
 func TestBlockedSizerReference(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		n uint64
 		p float64

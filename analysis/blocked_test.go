@@ -79,6 +79,7 @@ func relDiff(got, want float64) float64 {
 }
 
 func TestBlockedFPRRational(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m, n uint64
 		k    int
@@ -105,6 +106,7 @@ func TestBlockedFPRRational(t *testing.T) {
 }
 
 func TestSplitBlockFPRRational(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ m, n uint64 }{{256, 5}, {512, 30}, {2560, 100}, {1024, 0}} {
 		b := int64(c.m / 256)
 		want := new(big.Rat)
@@ -170,6 +172,7 @@ func floatBlocked(m, n uint64, k int, B uint64) float64 {
 }
 
 func TestBlockedFPRPracticalSizes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m, n uint64
 		k    int
@@ -201,6 +204,7 @@ func TestBlockedFPRPracticalSizes(t *testing.T) {
 }
 
 func TestBlockedFPRLarge(t *testing.T) {
+	t.Parallel()
 	// Same load per block at 2^30 and 2^40 bits: the binomial load tends to
 	// Poisson, so the rates agree to O(1/blocks).
 	a := BlockedFPR(1<<30, 1<<26, 7, 512)
@@ -219,6 +223,7 @@ func TestBlockedFPRLarge(t *testing.T) {
 }
 
 func TestBlockedFPRDomain(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m  uint64
 		k  int
@@ -247,6 +252,7 @@ func TestBlockedFPRDomain(t *testing.T) {
 }
 
 func TestBlockedSize(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n uint64
 		p float64
@@ -293,6 +299,7 @@ func TestBlockedSize(t *testing.T) {
 }
 
 func TestSplitBlockSize(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n uint64
 		p float64
@@ -314,6 +321,7 @@ func TestSplitBlockSize(t *testing.T) {
 // standard one, the table quoted in the documentation and paper-notes.md,
 // and checks that the penalty falls as blocks grow.
 func TestBlockedSizePenalty(t *testing.T) {
+	t.Parallel()
 	const n = 1_000_000
 	for _, p := range []float64{0.01, 1e-3, 1e-4} {
 		std, _ := OptimalBits(n, p)
@@ -365,6 +373,7 @@ func BenchmarkBlockedSizeLarge(b *testing.B) {
 }
 
 func TestBlockedOptimalHashes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ m, n, B uint64 }{
 		{1 << 20, 100_000, 512}, {1 << 16, 4_000, 64}, {1 << 18, 10_000, 1024}, {10_240, 10_000, 512}, {1 << 20, 20_000, 256},
 	} {
@@ -385,6 +394,7 @@ func TestBlockedOptimalHashes(t *testing.T) {
 }
 
 func TestBlockedOptimalHashesFar(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m, n, blockBits uint64
 		lo, hi          int // try k = lo..hi
@@ -414,6 +424,7 @@ func TestBlockedOptimalHashesFar(t *testing.T) {
 // for bit, for loads visited up, down and out of order (which restarts the
 // iteration) and for both of ExactFPR's methods.
 func TestInnerRatesExact(t *testing.T) {
+	t.Parallel()
 	for _, B := range []uint64{1, 3, 64, 256, 512, 4096, MaxBlockBits} {
 		for _, k := range []int{1, 2, 3, 7, 14, 23, 40} {
 			ir := newInnerRates(B, k)
@@ -473,6 +484,7 @@ func bisectBlocks(p float64, lo, maxBlocks uint64, rate func(uint64) float64) (u
 // starting points below, near and above the answer, and logs how many
 // rates each needed.
 func TestFewestBlocksBisection(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n    uint64
 		p    float64

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/stats"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -58,6 +59,7 @@ func ratConvolve(a, b []*big.Rat) []*big.Rat {
 }
 
 func TestOccupancyAgainstStirling(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ c, t int }{{1, 5}, {7, 3}, {7, 20}, {64, 150}, {200, 300}, {50, 1000}} {
 		want := ratOccupancy(tc.c, tc.t)
 		budget := math.Inf(1)
@@ -123,6 +125,7 @@ func ratEstimateMoments(f FillEstimator, dist []*big.Rat) (mean, sd, p0 float64)
 // occupancy over kn choices) and partitioned ones (k slices convolved),
 // from sparse to nearly saturated.
 func TestCardinalityExact(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		f FillEstimator
 		n uint64
@@ -162,6 +165,7 @@ func TestCardinalityExact(t *testing.T) {
 // exact values as the empty cells run out: the numbers Error's
 // documentation quotes. mu is the expected number of empty cells.
 func TestCardinalityDeltaAgreement(t *testing.T) {
+	t.Parallel()
 	for _, m := range []uint64{256, 1024, 4096} {
 		for _, k := range []int{3, 7} {
 			f := FillEstimator{Bits: m, Hashes: k}
@@ -209,11 +213,11 @@ func TestCardinalityDeltaAgreement(t *testing.T) {
 
 // checkMoments fails unless the mean of samples lies within 4 standard
 // errors of mean and their variance within 4 standard errors of sd^2
-// (SampleMoments). A prediction of no spread may be off by rounding: the
+// (stats.SampleMoments). A prediction of no spread may be off by rounding: the
 // variance may then differ by 1e-18.
 func checkMoments(t *testing.T, what string, samples []float64, mean, sd float64) {
 	t.Helper()
-	mo, err := SampleMoments(samples)
+	mo, err := stats.SampleMoments(samples)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -261,6 +265,7 @@ func setCount(w []uint64) uint64 {
 // Error. At the fullest load the bias is several standard errors from
 // zero, so the test would notice a bias predicted as zero.
 func TestCardinalityMonteCarlo(t *testing.T) {
+	t.Parallel()
 	const trials = 20000
 	r := rand.New(rand.NewPCG(14, 1))
 	for _, f := range []FillEstimator{{Bits: 128, Hashes: 3}, {Bits: 128, Hashes: 4, Partitioned: true}} {
@@ -310,6 +315,7 @@ func itoa(x uint64) string { return new(big.Int).SetUint64(x).String() }
 // by 0, half and all of their items and checks the union, intersection and
 // Jaccard estimates against SetError.
 func TestSetErrorMonteCarlo(t *testing.T) {
+	t.Parallel()
 	const trials = 10000
 	const size = 200
 	r := rand.New(rand.NewPCG(14, 2))
@@ -349,6 +355,7 @@ func TestSetErrorMonteCarlo(t *testing.T) {
 // mixture of BlockedEstimateError and SplitBlockEstimateError, including
 // a load where the blocks' bias is several standard errors.
 func TestBlockedEstimateMonteCarlo(t *testing.T) {
+	t.Parallel()
 	const trials = 20000
 	r := rand.New(rand.NewPCG(14, 3))
 	block := func(b uint64, k int, partitioned bool) FillEstimator {
@@ -405,6 +412,7 @@ func TestBlockedEstimateMonteCarlo(t *testing.T) {
 }
 
 func TestEstimateFormula(t *testing.T) {
+	t.Parallel()
 	// The exact inverse of the expected fill 1 - (1-1/m)^(kn), written
 	// out; and Swamidass and Baldi's large-m form within 1/(2m).
 	f := FillEstimator{Bits: 1000, Hashes: 5}
@@ -448,6 +456,7 @@ func TestEstimateFormula(t *testing.T) {
 }
 
 func TestEstimateSetsEdges(t *testing.T) {
+	t.Parallel()
 	f := FillEstimator{Bits: 100, Hashes: 2}
 	same := f.EstimateSets(30, 30, 30)
 	if same.Intersection != f.Estimate(30) || same.Jaccard != 1 {
@@ -467,6 +476,7 @@ func TestEstimateSetsEdges(t *testing.T) {
 }
 
 func TestCardinalityErrors(t *testing.T) {
+	t.Parallel()
 	bad := []FillEstimator{{Bits: 0, Hashes: 1}, {Bits: 10, Hashes: 0}, {Bits: MaxBits + 1, Hashes: 1},
 		{Bits: 10, Hashes: MaxHashes + 1}, {Bits: 10, Hashes: 3, Partitioned: true}}
 	for _, f := range bad {
@@ -545,6 +555,7 @@ func must(e EstimateError, err error) EstimateError {
 // TestCardinalityEmptyAndSaturated checks the ends: no items give an exact
 // zero; one cell that any item fills is saturated.
 func TestCardinalityEmptyAndSaturated(t *testing.T) {
+	t.Parallel()
 	for _, f := range []FillEstimator{{Bits: 1000, Hashes: 7}, {Bits: 1001, Hashes: 7, Partitioned: true}, {Bits: 1 << 40, Hashes: 7}} {
 		e, err := f.Error(0)
 		if err != nil || e.Bias != 0 || e.StdDev != 0 || e.Saturated != 0 {
@@ -565,6 +576,7 @@ func TestCardinalityEmptyAndSaturated(t *testing.T) {
 // TestErrors checks the one-pass form against separate calls, in any
 // order of the counts, exact and delta alike.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	for _, f := range []FillEstimator{{Bits: 1024, Hashes: 5}, {Bits: 1025, Hashes: 5, Partitioned: true}, {Bits: 95851, Hashes: 7}} {
 		ns := []uint64{300, 0, 50, 1000, 300, 7, 30000}
 		got, err := f.Errors(ns)
@@ -605,6 +617,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestLimit(t *testing.T) {
+	t.Parallel()
 	f := FillEstimator{Bits: 95851, Hashes: 7}
 	n, err := f.Limit(MinEmptyCells)
 	if err != nil {
@@ -622,6 +635,7 @@ func TestLimit(t *testing.T) {
 // TestScalableEstimateError checks that a scalable filter's error is that
 // of its stages added up, and equals the first stage's within it.
 func TestScalableEstimateError(t *testing.T) {
+	t.Parallel()
 	s := Scalable{P: 0.01, R: 0.9, S: 2, N0: 100}
 	stages, _ := s.Stages(1000)
 	var bias, variance float64

@@ -22,6 +22,7 @@ func binomialRat(trials int64, m int64) []*big.Rat {
 }
 
 func TestCounterDistributionRational(t *testing.T) {
+	t.Parallel()
 	// Reference: the binomial distribution in exact rationals via
 	// math/big (binomialRat), with the tail summed exactly.
 	for _, c := range []struct {
@@ -56,6 +57,7 @@ func TestCounterDistributionRational(t *testing.T) {
 }
 
 func TestPoissonCounterDistribution(t *testing.T) {
+	t.Parallel()
 	// Reference: Poisson(1), P[0] = P[1] = 1/e, P[2] = 1/(2e),
 	// 1/e = 0.36787944117144233 (published constant); tail P[>=3] =
 	// 1 - 2.5/e.
@@ -117,6 +119,7 @@ func TestPoissonCounterDistribution(t *testing.T) {
 }
 
 func TestCounterDistributionLargeLoad(t *testing.T) {
+	t.Parallel()
 	// With m = 1e9 counters and kn = 7e8 increments the binomial is
 	// Poisson(0.7) to within O(j^2/kn + 1/m) relative; the two are computed
 	// by different code (log-binomial sums versus log-gamma), so their
@@ -156,6 +159,7 @@ func TestCounterDistributionLargeLoad(t *testing.T) {
 }
 
 func TestSaturationProbability(t *testing.T) {
+	t.Parallel()
 	// Hand-evaluated: m = 2 counters, one increment, width 1 (maximum 1):
 	// each counter reaches 1 with probability 1/2, so the independent
 	// model gives 1 - (1/2)^2 = 3/4. (The truth is 1: exactly one counter
@@ -190,6 +194,7 @@ func TestSaturationProbability(t *testing.T) {
 }
 
 func TestFanOverflowBound(t *testing.T) {
+	t.Parallel()
 	// Fan et al.'s constant: at k n / m = ln 2 and width 4 (j = 16) the
 	// bound is m (e ln 2 / 16)^16 = 1.37e-15 m (as printed in the paper).
 	// Reference: (e ln 2/16)^16 in 300-bit floating point from the

@@ -46,6 +46,7 @@ func bruteDoubleHashing(m uint64, n, k int) float64 {
 // TestDoubleHashingExhaustive checks the rate against exhaustive
 // enumeration of all queries and stored keys for tables of 2 to 16 bits.
 func TestDoubleHashingExhaustive(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m    uint64
 		n, k int
@@ -65,6 +66,7 @@ func TestDoubleHashingExhaustive(t *testing.T) {
 // independent probes; the rate of double hashing exceeds that of
 // independent probes; invalid tables are errors.
 func TestDoubleHashingLimits(t *testing.T) {
+	t.Parallel()
 	dh, _ := NewDoubleHashing(1024, 1)
 	if got, want := dh.FPR(100), ExactFPR(1024, 100, 1); math.Abs(got-want) > 1e-14 {
 		t.Errorf("k = 1: %v, want %v", got, want)
@@ -92,6 +94,7 @@ func TestDoubleHashingLimits(t *testing.T) {
 // double hashing for its power-of-two links, against the links' rates
 // combined by hand; a NOROUND chain keeps independent probes.
 func TestRedisBloomDoubleHashingFPR(t *testing.T) {
+	t.Parallel()
 	r := RedisBloom{ErrorRate: 0.01, Capacity: 100, Expansion: 2, PowerOfTwo: true}
 	l0, _ := r.Link(0)
 	l1, _ := r.Link(1)

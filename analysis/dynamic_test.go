@@ -7,6 +7,7 @@ import (
 )
 
 func TestDynamic(t *testing.T) {
+	t.Parallel()
 	d := Dynamic{N: 1000, P: 0.01}
 	st, err := d.Stage()
 	if err != nil {

@@ -39,6 +39,7 @@ func checkMinimal(t *testing.T, name string, n uint64, p float64, m uint64, k in
 // above the classic m = OptimalBits(n, p). It logs the largest excess and
 // how far above p the classic geometry's exact rate lands.
 func TestExactBitsGrid(t *testing.T) {
+	t.Parallel()
 	var worst, worstMiss float64
 	var worstAt, missAt string
 	for e := 2; e <= 10; e++ {
@@ -85,6 +86,7 @@ func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // k = 7, exact rate 1.0039%) and for n = 1e7 at p = 1e-4 (exact rate
 // 1.00135e-4) exceed p, and the exact sizing does not.
 func TestExactBitsIssueCases(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n    uint64
 		p    float64
@@ -103,6 +105,7 @@ func TestExactBitsIssueCases(t *testing.T) {
 }
 
 func TestExactBitsErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n uint64
 		p float64

@@ -106,19 +106,6 @@ func ExampleBlockedEstimateError() {
 	// split-block: bias 237, standard deviation 125, saturated 0.0004
 }
 
-// The estimates of a few filters: their mean and spread with standard
-// errors, to set beside a prediction.
-func ExampleSampleMoments() {
-	m, err := analysis.SampleMoments([]float64{9970, 10012, 9991, 10043, 9958, 10020})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	iv, _ := m.StdDevInterval(0.95)
-	fmt.Printf("mean %.1f ± %.1f, standard deviation %.1f [%.1f, %.1f]\n", m.Mean, m.MeanSE, m.StdDev(), iv.Lo, iv.Hi)
-	// Output: mean 9999.0 ± 13.1, standard deviation 32.0 [21.2, 40.0]
-}
-
 // A counting filter knows its count exactly while no counter has
 // saturated: the counters sum to k times the items.
 func ExampleCounterSumItems() {

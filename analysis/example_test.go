@@ -15,7 +15,7 @@ func ExampleOptimalBits() {
 		return
 	}
 	k := analysis.OptimalHashes(m, n)
-	fmt.Println("bits:", m, "=", analysis.FormatBytes(m))
+	fmt.Printf("bits: %d = %.2f MiB\n", m, float64(m)/8/(1<<20))
 	fmt.Println("hashes:", k)
 	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerElement(m, n), analysis.InformationMinimum(1e-4))
 	fmt.Printf("rate at k = %d: %.4g\n", k, analysis.ClassicFPR(m, n, k))
@@ -56,19 +56,6 @@ func ExampleSolve() {
 	// analysis: invalid parameters: insufficient: only n known; need m or p as well
 }
 
-// Flags and configuration files can give sizes with units.
-func ExampleParseBits() {
-	for _, s := range []string{"1000", "64Kb", "1 MiB", "2MB"} {
-		bits, err := analysis.ParseBits(s)
-		fmt.Println(s, "=", bits, "bits", err)
-	}
-	// Output:
-	// 1000 = 1000 bits <nil>
-	// 64Kb = 64000 bits <nil>
-	// 1 MiB = 8388608 bits <nil>
-	// 2MB = 16000000 bits <nil>
-}
-
 // The compound rate of a scalable filter stays below its target however
 // many stages it opens.
 func ExampleScalable_FPR() {
@@ -85,17 +72,6 @@ func ExampleScalable_FPR() {
 	//    10000 items:  4 stages, rate 0.00389, 21.5 bits/item
 	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits/item
 	// bound: 0.01
-}
-
-// A measured rate: 42 false positives in 100,000 queries of one filter.
-func ExampleClopperPearson() {
-	cp, _ := analysis.ClopperPearson(42, 100_000, 0.95)
-	w, _ := analysis.Wilson(42, 100_000, 0.95)
-	fmt.Printf("Clopper-Pearson [%.6f, %.6f]\n", cp.Lo, cp.Hi)
-	fmt.Printf("Wilson          [%.6f, %.6f]\n", w.Lo, w.Hi)
-	// Output:
-	// Clopper-Pearson [0.000303, 0.000568]
-	// Wilson          [0.000311, 0.000568]
 }
 
 // The memory a blocked filter needs beyond a standard one at the same

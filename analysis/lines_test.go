@@ -13,6 +13,7 @@ import (
 // bit); with one group, k; and, for k = 6 in groups of 4, 4 + 2 p^4
 // (worked by hand).
 func TestGroupedProbes(t *testing.T) {
+	t.Parallel()
 	for _, p := range []float64{0, 0.3, 0.5, 0.9} {
 		for _, k := range []int{1, 2, 7, 20} {
 			want := float64(k)
@@ -43,6 +44,7 @@ func TestGroupedProbes(t *testing.T) {
 // TestTableLines checks that a huge table gives GroupedProbes (no two
 // probes share a line) and a one-line table gives one line.
 func TestTableLines(t *testing.T) {
+	t.Parallel()
 	if got, want := TableLines(1<<40, 7, 4, 0.5), GroupedProbes(7, 4, 0.5); !scalar.EqualWithinAbsOrRel(got, want, 1e-6, 1e-6) {
 		t.Errorf("large table: %v, want %v", got, want)
 	}
@@ -59,6 +61,7 @@ func TestTableLines(t *testing.T) {
 // a stride of 640) share the line [512, 1024) between slice 0 (bits 512
 // to 599, 88 bits) and slice 1 (bits 640 to 1023, 384 bits).
 func TestSharedLine(t *testing.T) {
+	t.Parallel()
 	if q := sharedLine(1024, 0); q != 0 {
 		t.Errorf("1024-bit slices: %v, want 0", q)
 	}
@@ -70,6 +73,7 @@ func TestSharedLine(t *testing.T) {
 // TestScalableLinesBlocked checks that absent keys read one line per
 // blocked stage of one line, and the errors.
 func TestScalableLinesBlocked(t *testing.T) {
+	t.Parallel()
 	s := Scalable{P: 0.01, R: 0.9, S: 2, N0: 1000, BlockBits: 512}
 	for _, items := range []uint64{500, 10_000, 100_000} {
 		stages, err := s.Stages(items)

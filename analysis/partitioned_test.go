@@ -9,6 +9,7 @@ import (
 )
 
 func TestPartitionedHand(t *testing.T) {
+	t.Parallel()
 	// Hand-evaluated: m = 8 bits in k = 2 slices of 4, n = 2 items. A slice
 	// bit stays clear with probability (3/4)^2 = 9/16, so the fill is 7/16
 	// and the rate (7/16)^2 = 49/256.
@@ -35,6 +36,7 @@ func TestPartitionedHand(t *testing.T) {
 }
 
 func TestPartitionedBigFloat(t *testing.T) {
+	t.Parallel()
 	// Reference: (1 - (1 - k/m)^n)^k in 300-bit floating point via
 	// math/big, powers by repeated squaring.
 	for _, c := range []struct {
@@ -67,6 +69,7 @@ func bigPow(x *big.Float, e uint64) *big.Float {
 }
 
 func TestPartitionedAboveExact(t *testing.T) {
+	t.Parallel()
 	// At equal m and k >= 2 a partitioned filter has a higher rate than a
 	// standard one, for any n >= 1 (for n = 1 the standard filter's item
 	// may set fewer than k bits), checked over a grid.

@@ -19,6 +19,7 @@ import (
 // 1485, so link 1 has capacity 2970 before its own rounding: 2970 x
 // 12.470448 = 37037.2 bits, 2^16 = 65536, capacity 2970 + 2285 = 5255.
 func TestRedisBloomLinks(t *testing.T) {
+	t.Parallel()
 	type row struct {
 		capacity uint64
 		hashes   int
@@ -57,6 +58,7 @@ func TestRedisBloomLinks(t *testing.T) {
 // TestRedisBloomSmallPowerOfTwo: a table of fewer than 64 bits takes one
 // word in memory, and probes reduce modulo its power of two.
 func TestRedisBloomSmallPowerOfTwo(t *testing.T) {
+	t.Parallel()
 	l, err := RedisBloom{ErrorRate: 0.5, Capacity: 1, Expansion: 1, PowerOfTwo: true}.Link(0)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +73,7 @@ func TestRedisBloomSmallPowerOfTwo(t *testing.T) {
 }
 
 func TestRedisBloomInvalid(t *testing.T) {
+	t.Parallel()
 	for _, r := range []RedisBloom{
 		{ErrorRate: 0, Capacity: 1000, Expansion: 2},
 		{ErrorRate: 1, Capacity: 1000, Expansion: 2},
@@ -87,6 +90,7 @@ func TestRedisBloomInvalid(t *testing.T) {
 // TestRedisBloomFPR: the compound rate is 1 - prod(1 - f_i) over the
 // links at their loads, below the error rate, and grows with the items.
 func TestRedisBloomFPR(t *testing.T) {
+	t.Parallel()
 	r := RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2}
 	got, err := r.FPR(2500)
 	if err != nil {
@@ -122,6 +126,7 @@ func TestRedisBloomFPR(t *testing.T) {
 // default gives its first link half the error: the figures of 2e/2 = e/2
 // are logged beside them. Run R51 of paper-notes.md.
 func TestRedisBloomDocumentedFigures(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		rate   float64
 		hashes int

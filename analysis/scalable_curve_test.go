@@ -11,6 +11,7 @@ import (
 // inside, at and just past stage boundaries, in an order that is not
 // sorted.
 func TestScalableCurve(t *testing.T) {
+	t.Parallel()
 	for _, s := range []Scalable{
 		{P: 0.01, R: 0.5, S: 2, N0: 1000},
 		{P: 0.001, R: 0.9, S: 4, N0: 10},

@@ -18,6 +18,7 @@ var scalableParams = []Scalable{
 }
 
 func TestScalableStages(t *testing.T) {
+	t.Parallel()
 	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
 	// Capacities 1000, 2000, 4000, ...: after L full stages the filter
 	// holds 1000 (2^L - 1) items (hand-evaluated).
@@ -63,6 +64,7 @@ func TestScalableStages(t *testing.T) {
 }
 
 func TestScalableFPRBelowBound(t *testing.T) {
+	t.Parallel()
 	// The compound rate stays below the target P at every size: checked
 	// at each stage boundary, one past it, and at a log-spaced set of
 	// sizes, for several (P, r, s, n0).
@@ -99,6 +101,7 @@ func TestScalableFPRBelowBound(t *testing.T) {
 }
 
 func TestScalableFPRHand(t *testing.T) {
+	t.Parallel()
 	// One full stage: the compound rate is that stage's partitioned rate,
 	// which is at most 2^-k0 because the slice fill is at most 1/2.
 	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
@@ -126,6 +129,7 @@ func TestScalableFPRHand(t *testing.T) {
 }
 
 func TestScalableBitsPerElement(t *testing.T) {
+	t.Parallel()
 	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
 	st0, _ := s.Stage(0)
 	st1, _ := s.Stage(1)
@@ -157,6 +161,7 @@ func TestScalableBitsPerElement(t *testing.T) {
 // BlockedSize chooses k and m for the design error exactly, where a
 // partitioned stage rounds k up and sizes for fill 1/2.)
 func TestScalableBlockedStages(t *testing.T) {
+	t.Parallel()
 	for _, b := range []uint64{64, 512, 4096} {
 		s := Scalable{P: 0.01, R: 0.9, S: 2, N0: 1000, BlockBits: b}
 		part := s

@@ -95,10 +95,3 @@ func BitsPerElement(m, n uint64) float64 {
 func InformationMinimum(p float64) float64 {
 	return -math.Log2(p)
 }
-
-// BloomOverhead returns the factor by which an optimally sized Bloom filter
-// exceeds the information-theoretic minimum: 1/ln 2 ≈ 1.4427 when the
-// optimal real k is used.
-func BloomOverhead() float64 {
-	return 1 / math.Ln2
-}

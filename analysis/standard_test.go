@@ -119,6 +119,7 @@ func exactFPRInclusionExclusion(m, n uint64, k int) float64 {
 }
 
 func TestExactFPRStirling(t *testing.T) {
+	t.Parallel()
 	// Reference: exact rationals from the Stirling-number formula, computed
 	// in this test via math/big (exactFPRStirling).
 	cases := []struct {
@@ -150,6 +151,7 @@ func TestExactFPRStirling(t *testing.T) {
 }
 
 func TestExactFPRInclusionExclusion(t *testing.T) {
+	t.Parallel()
 	// Reference: inclusion-exclusion in 600-bit floating point, computed in
 	// this test via math/big (exactFPRInclusionExclusion). These cases reach
 	// the sizes where ExactFPR uses repeated squaring over many probes.
@@ -188,6 +190,8 @@ func TestExactFPRInclusionExclusion(t *testing.T) {
 	t.Logf("largest relative error %.2g", worst)
 }
 
+// TestExactFPRSpeed does not call t.Parallel: it measures time, so it runs
+// alone, before the parallel tests resume.
 func TestExactFPRSpeed(t *testing.T) {
 	// The brief: m = 100,000, n = 10,000, k = 7 well under 100 ms. Time a
 	// few repetitions and keep the fastest, so a busy machine does not
@@ -229,6 +233,7 @@ func BenchmarkExactFPR(b *testing.B) {
 }
 
 func TestExactAsymptoticAgreement(t *testing.T) {
+	t.Parallel()
 	// The asymptotic expansion used above ExactMaxBits against the exact
 	// computation, on the grid quoted in the ExactFPR doc comment: m from
 	// 2^12 to 2^32, m/n from 2 to 32, k from 1 to twice the optimum. The
@@ -264,6 +269,7 @@ func TestExactAsymptoticAgreement(t *testing.T) {
 }
 
 func TestExactFPRAboveThreshold(t *testing.T) {
+	t.Parallel()
 	// Above ExactMaxBits ExactFPR uses the expansion; compare with 600-bit
 	// inclusion-exclusion (exactFPRInclusionExclusion, this file).
 	for _, c := range []struct {
@@ -283,6 +289,7 @@ func TestExactFPRAboveThreshold(t *testing.T) {
 }
 
 func TestRateOrdering(t *testing.T) {
+	t.Parallel()
 	// ExactFPR >= BloomFPR (Jensen: x^k is convex and E[X/m] is the Bloom
 	// fill) >= ClassicFPR ((1-1/m)^(kn) <= e^(-kn/m)), over a grid.
 	for _, m := range []uint64{1, 2, 7, 16, 100, 1000, 65536, 1 << 30, 1 << 40} {
@@ -304,6 +311,7 @@ func TestRateOrdering(t *testing.T) {
 }
 
 func TestExactOverClassicTendsToOne(t *testing.T) {
+	t.Parallel()
 	// At fixed m/n = 8 and k = 6 the exact rate approaches the classic one
 	// as m grows, monotonically, with the gap shrinking like 1/m.
 	prev := math.Inf(1)
@@ -321,6 +329,7 @@ func TestExactOverClassicTendsToOne(t *testing.T) {
 }
 
 func TestSmallHandCases(t *testing.T) {
+	t.Parallel()
 	// Hand-evaluated cases.
 	cases := []struct {
 		name string
@@ -355,6 +364,7 @@ func TestSmallHandCases(t *testing.T) {
 }
 
 func TestInvalidGeometry(t *testing.T) {
+	t.Parallel()
 	for _, f := range []struct {
 		name string
 		fn   func(m, n uint64, k int) float64
@@ -396,6 +406,7 @@ func TestInvalidGeometry(t *testing.T) {
 }
 
 func TestExactFPRHugeProbes(t *testing.T) {
+	t.Parallel()
 	// k n overflows uint64: every bit is set.
 	if v := ExactFPR(1000, 1<<62, 8); v != 1 {
 		t.Errorf("ExactFPR with 2^65 probes = %v, want 1", v)

@@ -9,6 +9,7 @@ import (
 // TestWindowBaselinesHeld checks Held against a literal simulation of the
 // two designs: the set of stream positions the queried filter holds.
 func TestWindowBaselinesHeld(t *testing.T) {
+	t.Parallel()
 	for _, h := range []uint64{1, 2, 5} {
 		a := AlternatingWindow{Half: h, Bits: 100, Hashes: 3}
 		older, newer := 0, 0 // items held by each filter
@@ -47,6 +48,7 @@ func TestWindowBaselinesHeld(t *testing.T) {
 // TestWindowBaselinesCycle checks the worst and mean rates and the recall
 // curves against their definitions over one steady cycle.
 func TestWindowBaselinesCycle(t *testing.T) {
+	t.Parallel()
 	a, err := SizeAlternating(200, 0.01)
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +118,7 @@ func meanOver(a AlternatingWindow, age uint64) float64 {
 func nearRel(a, b, tol float64) bool { return a == b || math.Abs(a-b) <= tol*math.Abs(b) }
 
 func TestWindowBaselinesInvalid(t *testing.T) {
+	t.Parallel()
 	for _, err := range []error{
 		func() error { _, err := SizeAlternating(0, 0.01); return err }(),
 		func() error { _, err := SizeAlternating(10, 1); return err }(),

@@ -6,6 +6,7 @@ import "testing"
 // add against a literal simulation of the slices' item counts, and the
 // rate against the steady-state FPR(c) once it holds.
 func TestAgePartitionedStream(t *testing.T) {
+	t.Parallel()
 	a := AgePartitioned{K: 4, L: 3, G: 50, SliceBits: 300}
 	if r := AgePartitionedStreamFPR(a, 0); r != 0 {
 		t.Errorf("rate of an empty filter %g", r)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/AndreasBriese/bbloom"
 	"github.com/FastFilter/xorfilter"
-	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -87,7 +87,7 @@ func TestFrontierConfigs(t *testing.T) {
 		for j, tr := range row.Trials {
 			rates[j] = float64(tr.Count) / float64(row.Queries)
 		}
-		se := analysis.StandardError(rates)
+		se := stats.StandardError(rates)
 		t.Logf("%-40s %6.2f bits/key, measured %.4g ± %.2g, theory %.4g", row.Series, row.BitsPerElement, row.Rate, se, row.Theory)
 		if c.Structure == BoomClassic || c.Structure == BoomPartitioned || c.Structure == BBloom || c.Structure == BinaryFuse16 {
 			continue // hashing that depends on the keys (see the README), or too few false positives to test

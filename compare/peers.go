@@ -8,6 +8,7 @@ import (
 	"github.com/bits-and-blooms/bloom/v3"
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 	"github.com/bloomlab/bloomlab/variants"
 	boom "github.com/tylertreat/BoomFilters"
 )
@@ -235,7 +236,7 @@ type CountingLoss struct {
 	Name     string
 	Lost     []uint64
 	Mean     float64
-	Interval analysis.Interval
+	Interval stats.Interval
 }
 
 // countingFilter is what the counting test needs of a counting filter.
@@ -307,7 +308,7 @@ func CountingLosses(seed uint64, filters int, members uint64, hot int) ([]Counti
 		for j, l := range out[i].Lost {
 			samples[j] = float64(l)
 		}
-		mean, iv, err := analysis.TInterval(samples, 0.95)
+		mean, iv, err := stats.TInterval(samples, 0.95)
 		if err != nil {
 			return nil, fmt.Errorf("compare: %w", err)
 		}

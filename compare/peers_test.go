@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 	boom "github.com/tylertreat/BoomFilters"
 )
 
@@ -40,7 +40,7 @@ func TestFixedSpecsOnHarness(t *testing.T) {
 		for i, tr := range row.Trials {
 			rates[i] = float64(tr.Count) / float64(row.Queries)
 		}
-		if se := analysis.StandardError(rates); math.Abs(row.Rate-row.Theory) > 4*se {
+		if se := stats.StandardError(rates); math.Abs(row.Rate-row.Theory) > 4*se {
 			t.Errorf("%s at %d keys: measured %g, theory %g, %.1f standard errors apart", row.Series, row.Items, row.Rate, row.Theory, math.Abs(row.Rate-row.Theory)/se)
 		}
 	}

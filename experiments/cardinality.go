@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/stats"
 )
 
 // CardinalityRow holds the columns of a row of the cardinality experiment,
@@ -36,7 +36,7 @@ type CardinalityRow struct {
 	ErrorHi float64 `json:"error_hi,omitempty"`
 	// Spread is the standard deviation of the errors over the filters,
 	// SpreadLo and SpreadHi its interval at level Params.Conf
-	// (analysis.Moments.StdDevInterval).
+	// (stats.Moments.StdDevInterval).
 	Spread   float64 `json:"spread,omitempty"`
 	SpreadLo float64 `json:"spread_lo,omitempty"`
 	SpreadHi float64 `json:"spread_hi,omitempty"`
@@ -74,7 +74,7 @@ func (r *Row) aggregateErrors(conf float64) error {
 	if len(errs) < 2 {
 		return nil
 	}
-	mo, err := analysis.SampleMoments(errs)
+	mo, err := stats.SampleMoments(errs)
 	if err != nil {
 		return fmt.Errorf("experiments: %s items %d: %w", r.Series, r.Items, err)
 	}

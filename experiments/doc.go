@@ -91,7 +91,7 @@
 // each is filled with its own keys and queried with Queries keys from a
 // disjoint key space (by default keys are 16 bytes, the space in the top
 // bits of a counter; see KeySource for others). The reported rate is the mean of the filters' rates and its
-// interval the Student t interval over them (analysis.TInterval), which
+// interval the Student t interval over them (stats.TInterval), which
 // includes the differences between filters; a pooled binomial interval
 // would be too narrow. Where the filters' rates are all equal (usually all
 // zero), the interval is the Clopper-Pearson interval of the pooled counts.

@@ -13,6 +13,7 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/stats"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -113,7 +114,7 @@ func standardErrors(row experiments.Row) float64 {
 	for i, tr := range row.Trials {
 		rates[i] = float64(tr.Count) / float64(row.Queries)
 	}
-	return math.Abs(row.Rate-row.Theory) / analysis.StandardError(rates)
+	return math.Abs(row.Rate-row.Theory) / stats.StandardError(rates)
 }
 
 // TestMeasureOwnFilter measures a filter type defined here through the

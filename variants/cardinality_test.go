@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/stats"
 )
 
 // checkMoments fails unless the mean of samples lies within 4 standard
@@ -18,7 +19,7 @@ import (
 // variance may then differ by 1e-18.
 func checkMoments(t *testing.T, what string, samples []float64, mean, sd float64) {
 	t.Helper()
-	mo, err := analysis.SampleMoments(samples)
+	mo, err := stats.SampleMoments(samples)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 // exactResult is the exact sizing printed beside the classic one when n
@@ -36,7 +37,7 @@ func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	}
 	return &exactResult{
 		M:           m,
-		Bytes:       analysis.FormatBytes(m),
+		Bytes:       units.FormatBytes(m),
 		K:           k,
 		FPR:         analysis.ExactFPR(m, s.N, k),
 		ExtraBits:   int64(m) - int64(s.M),

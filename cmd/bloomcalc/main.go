@@ -60,10 +60,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -88,7 +90,7 @@ func (e *usageError) Error() string { return plain(e.err.Error()) }
 // of the errors it wraps ("analysis: invalid parameters: "), so that the
 // command's prefix and the flag come first, once.
 func plain(msg string) string {
-	for _, w := range []string{"analysis: ", "variants: ", "invalid parameters: "} {
+	for _, w := range []string{"analysis: ", "units: ", "variants: ", "invalid parameters: "} {
 		msg = strings.ReplaceAll(msg, w, "")
 	}
 	return msg
@@ -237,7 +239,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var known analysis.Sizing
 	var given []string
 	if *nFlag != "" {
-		n, err := analysis.ParseCount(*nFlag)
+		n, err := units.ParseCount(*nFlag)
 		if err != nil {
 			return usage(fmt.Errorf("-n: %w", err))
 		}
@@ -248,7 +250,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		given = append(given, "-n")
 	}
 	if *mFlag != "" {
-		m, err := analysis.ParseBits(*mFlag)
+		m, err := units.ParseBits(*mFlag)
 		if err != nil {
 			return usage(fmt.Errorf("-m: %w", err))
 		}
@@ -266,7 +268,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		given = append(given, "-k")
 	}
 	if *pFlag != "" {
-		p, err := analysis.ParseProbability(*pFlag)
+		p, err := units.ParseProbability(*pFlag)
 		if err != nil {
 			return usage(fmt.Errorf("-p: %w", err))
 		}
@@ -300,7 +302,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	r := result{
 		N:                  s.N,
 		M:                  s.M,
-		Bytes:              analysis.FormatBytes(s.M),
+		Bytes:              units.FormatBytes(s.M),
 		K:                  s.K,
 		P:                  s.P,
 		BitsPerItem:        analysis.BitsPerElement(s.M, s.N),
@@ -379,7 +381,7 @@ func printText(w io.Writer, r result, target bool) error {
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
 		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
 		{"information minimum", fmt.Sprintf("%.3f bits per item at p", r.InformationMinimum)},
-		{"Bloom overhead", fmt.Sprintf("%.3f x the minimum (1/ln 2 = %.3f when optimal)", r.Overhead, analysis.BloomOverhead())},
+		{"Bloom overhead", fmt.Sprintf("%.3f x the minimum (1/ln 2 = %.3f when optimal)", r.Overhead, math.Log2E)},
 		{"FPR at (m, n, k)", fmt.Sprintf("classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)},
 	}
 	var b strings.Builder

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 func runArgs(args ...string) (stdout, stderr string, err error) {
@@ -185,12 +186,12 @@ func checkStandard(t *testing.T, r variantResult) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := standardSize{M: std, Bytes: analysis.FormatBytes(std), BitsPerItem: analysis.BitsPerElement(std, r.N),
+	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerItem: analysis.BitsPerElement(std, r.N),
 		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
 	if r.Standard == nil || *r.Standard != want {
 		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
 	}
-	if r.Bytes != analysis.FormatBytes(r.M) || r.BitsPerItem != analysis.BitsPerElement(r.M, r.N) {
+	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerItem != analysis.BitsPerElement(r.M, r.N) {
 		t.Errorf("memory %q, %v bits per item for m = %d, n = %d", r.Bytes, r.BitsPerItem, r.M, r.N)
 	}
 }
@@ -232,10 +233,10 @@ func TestRunBlockedSizing(t *testing.T) {
 		for _, want := range []string{
 			fmt.Sprintf("variant               blocked, %d-bit blocks\n", c.blockBits),
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
-			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, analysis.FormatBytes(m), m/c.blockBits),
+			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/c.blockBits),
 			fmt.Sprintf("hashes (k)            %d\n", k),
 			fmt.Sprintf("bits per item         %.3f\n", analysis.BitsPerElement(m, c.n)),
-			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, analysis.FormatBytes(std), analysis.BitsPerElement(std, c.n)),
+			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, units.FormatBytes(std), analysis.BitsPerElement(std, c.n)),
 			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
 		} {
@@ -269,7 +270,7 @@ func TestRunSplitBlockSizing(t *testing.T) {
 		}
 		for _, want := range []string{
 			"variant               split-block, 256-bit blocks",
-			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, analysis.FormatBytes(m), m/256),
+			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/256),
 			"hashes (k)            8 (one bit in each word)\n",
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g\n", exact),
 			"standard filter", "block penalty",

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -157,7 +158,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 			return usage(fmt.Errorf("%s: %d slices of %d bits exceed the maximum %d bits", strings.Join(given, ", "), s.K, b, uint64(analysis.MaxBits)))
 		}
 		r := partitionedResult{
-			Variant: v, N: s.N, M: m, Bytes: analysis.FormatBytes(m), K: s.K, SliceBits: b, P: s.P,
+			Variant: v, N: s.N, M: m, Bytes: units.FormatBytes(m), K: s.K, SliceBits: b, P: s.P,
 			BitsPerItem:        analysis.BitsPerElement(m, s.N),
 			InformationMinimum: analysis.InformationMinimum(s.P),
 			ClassicFPR:         analysis.ClassicFPR(m, s.N, s.K),
@@ -169,7 +170,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 	case counting:
 		mem := s.M * uint64(width)
 		r := countingResult{
-			Variant: v, N: s.N, M: s.M, Width: width, MemoryBits: mem, Bytes: analysis.FormatBytes(mem), K: s.K, P: s.P,
+			Variant: v, N: s.N, M: s.M, Width: width, MemoryBits: mem, Bytes: units.FormatBytes(mem), K: s.K, P: s.P,
 			BitsPerItem:           analysis.BitsPerElement(mem, s.N),
 			InformationMinimum:    analysis.InformationMinimum(s.P),
 			ClassicFPR:            analysis.ClassicFPR(s.M, s.N, s.K),
@@ -250,7 +251,7 @@ func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysi
 		*f.dst = x
 	}
 	if *mf.n0 != "" {
-		n0, err := analysis.ParseCount(*mf.n0)
+		n0, err := units.ParseCount(*mf.n0)
 		if err != nil {
 			return usage(fmt.Errorf("-n0: %w", err))
 		}
@@ -274,7 +275,7 @@ func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysi
 		r.Stages = append(r.Stages, scalableStage{Index: st.Index, Capacity: st.Capacity, Items: items, Hashes: st.Hashes,
 			SliceBits: st.SliceBits, Bits: st.Bits, Error: st.Error, FPR: sc.StageFPR(st, items)})
 	}
-	r.Bytes = analysis.FormatBytes(r.M)
+	r.Bytes = units.FormatBytes(r.M)
 	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerItem / r.InformationMinimum

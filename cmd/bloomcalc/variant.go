@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -179,14 +180,14 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		r.P = r.ExactFPR
 	}
 	r.Blocks = r.M / blockBits
-	r.Bytes = analysis.FormatBytes(r.M)
+	r.Bytes = units.FormatBytes(r.M)
 	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerItem / r.InformationMinimum
 	if std, err := analysis.OptimalBits(r.N, r.P); err == nil {
 		r.Standard = &standardSize{
 			M:              std,
-			Bytes:          analysis.FormatBytes(std),
+			Bytes:          units.FormatBytes(std),
 			BitsPerItem:    analysis.BitsPerElement(std, r.N),
 			PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1),
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/experiments/catalog"
+	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 // usageError is an error in the command line: main exits with status 2.
@@ -200,12 +201,12 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 	var p experiments.Params
 	var err error
 	if set["n"] {
-		if p.N, err = parseCount(o.n); err != nil || p.N == 0 {
+		if p.N, err = units.ParseCount(o.n); err != nil || p.N == 0 {
 			return nil, usagef("-n: %s", why(err, "want a count of at least 1"))
 		}
 	}
 	if set["p"] {
-		if p.P, err = parseProbability(o.p); err != nil {
+		if p.P, err = units.ParseProbability(o.p); err != nil {
 			return nil, usagef("-p: %v", err)
 		}
 	}
@@ -214,7 +215,7 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 	}
 	p.Filters = o.filters
 	if set["queries"] {
-		if p.Queries, err = parseCount(o.queries); err != nil || p.Queries == 0 {
+		if p.Queries, err = units.ParseCount(o.queries); err != nil || p.Queries == 0 {
 			return nil, usagef("-queries: %s", why(err, "want a count of at least 1"))
 		}
 	}
@@ -367,7 +368,7 @@ const hint = "run 'experiment -h' for the flags, 'experiment -list' for the expe
 // of the errors it wraps ("analysis: invalid parameters: "): the command's
 // own prefix and the flag come first, once.
 func plain(msg string) string {
-	for _, w := range []string{"analysis: ", "variants: ", "experiments: ", "plots: ", "invalid parameters: "} {
+	for _, w := range []string{"analysis: ", "stats: ", "units: ", "variants: ", "experiments: ", "plots: ", "invalid parameters: "} {
 		msg = strings.ReplaceAll(msg, w, "")
 	}
 	return msg

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 )
 
 // TestCardinalityAgainstTheory runs the cardinality experiment at a small
@@ -35,7 +35,7 @@ func TestCardinalityAgainstTheory(t *testing.T) {
 				errs = append(errs, tr.Error)
 			}
 		}
-		mo, err := analysis.SampleMoments(errs)
+		mo, err := stats.SampleMoments(errs)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/bloomlab/bloomlab/plots"
 )
 
@@ -40,7 +41,7 @@ func validate(p experiments.Params) error {
 		// Span is not a flag: the limit is the user's n.
 		msg := fmt.Sprintf("%d items: the experiment inserts up to %g times n = %.3g keys into each filter, more than its limit of 2^40 (about 1.1e12) keys", p.N, p.Span, keys)
 		if m, err := analysis.OptimalBits(p.N, p.P); err == nil {
-			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, analysis.FormatBytes(m))
+			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, units.FormatBytes(m))
 		}
 		return paramError("n", "%s", msg)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 )
 
 // tiny returns parameters that make experiment name run in well under a
@@ -215,7 +216,7 @@ func TestAggregates(t *testing.T) {
 			rates[i] = float64(tr.Count) / float64(row.Queries)
 			est += tr.Estimated
 		}
-		mean, iv, err := analysis.TInterval(rates, 0.95)
+		mean, iv, err := stats.TInterval(rates, 0.95)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +242,7 @@ func TestZeroCountsUsePooledInterval(t *testing.T) {
 	if row.Rate != 0 || row.Interval != "pooled" || row.Lo != 0 {
 		t.Fatalf("row %+v", row)
 	}
-	iv, _ := analysis.ClopperPearson(0, 4000, 0.95)
+	iv, _ := stats.ClopperPearson(0, 4000, 0.95)
 	if row.Hi != iv.Hi {
 		t.Errorf("Hi = %g, want %g", row.Hi, iv.Hi)
 	}
@@ -269,7 +270,7 @@ func TestTheoryInsideIntervals(t *testing.T) {
 			for i, tr := range row.Trials {
 				rates[i] = float64(tr.Count) / float64(row.Queries)
 			}
-			se := analysis.StandardError(rates)
+			se := stats.StandardError(rates)
 			if se > 0 && math.Abs(row.Rate-row.Theory) > 4*se {
 				t.Errorf("%s items %d: measured %g, theory %g: %.1f standard errors apart", v, row.Items, row.Rate, row.Theory, math.Abs(row.Rate-row.Theory)/se)
 			}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 )
 
 // growthParams grows every design from 20 to 20,000 keys on 8 filters:
@@ -68,7 +68,7 @@ func TestGrowth(t *testing.T) {
 			}
 			ratios[f] = c / expected
 		}
-		mean, iv, err := analysis.TInterval(ratios, 0.95)
+		mean, iv, err := stats.TInterval(ratios, 0.95)
 		if err != nil {
 			t.Fatal(err)
 		}

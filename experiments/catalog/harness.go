@@ -5,6 +5,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -82,6 +83,6 @@ func pointLabel(exp string, r experiments.Row) string {
 
 // tInterval returns the mean of samples and its t confidence interval.
 func tInterval(samples []float64, conf float64) (mean, lo, hi float64, err error) {
-	mean, iv, err := analysis.TInterval(samples, conf)
+	mean, iv, err := stats.TInterval(samples, conf)
 	return mean, iv.Lo, iv.Hi, err
 }

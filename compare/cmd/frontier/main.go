@@ -48,9 +48,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/compare"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/klauspost/cpuid/v2"
 )
 
@@ -112,13 +112,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, usagef("unexpected argument %q", fs.Arg(0))
 	}
 	var err error
-	if c.queries, err = analysis.ParseCount(*queries); err != nil || c.queries < 1000 {
+	if c.queries, err = units.ParseCount(*queries); err != nil || c.queries < 1000 {
 		return nil, usagef("-queries %q: want a count of at least 1000", *queries)
 	}
-	if c.timeQueries, err = analysis.ParseCount(*timeQueries); err != nil || c.timeQueries < 1000 {
+	if c.timeQueries, err = units.ParseCount(*timeQueries); err != nil || c.timeQueries < 1000 {
 		return nil, usagef("-time-queries %q: want a count of at least 1000", *timeQueries)
 	}
-	if c.minInserts, err = analysis.ParseCount(*minInserts); err != nil || c.minInserts < 1 {
+	if c.minInserts, err = units.ParseCount(*minInserts); err != nil || c.minInserts < 1 {
 		return nil, usagef("-min-inserts %q: want a count of at least 1", *minInserts)
 	}
 	if c.rates, err = counts("rates", *rates); err != nil {
@@ -152,7 +152,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 func counts(name, s string) ([]uint64, error) {
 	var out []uint64
 	for _, f := range strings.Split(s, ",") {
-		n, err := analysis.ParseCount(strings.TrimSpace(f))
+		n, err := units.ParseCount(strings.TrimSpace(f))
 		if err != nil || n < 100 || n > maxSize {
 			return nil, usagef("-%s: %q is not a key count from 100 to %d", name, f, maxSize)
 		}

@@ -1,4 +1,4 @@
-package analysis
+package stats
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 )
 
 func TestSampleMoments(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(14, 4))
 	x := make([]float64, 100000)
 	for i := range x {

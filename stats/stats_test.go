@@ -1,4 +1,4 @@
-package analysis
+package stats
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 const z975 = 1.959963984540054
 
 func TestWilson(t *testing.T) {
+	t.Parallel()
 	// x = 0, hand-derived from the formula: center (z^2/2)/(n+z^2) and
 	// half-width z/(n+z^2) * z/2, so Lo = 0 and Hi = z^2/(n+z^2).
 	for _, n := range []uint64{1, 10, 1000, 1e9} {
@@ -49,6 +50,7 @@ func TestWilson(t *testing.T) {
 }
 
 func TestClopperPearson(t *testing.T) {
+	t.Parallel()
 	// x = 0: Hi = 1 - (alpha/2)^(1/n), Lo = 0 (hand-derived: P(X = 0) =
 	// (1-p)^n = alpha/2). x = n mirrors it.
 	for _, n := range []uint64{1, 5, 100, 1_000_000} {
@@ -128,6 +130,7 @@ func bisect(f func(float64) float64, a, b float64) float64 {
 }
 
 func TestIntervalErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		x, n uint64
 		conf float64
@@ -142,6 +145,7 @@ func TestIntervalErrors(t *testing.T) {
 }
 
 func TestTInterval(t *testing.T) {
+	t.Parallel()
 	// Two samples {1, 3}: mean 2, s = sqrt(2), standard error 1; the t
 	// distribution with 1 degree of freedom is Cauchy, so t_0.975 =
 	// tan(0.475 pi) (hand-derived closed form).
@@ -177,6 +181,7 @@ func TestTInterval(t *testing.T) {
 }
 
 func TestStandardError(t *testing.T) {
+	t.Parallel()
 	// {1,2,3,4,5}: s^2 = 10/4 = 2.5, standard error sqrt(2.5/5) =
 	// sqrt(0.5) (hand-evaluated).
 	if got := StandardError([]float64{1, 2, 3, 4, 5}); !scalar.EqualWithinAbsOrRel(got, math.Sqrt(0.5), 0, 1e-15) {
@@ -188,6 +193,7 @@ func TestStandardError(t *testing.T) {
 }
 
 func TestPlanSamples(t *testing.T) {
+	t.Parallel()
 	// Hand-evaluated: p = 0.01, relative half-width 0.1, 95%, 10 filters:
 	// Q = ceil(z^2 x 0.99 / (0.01 x 0.01 x 10)) = ceil(3803.04) = 3804.
 	plan, err := PlanSamples(0.01, 0.1, 0.95, 10)

@@ -1,11 +1,21 @@
-package analysis
+package stats
 
 import (
+	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
+
+// ErrInvalidParams is wrapped by every error that reports a parameter
+// outside its domain.
+var ErrInvalidParams = errors.New("invalid parameters")
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("stats: %w: "+format, append([]any{ErrInvalidParams}, args...)...)
+}
 
 // Interval is a closed interval [Lo, Hi], here a confidence interval.
 type Interval struct {
@@ -166,8 +176,8 @@ type SamplePlan struct {
 // It reports an error if p or conf is outside (0, 1), relHalfWidth is not
 // positive and finite, filters < 1, or Q would exceed 2^63.
 func PlanSamples(p, relHalfWidth, conf float64, filters int) (SamplePlan, error) {
-	if err := CheckProbability("p", p); err != nil {
-		return SamplePlan{}, err
+	if math.IsNaN(p) || p <= 0 || p >= 1 {
+		return SamplePlan{}, invalid("p = %v, want 0 < p < 1", p)
 	}
 	if math.IsNaN(relHalfWidth) || math.IsInf(relHalfWidth, 0) || relHalfWidth <= 0 {
 		return SamplePlan{}, invalid("relative half-width %v, want a finite value > 0", relHalfWidth)
