@@ -41,7 +41,7 @@ func countingFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	a.X.Min, a.X.Max = -0.5, 15.5
 
-	b := plots.Panel(fmt.Sprintf("(b) saturated counters (theory: binomial tail P[c >= 2^w - 1])"), "items inserted", "fraction of counters saturated")
+	b := plots.Panel("(b) saturated counters (theory: binomial tail P[c >= 2^w - 1])", "items inserted", "fraction of counters saturated")
 	plots.LogX(b)
 	var all []float64
 	var sat []string
