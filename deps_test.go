@@ -18,18 +18,17 @@ const module = "github.com/bloomlab/bloomlab"
 // standard library. It is the import rule of DESIGN.md, written down so that
 // a change that breaks it fails here, as Go's own go/build/deps_test.go does.
 var allowed = map[string][]string{
-	"analysis":            {},
-	"internal/units":      {},
-	"stats":               {"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"},
-	"variants":            {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
-	"experiments":         {module + "/variants", module + "/analysis", module + "/stats", module + "/internal/units"},
-	"experiments/catalog": {module + "/experiments", module + "/variants", module + "/analysis", module + "/stats", module + "/plots", module + "/internal/units"},
-	// plots imports the catalogue for the series names of its figures
-	// until they move beside their experiments; the catalogue then does
-	// not import plots (see TestCatalogImports).
-	"plots":          {module + "/experiments", module + "/experiments/catalog", module + "/analysis", module + "/stats", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
-	"cmd/experiment": {module + "/", "gonum.org/v1/"},
-	"cmd/bloomcalc":  {module + "/", "gonum.org/v1/"},
+	"analysis":       {},
+	"internal/units": {},
+	"stats":          {"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"},
+	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
+	"experiments":    {module + "/variants", module + "/analysis", module + "/stats", module + "/internal/units"},
+	// The catalogue's figures are built with plots' toolkit out of
+	// gonum/plot's own types (plots, plotters, lengths).
+	"experiments/catalog": {module + "/experiments", module + "/variants", module + "/analysis", module + "/stats", module + "/plots", module + "/internal/units", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
+	"plots":               {module + "/experiments", module + "/analysis", module + "/stats", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
+	"cmd/experiment":      {module + "/", "gonum.org/v1/"},
+	"cmd/bloomcalc":       {module + "/", "gonum.org/v1/"},
 }
 
 func isStd(path string) bool {
@@ -158,60 +157,5 @@ func TestStatsDependencies(t *testing.T) {
 		if !isStd(p) && !strings.HasPrefix(p, "gonum.org/v1/gonum/") && p != module+"/stats" {
 			t.Errorf("stats depends on %s", p)
 		}
-	}
-}
-
-// TestCatalogImports checks the rules around the named experiments: only
-// the commands (and plots, for series names) import experiments/catalog,
-// so that nothing the catalogue is built from depends on it, and the
-// catalogue and plots do not import each other.
-func TestCatalogImports(t *testing.T) {
-	catalog := module + "/experiments/catalog"
-	importers := map[string]bool{}
-	imports := map[string]map[string]bool{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		dir := filepath.ToSlash(filepath.Dir(path))
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if imports[dir] == nil {
-				imports[dir] = map[string]bool{}
-			}
-			imports[dir][p] = true
-			if p == catalog {
-				importers[dir] = true
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := range importers {
-		if dir != "plots" && !strings.HasPrefix(dir, "cmd/") {
-			t.Errorf("%s imports experiments/catalog; only the commands may", dir)
-		}
-	}
-	if imports["plots"][catalog] && imports["experiments/catalog"][module+"/plots"] {
-		t.Errorf("plots and experiments/catalog import each other")
 	}
 }

@@ -122,10 +122,10 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 	if len(rates.Rows) > 0 {
 		filters, rateItems = rates.Rows[0].Filters, rates.Rows[0].Items
 	}
-	a := newPanel(fmt.Sprintf("(a) rate against space, n = %s keys", count(rateItems)), "bits per key", "false-positive rate")
+	a := plots.Panel(fmt.Sprintf("(a) rate against space, n = %s keys", count(rateItems)), "bits per key", "false-positive rate")
 	const ylo, yhi = 3e-6, 0.08
 	a.Y.Scale = plot.LogScale{}
-	a.Y.Tick.Marker = oneTwoFive{}
+	a.Y.Tick.Marker = plots.Decades{}
 	lines := []struct {
 		c      color.Color
 		dashes []vg.Length
@@ -231,11 +231,10 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 	a.Legend.Add("   and optimal Bloom lines coincide")
 	a.Y.Min, a.Y.Max = ylo, yhi // after Add, which widens the axes to the data
 	a.X.Min, a.X.Max = 0, 28
-	a.X.Tick.Marker = steps(2, 4)
 
 	absent, present, insert := SpeedPoints(speed, items)
-	b := newPanel(fmt.Sprintf("(b) query time, n = %s keys, one filter each", count(items)), "bits per key", "ns per query (log scale)")
-	c := newPanel(fmt.Sprintf("(c) insertion time (static: build time per key), n = %s", count(items)), "bits per key", "ns per key inserted (log scale)")
+	b := plots.Panel(fmt.Sprintf("(b) query time, n = %s keys, one filter each", count(items)), "bits per key", "ns per query (log scale)")
+	c := plots.Panel(fmt.Sprintf("(c) insertion time (static: build time per key), n = %s", count(items)), "bits per key", "ns per key inserted (log scale)")
 	thumbs := make([]*plotter.Scatter, len(Structures))
 	var ymax [2]float64
 	ymin := [2]float64{math.Inf(1), math.Inf(1)}
@@ -277,13 +276,10 @@ func FrontierFigure(rates *experiments.Results, configs []Config, curves []Curve
 	c.Legend.Add("colours and shapes as in (a)")
 	for j, p := range []*plot.Plot{b, c} {
 		p.X.Min, p.X.Max = 0, 28
-		p.X.Tick.Marker = steps(2, 4)
 		if ymax[j] == 0 {
 			continue // nothing timed
 		}
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = oneTwoFive{}
-		p.Y.Min, p.Y.Max = ymin[j]/1.3, ymax[j]*1.3
+		plots.LogY(p, ymin[j]/1.3, ymax[j]*1.3)
 	}
 	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 22 * vg.Inch, Height: 8 * vg.Inch}, nil
 }
@@ -293,69 +289,6 @@ type legendEntry struct {
 	order int
 	label string
 	thumb plot.Thumbnailer
-}
-
-// steps returns a ticker with a tick every minor units, labelled every
-// major units.
-func steps(minor, major float64) plot.Ticker {
-	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
-		var ts []plot.Tick
-		for v := math.Ceil(lo/minor) * minor; v <= hi+minor/1e6; v += minor {
-			t := plot.Tick{Value: v}
-			if r := math.Mod(v, major); math.Abs(r) < minor/1e6 || math.Abs(r-major) < minor/1e6 {
-				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
-			}
-			ts = append(ts, t)
-		}
-		return ts
-	})
-}
-
-// oneTwoFive marks a logarithmic time axis: labelled ticks at 1, 2 and 5
-// times each power of ten, unlabelled ones at the other multiples.
-type oneTwoFive struct{}
-
-// Ticks implements plot.Ticker.
-func (oneTwoFive) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	if !(lo > 0) || !(hi > lo) {
-		return ts
-	}
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for m := 1; m < 10; m++ {
-			v := float64(m) * math.Pow(10, e)
-			if v < lo || v > hi {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
-				// "0.005" or "5e-6", not 4.999999999999996e-06; the tick
-				// sits at the value its label says.
-				if e >= -3 && e <= 4 {
-					t.Label = strconv.FormatFloat(v, 'f', max(0, int(-e)), 64)
-				} else {
-					t.Label = fmt.Sprintf("%de%d", m, int(e))
-				}
-				t.Value, _ = strconv.ParseFloat(t.Label, 64)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
-}
-
-// newPanel returns a plot with a title, axis labels and a grid.
-func newPanel(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(13)
-	p.X.Label.Text, p.Y.Label.Text = x, y
-	p.X.Label.TextStyle.Font.Size = vg.Points(12)
-	p.Y.Label.TextStyle.Font.Size = vg.Points(12)
-	p.Legend.TextStyle.Font.Size = vg.Points(10)
-	p.Legend.ThumbnailWidth = vg.Points(24)
-	p.Add(plotter.NewGrid())
-	return p
 }
 
 // count writes n as 1e4, 3e7, or in full where that is shorter.

@@ -84,7 +84,12 @@ func ExampleMeasure() {
 		fmt.Println(err)
 		return
 	}
-	if err := plots.Render(out, r, "png"); err != nil {
+	f, err := plots.Measure(r)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := f.Render(out, "png"); err != nil {
 		fmt.Println(err)
 	}
 	if err := out.Close(); err != nil {

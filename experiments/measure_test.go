@@ -184,7 +184,9 @@ func TestMeasureOwnFilter(t *testing.T) {
 	if !bytes.Equal(mergedCSV, wholeCSV) || !bytes.Equal(mergedJSON, wholeJSON) {
 		t.Errorf("merged shards differ from the unsharded run:\n%s\nwant\n%s", mergedCSV, wholeCSV)
 	}
-	if err := plots.Render(new(bytes.Buffer), merged, "svg"); err != nil {
+	if f, err := plots.Measure(merged); err != nil {
+		t.Errorf("the figure of the merged results: %v", err)
+	} else if err := f.Render(new(bytes.Buffer), "svg"); err != nil {
 		t.Errorf("rendering the merged results: %v", err)
 	}
 }

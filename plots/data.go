@@ -16,10 +16,11 @@ type Points struct {
 	Errors  plotter.YErrors
 	Dropped int
 
-	open []int // points whose interval reaches below a logarithmic axis (clampLow)
+	open []int // points whose interval reaches below a logarithmic axis (see ClampLow)
 }
 
-// Len, XY and YError make Points usable by plotter.NewYErrorBars.
+// Len returns the number of points; with [Points.XY] and [Points.YError]
+// it makes Points usable by plotter.NewYErrorBars.
 func (p Points) Len() int { return len(p.XYs) }
 
 // XY returns the i-th position.
@@ -118,9 +119,10 @@ func Excess(rows []*experiments.Row, x func(*experiments.Row) float64) Points {
 	return p
 }
 
-// logRange returns the decades [lo, hi] that hold every positive value of
-// ys, lo and hi powers of ten, with at least one decade between them.
-func logRange(ys ...float64) (lo, hi float64) {
+// LogRange returns the range of a logarithmic axis that holds every
+// positive finite value of ys: lo and hi powers of ten, at least one
+// decade apart; 0.001 to 1 when ys holds no such value.
+func LogRange(ys ...float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, y := range ys {
 		if y > 0 && !math.IsInf(y, 0) {
@@ -139,12 +141,12 @@ func logRange(ys ...float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// clampLow prepares p for a logarithmic axis starting at floor: an
-// interval whose lower end is below it (zero, typically) loses its lower
-// bar, and addMeasured draws an arrow pointing down from the point
+// ClampLow returns p ready for a logarithmic axis that starts at floor:
+// an interval whose lower end lies below it, zero typically, loses its
+// lower bar, and [AddPoints] draws an arrow pointing down from the point
 // instead, so that no bar runs to the bottom of the axis as if the
-// interval ended there.
-func clampLow(p Points, floor float64) Points {
+// interval ended there. p is not changed.
+func (p Points) ClampLow(floor float64) Points {
 	p.open = nil
 	p.Errors = append(plotter.YErrors(nil), p.Errors...)
 	for i := range p.XYs {
@@ -166,45 +168,4 @@ func (p Points) ys() []float64 {
 		}
 	}
 	return v
-}
-
-// span returns every y value of p and the ends of its intervals, for a
-// linear axis.
-func (p Points) span() []float64 {
-	var v []float64
-	for i, xy := range p.XYs {
-		v = append(v, xy.Y, xy.Y+p.Errors[i].High, xy.Y-p.Errors[i].Low)
-	}
-	return v
-}
-
-func xysY(xys plotter.XYs) []float64 {
-	v := make([]float64, len(xys))
-	for i, xy := range xys {
-		v[i] = xy.Y
-	}
-	return v
-}
-
-// rateValues returns every measured rate of r's series, with the ends of
-// its interval, and every positive theory value, at x(row) for the rows
-// keep selects (all when keep is nil): what a logarithmic rate axis must
-// hold.
-func rateValues(r *experiments.Results, x func(*experiments.Row) float64, keep func(*experiments.Row) bool) []float64 {
-	var all []float64
-	for _, name := range SeriesNames(r) {
-		rows := Rows(r, name, keep)
-		all = append(all, Rates(rows, x).ys()...)
-		all = append(all, xysY(Values(rows, x, theory))...)
-	}
-	return all
-}
-
-// allRows returns pointers to every row of r.
-func allRows(r *experiments.Results) []*experiments.Row {
-	out := make([]*experiments.Row, len(r.Rows))
-	for i := range r.Rows {
-		out[i] = &r.Rows[i]
-	}
-	return out
 }

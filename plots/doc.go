@@ -1,30 +1,28 @@
-// Package plots draws experiment results as figures with gonum/plot: the
-// measured rates with their confidence intervals as points and bars, the
-// theory (exact, partitioned, scalable compound, binomial) as solid lines
-// and the classic formula as dashed ones, on logarithmic rate axes; the
-// stage boundaries and the target of a scalable filter; the counter
-// histogram of a counting filter beside its prediction; memory as bars and
-// speed as curves; the mean and spread of count estimates' errors beside
-// their predicted bias and standard error, on linear axes. The results of
-// experiments.Measure, a filter measured from outside the named
-// experiments, get a figure of their own: each filter's rate against the
-// items inserted, beside its theory.
+// Package plots is bloomlab's figure toolkit over gonum/plot: one style
+// for every figure the repository draws, the figure of
+// [github.com/bloomlab/bloomlab/experiments.Measure] results, and the
+// pieces the named experiments of
+// [github.com/bloomlab/bloomlab/experiments/catalog], the bloomcalc page
+// and the comparison module build their figures from.
 //
-// Data and drawing are separate: pure functions (Rates, Values, Ratio,
-// Excess, FillTheory, ScalableTheory, ErrorPoints, SpreadPoints, Predicted)
-// turn experiments.Results into
-// plotter data, and New assembles a Figure of one or more panels that
-// Render writes as PNG or SVG. Rates of zero cannot be drawn on a
-// logarithmic axis; they are left out and the legend says how many, and an
-// interval reaching down to zero is drawn as an arrow from its point.
+// Data and drawing are separate: pure functions ([Rates], [Values],
+// [Ratio], [Excess], [Rows], [SeriesNames]) turn experiments.Results into
+// plotter data; [Panel], [LogX], [LogY], [AddPoints], [AddLine] and
+// [AddPolyline] draw it in the figures' style ([Color], [Marker], the dash
+// patterns and widths, the [Plain] and [Decades] tickers); a [Figure]
+// lays out a grid of panels with their legends beside the data and
+// [Figure.Render] writes it as PNG or SVG. Rates of zero cannot be drawn
+// on a logarithmic axis; [Rates] leaves them out and the legend says how
+// many, and an interval reaching down to zero is drawn as an arrow from
+// its point ([Points.ClampLow]).
 //
-// Every figure follows one standard (see standard.go), checked by the
-// tests on the plot data, not on pixels: tick labels with the digits their
-// spacing needs, each exactly at its value, and zero labelled on a linear
-// axis that straddles it; legends beside the data, never over it; no
-// legend entry for a series hidden under another; axis ranges holding
-// every point and interval; a colour-blind-safe palette with a distinct
-// marker per series.
+// Every figure follows one standard (see standard.go), which
+// [Figure.Check] checks on the plot data, not on pixels: tick labels with
+// the digits their spacing needs, each exactly at its value, and zero
+// labelled on a linear axis that straddles it; legends beside the data,
+// never over it; no legend entry for a series hidden under another; axis
+// ranges holding every point and interval; a colour-blind-safe palette
+// with a distinct marker per series.
 //
 // The package reads results and draws; it measures nothing and chooses no
 // file names. The committed figures of the README are in plots/figures,
@@ -33,10 +31,10 @@
 //	go run ./cmd/experiment -exp all -out plots/figures -format png,json
 //
 // and the results they were drawn from, without the per-filter counts, are
-// in plots/figures/data: the tests check every committed figure's data and
-// the README's caption numbers against them, and
+// in plots/figures/data: the catalogue's tests check every committed
+// figure and the captions' numbers against them, and
 //
-//	go test ./plots -run TestCommittedFigures -update
+//	go test ./experiments/catalog -run TestCommittedFigures -update
 //
 // redraws the PNGs from them without measuring again.
 package plots

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -23,77 +22,15 @@ type Figure struct {
 	Width, Height vg.Length
 }
 
-// DPI is the resolution of PNG figures.
-const DPI = 144
-
-// New returns the figure of r: that of its named experiment, or, for the
-// results of experiments.Measure, every spec's measured rate against the
-// items inserted beside its theory. It reports an error if r's experiment
-// has no figure or r holds nothing to draw.
-func New(r *experiments.Results) (*Figure, error) {
-	if r.Shard != nil {
-		return nil, fmt.Errorf("plots: results of shard %d/%d are partial; merge the shards first", r.Shard.Index, r.Shard.Count)
-	}
-	if len(r.Rows) == 0 {
-		return nil, fmt.Errorf("plots: results of %s hold no rows", r.Experiment)
-	}
-	if r.Experiment == experiments.Measured {
-		f, err := measureFigure(r)
-		if err != nil {
-			return nil, fmt.Errorf("plots: %s: %w", r.Experiment, err)
-		}
-		return f, nil
-	}
-	var f *Figure
-	var err error
-	switch r.Experiment {
-	case "fill":
-		if r.Variant == "scalable" {
-			f, err = scalableFillFigure(r)
-		} else {
-			f, err = fillFigure(r)
-		}
-	case "bits":
-		f, err = bitsFigure(r)
-	case "hashes":
-		f, err = hashesFigure(r)
-	case "small-m":
-		f, err = smallMFigure(r)
-	case "hashing":
-		f, err = hashingFigure(r)
-	case "counting":
-		f, err = countingFigure(r)
-	case "scalable":
-		f, err = scalableFigure(r)
-	case "memory":
-		f, err = memoryFigure(r)
-	case "speed":
-		f, err = speedFigure(r)
-	case "blocking":
-		f, err = blockingFigure(r)
-	case "cardinality":
-		f, err = cardinalityFigure(r)
-	case "adversary":
-		f, err = adversaryFigure(r)
-	case "growth":
-		f, err = growthFigure(r)
-	case "window":
-		f, err = windowFigure(r)
-	default:
-		return nil, fmt.Errorf("plots: no figure for experiment %q", r.Experiment)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("plots: %s: %w", r.Experiment, err)
-	}
-	return f, nil
-}
+// dpi is the resolution of PNG figures.
+const dpi = 144
 
 // Render draws f in format "png" or "svg" to w.
 func (f *Figure) Render(w io.Writer, format string) error {
 	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(f.Width, f.Height), vgimg.UseDPI(DPI))}
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(f.Width, f.Height), vgimg.UseDPI(dpi))}
 	case "svg":
 		var err error
 		c, err = draw.NewFormattedCanvas(f.Width, f.Height, format)
@@ -117,35 +54,32 @@ func (f *Figure) Render(w io.Writer, format string) error {
 	return nil
 }
 
-// Render draws the figure of r in format "png" or "svg" to w.
-func Render(w io.Writer, r *experiments.Results, format string) error {
-	f, err := New(r)
-	if err != nil {
-		return err
-	}
-	return f.Render(w, format)
-}
-
-func single(p *plot.Plot) *Figure {
-	return &Figure{Panels: [][]*plot.Plot{{p}}, Width: 11 * vg.Inch, Height: 5.5 * vg.Inch}
-}
-
-// Styles.
+// The line styles of the figures: the dash patterns and widths that tell
+// a theory from a measurement and a bound from a curve.
 var (
-	black    = color.Gray{Y: 0}
-	grey     = color.Gray{Y: 150}
-	red      = color.RGBA{R: 200, G: 30, B: 30, A: 255}
-	dashed   = []vg.Length{vg.Points(6), vg.Points(4)}
-	dotted   = []vg.Length{vg.Points(2), vg.Points(3)}
-	dashDot  = []vg.Length{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}
-	lineW    = vg.Points(1.5)
-	thinW    = vg.Points(0.8)
-	glyphR   = vg.Points(2.8)
-	fontSize = vg.Points(11)
+	// Dashed marks a second theory, such as the classic formula.
+	Dashed = []vg.Length{vg.Points(6), vg.Points(4)}
+	// Dotted marks a boundary, such as where a stage fills.
+	Dotted = []vg.Length{vg.Points(2), vg.Points(3)}
+	// DashDot marks a target or a bound.
+	DashDot = []vg.Length{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}
 )
 
-// newPlot returns a plot with a title, axis labels and a white background.
-func newPlot(title, x, y string) *plot.Plot {
+const (
+	// LineWidth is the width of a curve.
+	LineWidth = vg.Length(1.5)
+	// ThinWidth is the width of an interval bar and of a mark.
+	ThinWidth = vg.Length(0.8)
+	// GlyphRadius is the radius of a point's marker.
+	GlyphRadius = vg.Length(2.8)
+)
+
+var fontSize = vg.Points(11)
+
+// Panel returns a plot with a title, axis labels, a grid, and [Plain]
+// ticks on both axes, in the figures' fonts: the panel that [LogX] and
+// [LogY] adjust and that a [Figure] lays out.
+func Panel(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(12)
@@ -155,27 +89,32 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Y.Label.TextStyle.Font.Size = fontSize
 	p.Legend.TextStyle.Font.Size = vg.Points(9.5)
 	p.Legend.ThumbnailWidth = vg.Points(22)
-	p.X.Tick.Marker = linearTicks{}
-	p.Y.Tick.Marker = linearTicks{}
+	p.X.Tick.Marker = Plain{}
+	p.Y.Tick.Marker = Plain{}
 	p.Add(plotter.NewGrid())
 	return p
 }
 
-// logY makes p's y axis logarithmic over [lo, hi].
-func logY(p *plot.Plot, lo, hi float64) {
+// LogY makes p's y axis logarithmic over [lo, hi], marked by [Decades].
+func LogY(p *plot.Plot, lo, hi float64) {
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = decades{}
+	p.Y.Tick.Marker = Decades{}
 	p.Y.Min, p.Y.Max = lo, hi
 }
 
-// logX makes p's x axis logarithmic.
-func logX(p *plot.Plot) {
+// LogX makes p's x axis logarithmic, marked by [Decades]; its range stays
+// that of the data added, unless the caller sets it.
+func LogX(p *plot.Plot) {
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = decades{}
+	p.X.Tick.Marker = Decades{}
 }
 
-// addMeasured draws pts as glyphs with interval bars in colour c, labelled.
-func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label string) error {
+// AddPoints draws pts as measured points: markers of colour c and the
+// [Marker] of series shape, with their intervals as bars, and a legend
+// entry label unless it is empty. An interval that [Points.ClampLow] cut
+// is drawn as an arrow pointing down from its point; the legend says how
+// many, and how many zero rates [Rates] left out.
+func AddPoints(p *plot.Plot, pts Points, c color.Color, shape int, label string) error {
 	var notes []string
 	if pts.Dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d zero %s not drawn", pts.Dropped, plural(pts.Dropped, "rate", "rates")))
@@ -202,14 +141,14 @@ func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label strin
 		return err
 	}
 	s.GlyphStyle.Color = c
-	s.GlyphStyle.Radius = glyphR
-	s.GlyphStyle.Shape = seriesShape(shape)
+	s.GlyphStyle.Radius = GlyphRadius
+	s.GlyphStyle.Shape = Marker(shape)
 	eb, err := plotter.NewYErrorBars(pts)
 	if err != nil {
 		return err
 	}
 	eb.LineStyle.Color = c
-	eb.LineStyle.Width = thinW
+	eb.LineStyle.Width = ThinWidth
 	eb.CapWidth = vg.Points(5)
 	p.Add(eb, s)
 	if len(pts.open) > 0 {
@@ -223,7 +162,7 @@ func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label strin
 		if err != nil {
 			return err
 		}
-		a.GlyphStyle = draw.GlyphStyle{Color: c, Radius: glyphR, Shape: downArrow{}}
+		a.GlyphStyle = draw.GlyphStyle{Color: c, Radius: GlyphRadius, Shape: downArrow{}}
 		p.Add(a)
 	}
 	if label != "" {
@@ -233,8 +172,10 @@ func addMeasured(p *plot.Plot, pts Points, c color.Color, shape int, label strin
 	return nil
 }
 
-// addLine draws xys as a line of colour c and dash pattern dashes.
-func addLine(p *plot.Plot, xys plotter.XYs, c color.Color, dashes []vg.Length, width vg.Length, label string) error {
+// AddLine draws xys as a line of colour c, dash pattern dashes (nil for a
+// solid line) and width, with a legend entry label unless it is empty.
+// An empty xys draws nothing.
+func AddLine(p *plot.Plot, xys plotter.XYs, c color.Color, dashes []vg.Length, width vg.Length, label string) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -252,8 +193,10 @@ func addLine(p *plot.Plot, xys plotter.XYs, c color.Color, dashes []vg.Length, w
 	return nil
 }
 
-// addPolyline draws xys as a line with glyphs at the points.
-func addPolyline(p *plot.Plot, xys plotter.XYs, c color.Color, shape int, dashes []vg.Length, label string) error {
+// AddPolyline draws xys as a line of colour c and dash pattern dashes with
+// the [Marker] of series shape at every point, and a legend entry label
+// unless it is empty.
+func AddPolyline(p *plot.Plot, xys plotter.XYs, c color.Color, shape int, dashes []vg.Length, label string) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -262,26 +205,16 @@ func addPolyline(p *plot.Plot, xys plotter.XYs, c color.Color, shape int, dashes
 		return err
 	}
 	l.LineStyle.Color = c
-	l.LineStyle.Width = lineW
+	l.LineStyle.Width = LineWidth
 	l.LineStyle.Dashes = dashes
 	s.GlyphStyle.Color = c
-	s.GlyphStyle.Radius = glyphR
-	s.GlyphStyle.Shape = seriesShape(shape)
+	s.GlyphStyle.Radius = GlyphRadius
+	s.GlyphStyle.Shape = Marker(shape)
 	p.Add(l, s)
 	if label != "" {
 		p.Legend.Add(label, l, s)
 	}
 	return nil
-}
-
-// hline draws a horizontal line at y from x0 to x1.
-func hline(p *plot.Plot, y, x0, x1 float64, c color.Color, dashes []vg.Length, label string) error {
-	return addLine(p, plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}}, c, dashes, lineW, label)
-}
-
-// vline draws a vertical line at x from y0 to y1.
-func vline(p *plot.Plot, x, y0, y1 float64, c color.Color, dashes []vg.Length, width vg.Length, label string) error {
-	return addLine(p, plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}}, c, dashes, width, label)
 }
 
 func plural(n int, one, many string) string {
@@ -291,22 +224,16 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// xRange returns the smallest and largest x of the rows.
-func xRange(rows []*experiments.Row, x func(*experiments.Row) float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, r := range rows {
-		lo = math.Min(lo, x(r))
-		hi = math.Max(hi, x(r))
-	}
-	return lo, hi
-}
+func items(r *experiments.Row) float64  { return float64(r.Items) }
+func theory(r *experiments.Row) float64 { return r.Theory }
 
-func items(r *experiments.Row) float64   { return float64(r.Items) }
-func theory(r *experiments.Row) float64  { return r.Theory }
-func classic(r *experiments.Row) float64 { return r.Classic }
+// RateLabel is the label of a false-positive rate axis.
+const RateLabel = "false-positive rate"
 
-// theoryWords names a Model for a legend.
-func theoryWords(model string) string {
+// TheoryLabel returns the legend text of a theory column named model
+// ([experiments.Row].Model): "exact theory at the built m, k" for "exact",
+// and so on; a model it does not know is returned as it is.
+func TheoryLabel(model string) string {
 	switch model {
 	case "exact":
 		return "exact theory at the built m, k"
@@ -319,8 +246,8 @@ func theoryWords(model string) string {
 	case "split-block":
 		return "exact split-block theory"
 	}
-	if b, ok := blockedModel(model); ok {
-		return fmt.Sprintf("exact blocked theory (B = %d)", b)
+	if b, ok := strings.CutPrefix(model, "blocked/"); ok {
+		return fmt.Sprintf("exact blocked theory (B = %s)", b)
 	}
 	return model
 }

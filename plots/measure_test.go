@@ -49,7 +49,7 @@ func TestMeasureFigure(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := New(r)
+			f, err := Measure(r)
 			if err != nil {
 				t.Fatal(err)
 			}

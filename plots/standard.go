@@ -4,7 +4,7 @@ package plots
 // reads true at a glance:
 //
 //   - tick labels carry enough digits to tell neighbouring ticks apart and
-//     sit exactly at the value they print (linearTicks, decades), with at
+//     sit exactly at the value they print ([Plain], [Decades]), with at
 //     least three labelled ticks per numeric axis;
 //   - a linear axis whose range straddles zero has a tick labelled 0;
 //   - legends are drawn beside the panel, outside its data area (Render);
@@ -24,6 +24,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -51,32 +52,38 @@ var shapes = []draw.GlyphDrawer{
 	draw.PlusGlyph{}, draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
 }
 
-// seriesColor returns the colour of series i.
-func seriesColor(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }
+// Color returns the colour of series i of a panel, from a
+// colour-blind-safe palette of eight (Okabe and Ito's without black and
+// yellow, then Tol's indigo and wine), repeating after eight.
+func Color(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }
 
-// seriesShape returns the marker of series i: the i-th, shifted by one
-// for every time the colours wrap, so that series i and i+8 differ.
-func seriesShape(i int) draw.GlyphDrawer {
+// Marker returns the marker of series i: the i-th of eight, outlines
+// first, shifted by one for every time the colours of [Color] wrap, so
+// that series i and i+8 differ.
+func Marker(i int) draw.GlyphDrawer {
 	if i < 0 {
 		i = 0
 	}
 	return shapes[(i+i/len(palette))%len(shapes)]
 }
 
-// linearTicks marks a linear axis (or a logarithmic one spanning less than
-// a decade) at multiples of 1, 2 or 5 times a power of ten, three to eight
+// Plain marks a linear axis (or a logarithmic one spanning less than a
+// decade) at multiples of 1, 2 or 5 times a power of ten, three to eight
 // of them labelled, each label printed with the digits its step needs and
 // exactly at its value; zero is a multiple of every step, so an axis that
-// straddles it has a tick labelled 0.
-type linearTicks struct{}
+// straddles it has a tick labelled 0. On an axis reaching 10,000 or more
+// the labels carry an SI suffix, k, M, G or T, so that they stay short:
+// 2.5M for 2,500,000.
+type Plain struct{}
 
 // Ticks implements plot.Ticker.
-func (linearTicks) Ticks(min, max float64) []plot.Tick {
+func (Plain) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || math.IsInf(min, 0) || math.IsInf(max, 0) {
 		return nil
 	}
 	step, minor := tickStep(max - min)
-	digits := max0(-int(math.Floor(math.Log10(step) + 1e-9)))
+	unit, suffix := siUnit(math.Max(math.Abs(min), math.Abs(max)))
+	digits := max0(-int(math.Floor(math.Log10(step/unit) + 1e-9)))
 	var ticks []plot.Tick
 	first := math.Ceil(min/minor - 1e-9)
 	last := math.Floor(max/minor + 1e-9)
@@ -85,7 +92,13 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 		v := i * minor
 		t := plot.Tick{Value: v}
 		if int64(i)%int64(per) == 0 {
-			t.Label = strconv.FormatFloat(v, 'f', digits, 64)
+			if suffix == "" {
+				t.Label = strconv.FormatFloat(v, 'f', digits, 64)
+			} else {
+				// 1.5M, 2M: no trailing zeros beside a suffix.
+				scale := math.Pow(10, float64(digits))
+				t.Label = strconv.FormatFloat(math.Round(v/unit*scale)/scale, 'f', -1, 64) + suffix
+			}
 			if v == 0 {
 				t.Value, t.Label = 0, "0" // not -0, nor 0.00
 			}
@@ -93,6 +106,41 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 		ticks = append(ticks, t)
 	}
 	return ticks
+}
+
+// siUnit returns the unit and suffix of labels on an axis reaching top:
+// none below 10,000, else thousands (k), millions (M), billions (G) or
+// trillions (T).
+func siUnit(top float64) (float64, string) {
+	if top < 1e4 {
+		return 1, ""
+	}
+	for _, u := range []struct {
+		f float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if top >= u.f {
+			return u.f, u.s
+		}
+	}
+	return 1, ""
+}
+
+// parseLabel returns the value a tick label of [Plain] or [Decades]
+// prints, SI suffix included: 2500000 for "2.5M".
+func parseLabel(label string) (float64, error) {
+	f := 1.0
+	for _, u := range []struct {
+		f float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if rest, ok := strings.CutSuffix(label, u.s); ok {
+			label, f = rest, u.f
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(label, 64)
+	return v * f, err
 }
 
 // tickStep returns the step between labelled ticks for a span, giving 4
@@ -114,21 +162,24 @@ func max0(i int) int {
 	return i
 }
 
-// decades marks a logarithmic axis: a labelled tick at every power of ten,
-// unlabelled ones at its multiples 2 to 9; where the axis spans two
-// decades or less, the multiples 2 and 5 are labelled too, and under one
-// decade it is marked as a linear one. Unlike plot.LogTicks it labels
-// 1e-05 as such, not as 9.999999999999999e-06.
-type decades struct{}
+// Decades marks a logarithmic axis so that it stays legible over any
+// span: under one decade it is marked as [Plain] marks a linear one; up to
+// two decades every power of ten and its multiples 2 and 5 are labelled;
+// up to twelve, every power of ten; beyond, every second, third or more,
+// so that at most about twelve labels remain. Unlabelled ticks mark the
+// multiples 2 to 9 of each power of ten up to six decades, and the powers
+// of ten left unlabelled beyond. Each label sits exactly at the value it
+// prints: 1e-05 as such, not as 9.999999999999999e-06.
+type Decades struct{}
 
 // Ticks implements plot.Ticker.
-func (decades) Ticks(min, max float64) []plot.Tick {
-	if min <= 0 || max <= 0 || !(max > min) {
+func (Decades) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > 0) || !(max > min) || math.IsInf(max, 0) {
 		return nil
 	}
 	if max/min < 10 {
 		var ticks []plot.Tick
-		for _, t := range (linearTicks{}).Ticks(min, max) {
+		for _, t := range (Plain{}).Ticks(min, max) {
 			if t.Value > 0 {
 				ticks = append(ticks, t)
 			}
@@ -138,11 +189,23 @@ func (decades) Ticks(min, max float64) []plot.Tick {
 	few := max/min <= 100+1e-9
 	lo := int(math.Floor(math.Log10(min) + 1e-9))
 	hi := int(math.Ceil(math.Log10(max) - 1e-9))
+	every := 1 // label every power of ten, or every second, third, ...
+	for (hi-lo)/every > 12 {
+		every++
+	}
+	multiples := hi-lo <= 6
 	var ticks []plot.Tick
 	for e := lo; e <= hi; e++ {
 		v := math.Pow(10, float64(e))
 		if v >= min*(1-1e-9) && v <= max*(1+1e-9) {
-			ticks = append(ticks, plot.Tick{Value: v, Label: decadeLabel(1, e)})
+			t := plot.Tick{Value: v}
+			if (e-lo)%every == 0 {
+				t.Label = decadeLabel(1, e)
+			}
+			ticks = append(ticks, t)
+		}
+		if !multiples {
+			continue
 		}
 		for i := 2; i < 10; i++ {
 			w := float64(i) * v
@@ -177,7 +240,7 @@ type downArrow struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
 func (downArrow) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	ls := draw.LineStyle{Color: sty.Color, Width: thinW}
+	ls := draw.LineStyle{Color: sty.Color, Width: ThinWidth}
 	r := sty.Radius
 	tip := vg.Point{X: pt.X, Y: pt.Y - 5*r}
 	c.StrokeLines(ls, []vg.Point{pt, tip},

@@ -1,411 +1,14 @@
 package plots
 
 import (
-	"flag"
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
-	"reflect"
-	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-
-	"github.com/bloomlab/bloomlab/experiments"
 )
-
-var update = flag.Bool("update", false, "move results written into plots/figures to plots/figures/data, then redraw plots/figures/*.png from plots/figures/data")
-
-// legendEntry is a legend line as the tests see it.
-type legendEntry struct {
-	text   string
-	thumbs []plot.Thumbnailer
-}
-
-// unexported reads the unexported field name of the struct v points to.
-func unexported(v any, name string) reflect.Value {
-	f := reflect.ValueOf(v).Elem().FieldByName(name)
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-}
-
-// inspect returns what p draws, in order, and its legend: gonum/plot
-// keeps both unexported.
-func inspect(p *plot.Plot) ([]plot.Plotter, []legendEntry) {
-	ps := unexported(p, "plotters").Interface().([]plot.Plotter)
-	es := unexported(&p.Legend, "entries")
-	var out []legendEntry
-	for i := range es.Len() {
-		e := es.Index(i)
-		text := reflect.NewAt(e.Field(0).Type(), unsafe.Pointer(e.Field(0).UnsafeAddr())).Elem().String()
-		thumbs := reflect.NewAt(e.Field(1).Type(), unsafe.Pointer(e.Field(1).UnsafeAddr())).Elem().Interface().([]plot.Thumbnailer)
-		out = append(out, legendEntry{text, thumbs})
-	}
-	return ps, out
-}
-
-// isLog reports whether a is logarithmic.
-func isLog(a *plot.Axis) bool {
-	switch s := a.Scale.(type) {
-	case plot.LogScale:
-		return true
-	case plot.InvertedScale:
-		_, ok := s.Normalizer.(plot.LogScale)
-		return ok
-	}
-	return false
-}
-
-// checkAxis checks the ticks of a: at least three labelled (two for an
-// axis of categories), distinct, each at the value it prints, and zero
-// labelled on a linear axis that straddles it.
-func checkAxis(t *testing.T, where string, a *plot.Axis) {
-	t.Helper()
-	ticks := a.Tick.Marker.Ticks(a.Min, a.Max)
-	var labels []plot.Tick
-	numeric := true
-	seen := map[string]bool{}
-	for _, tk := range ticks {
-		if tk.Label == "" || tk.Value < a.Min-1e-9*math.Abs(a.Min) || tk.Value > a.Max+1e-9*math.Abs(a.Max) {
-			continue
-		}
-		labels = append(labels, tk)
-		if seen[tk.Label] {
-			t.Errorf("%s: tick label %q appears twice", where, tk.Label)
-		}
-		seen[tk.Label] = true
-		v, err := strconv.ParseFloat(tk.Label, 64)
-		if err != nil {
-			numeric = false
-			continue
-		}
-		if tol := 1e-9 * math.Max(math.Abs(tk.Value), math.Abs(a.Max-a.Min)*boolf(!isLog(a))); math.Abs(v-tk.Value) > tol {
-			t.Errorf("%s: tick labelled %q sits at %g", where, tk.Label, tk.Value)
-		}
-	}
-	want := 3
-	if !numeric {
-		want = 2
-	}
-	if _, ok := a.Tick.Marker.(plot.ConstantTicks); ok {
-		want = min(want, len(labels)) // ticks at the data's own values
-		if len(labels) < 2 {
-			want = 2
-		}
-	}
-	if len(labels) < want {
-		t.Errorf("%s: %d labelled ticks over [%g, %g], want at least %d", where, len(labels), a.Min, a.Max, want)
-	}
-	if numeric && !isLog(a) && a.Min < 0 && a.Max > 0 {
-		if !seen["0"] {
-			t.Errorf("%s: the axis runs from %g to %g and has no tick labelled 0 (%v)", where, a.Min, a.Max, labels)
-		}
-	}
-	if isLog(a) && !(a.Min > 0) {
-		t.Errorf("%s: logarithmic axis from %g", where, a.Min)
-	}
-}
-
-func boolf(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// inside reports whether v lies in [lo, hi], give or take rounding.
-func inside(v, lo, hi float64) bool {
-	tol := 1e-9 * math.Max(math.Abs(lo), math.Abs(hi))
-	return v >= lo-tol && v <= hi+tol
-}
-
-// canvasXY returns where (x, y) is drawn in a data area of w by h points.
-func canvasXY(p *plot.Plot, w, h vg.Length, x, y float64) (float64, float64) {
-	return p.X.Norm(x) * float64(w), p.Y.Norm(y) * float64(h)
-}
-
-// covered reports whether line l is hidden under m: m is solid, at least
-// nearly as wide, and passes within tol points of every point of l.
-func coveredLine(p *plot.Plot, w, h vg.Length, l, m *plotter.Line) bool {
-	if len(m.LineStyle.Dashes) > 0 || m.LineStyle.Width < 0.8*l.LineStyle.Width || len(m.XYs) < 2 {
-		return false
-	}
-	const tol = 0.75 // points
-	mx := make([]float64, len(m.XYs))
-	my := make([]float64, len(m.XYs))
-	for i, xy := range m.XYs {
-		mx[i], my[i] = canvasXY(p, w, h, xy.X, xy.Y)
-	}
-	for _, xy := range l.XYs {
-		x, y := canvasXY(p, w, h, xy.X, xy.Y)
-		hit := false
-		for i := 1; i < len(mx); i++ {
-			x0, x1 := math.Min(mx[i-1], mx[i]), math.Max(mx[i-1], mx[i])
-			if x < x0-tol || x > x1+tol {
-				continue
-			}
-			var yi float64
-			if x1-x0 < 1e-9 {
-				yi = my[i]
-			} else {
-				yi = my[i-1] + (my[i]-my[i-1])*(x-mx[i-1])/(mx[i]-mx[i-1])
-			}
-			if math.Abs(yi-y) <= tol {
-				hit = true
-				break
-			}
-		}
-		if !hit {
-			return false
-		}
-	}
-	return true
-}
-
-// filled reports whether g is a filled marker.
-func filled(g draw.GlyphDrawer) bool {
-	switch g.(type) {
-	case draw.CircleGlyph, draw.BoxGlyph, draw.PyramidGlyph:
-		return true
-	}
-	return false
-}
-
-// coveredScatter reports whether every marker of s lies under a filled
-// marker of m at least as large.
-func coveredScatter(p *plot.Plot, w, h vg.Length, s, m *plotter.Scatter) bool {
-	if !filled(m.GlyphStyle.Shape) || m.GlyphStyle.Radius < s.GlyphStyle.Radius {
-		return false
-	}
-	for _, a := range s.XYs {
-		ax, ay := canvasXY(p, w, h, a.X, a.Y)
-		hit := false
-		for _, b := range m.XYs {
-			bx, by := canvasXY(p, w, h, b.X, b.Y)
-			if math.Hypot(ax-bx, ay-by) < 0.5*float64(s.GlyphStyle.Radius) {
-				hit = true
-				break
-			}
-		}
-		if !hit {
-			return false
-		}
-	}
-	return true
-}
-
-// checkFigure checks the figure standard (standard.go) on every panel of
-// f, laid out at f's size.
-func checkFigure(t *testing.T, name string, f *Figure) {
-	t.Helper()
-	c := vgimg.New(f.Width, f.Height)
-	dc := draw.New(c)
-	lay := f.layout(dc)
-	for i, row := range f.Panels {
-		for j, p := range row {
-			if p == nil {
-				continue
-			}
-			where := fmt.Sprintf("%s panel %q", name, p.Title.Text)
-			checkAxis(t, where+" x axis", &p.X)
-			checkAxis(t, where+" y axis", &p.Y)
-			da := dataArea(p, lay[i][j])
-			w, h := da.Size().X, da.Size().Y
-			// The legend is clear of the data area and fits its place.
-			if _, es := inspect(p); len(es) > 0 {
-				lc := lay[i][j].Legend
-				lr := p.Legend.Rectangle(lc)
-				if lc.Min.X < da.Max.X && lc.Min.Y < da.Max.Y {
-					t.Errorf("%s: legend (%v) overlaps the data area (%v)", where, lc.Rectangle, da.Rectangle)
-				}
-				if lr.Size().X > lc.Size().X+vg.Points(2) || lr.Size().Y > lc.Size().Y+vg.Points(2) {
-					t.Errorf("%s: legend of %v does not fit its place of %v", where, lr.Size(), lc.Size())
-				}
-			}
-			ps, es := inspect(p)
-			logY := isLog(&p.Y)
-			for _, pl := range ps {
-				switch v := pl.(type) {
-				case *plotter.Scatter:
-					for _, xy := range v.XYs {
-						if !inside(xy.X, p.X.Min, p.X.Max) || !inside(xy.Y, p.Y.Min, p.Y.Max) {
-							t.Errorf("%s: point (%g, %g) outside the axes [%g, %g] x [%g, %g]", where, xy.X, xy.Y, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
-						}
-					}
-				case *plotter.YErrorBars:
-					for k, xy := range v.XYs {
-						lo, hi := xy.Y-v.YErrors[k].Low, xy.Y+v.YErrors[k].High
-						if logY && lo <= 0 {
-							t.Errorf("%s: interval of (%g, %g) reaches %g on a logarithmic axis", where, xy.X, xy.Y, lo)
-						}
-						if !inside(lo, p.Y.Min, p.Y.Max) || !inside(hi, p.Y.Min, p.Y.Max) {
-							t.Errorf("%s: interval [%g, %g] at x = %g is cut by the axis [%g, %g]", where, lo, hi, xy.X, p.Y.Min, p.Y.Max)
-						}
-					}
-				case *bars:
-					for _, val := range v.vals {
-						a := &p.Y
-						if v.horizontal {
-							a = &p.X
-						}
-						if a.Norm(val) > 0.98 || a.Norm(val) < 0 {
-							t.Errorf("%s: bar of %g at the edge of the axis [%g, %g]", where, val, a.Min, a.Max)
-						}
-					}
-				}
-			}
-			// Every series in the legend is visible: no later series
-			// covers it completely.
-			index := map[any]int{}
-			for k, pl := range ps {
-				index[pl] = k
-			}
-			for _, e := range es {
-				if len(e.thumbs) == 0 {
-					continue
-				}
-				visible := false
-				for _, th := range e.thumbs {
-					k, ok := index[th]
-					if !ok {
-						if _, isBars := th.(*bars); isBars {
-							visible = true // a key to bars drawn per category
-						}
-						continue
-					}
-					hidden := false
-					for _, later := range ps[k+1:] {
-						switch a := th.(type) {
-						case *plotter.Line:
-							if b, ok := later.(*plotter.Line); ok && coveredLine(p, w, h, a, b) {
-								hidden = true
-							}
-						case *plotter.Scatter:
-							if b, ok := later.(*plotter.Scatter); ok && coveredScatter(p, w, h, a, b) {
-								hidden = true
-							}
-						}
-					}
-					if !hidden {
-						visible = true
-					}
-				}
-				if !visible {
-					t.Errorf("%s: legend entry %q names a series hidden under another", where, e.text)
-				}
-			}
-		}
-	}
-}
-
-// committed returns the results of the committed figures' run, by figure
-// name.
-func committed(t *testing.T) map[string]*experiments.Results {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("figures", "data", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) == 0 {
-		t.Fatal("no committed results in figures/data")
-	}
-	out := map[string]*experiments.Results{}
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := experiments.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out[strings.TrimSuffix(filepath.Base(path), ".json")] = r
-	}
-	return out
-}
-
-// TestCommittedFigures checks the figure standard on every committed
-// figure, drawn from the committed results of its run; with -update it
-// redraws the PNGs from them.
-func TestCommittedFigures(t *testing.T) {
-	if *update {
-		importResults(t)
-	}
-	for name, r := range committed(t) {
-		f, err := New(r)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		checkFigure(t, name, f)
-		if _, err := os.Stat(filepath.Join("figures", name+".png")); err != nil {
-			t.Errorf("%s: results committed without their figure: %v", name, err)
-		}
-		if *update {
-			out, err := os.CreateTemp("figures", ".update-*")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Render(out, "png"); err != nil {
-				t.Fatal(err)
-			}
-			if err := out.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(out.Name(), filepath.Join("figures", name+".png")); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-// importResults moves the results a run of cmd/experiment wrote into
-// figures (-format png,json) to figures/data, without their per-filter
-// counts, which no figure draws.
-func importResults(t *testing.T) {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("figures", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := experiments.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for i := range r.Rows {
-			r.Rows[i].Trials = nil
-		}
-		out, err := os.CreateTemp(filepath.Join("figures", "data"), ".import-*")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := experiments.WriteJSON(out, r); err != nil {
-			t.Fatal(err)
-		}
-		if err := out.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(out.Name(), filepath.Join("figures", "data", filepath.Base(path))); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Remove(path); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func TestPalette(t *testing.T) {
 	type pair struct {
@@ -414,8 +17,8 @@ func TestPalette(t *testing.T) {
 	}
 	seen := map[pair]int{}
 	for i := range 3 * len(palette) {
-		r, g, b, _ := seriesColor(i).RGBA()
-		k := pair{color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8)}, fmt.Sprintf("%T", seriesShape(i))}
+		r, g, b, _ := Color(i).RGBA()
+		k := pair{color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8)}, fmt.Sprintf("%T", Marker(i))}
 		if j, ok := seen[k]; ok {
 			t.Errorf("series %d and %d share colour and marker", j, i)
 		}
@@ -441,7 +44,7 @@ func TestTicks(t *testing.T) {
 		{-0.4, 0.3, "-0.4 -0.3 -0.2 -0.1 0 0.1 0.2 0.3"},
 	} {
 		var labels []string
-		for _, tk := range (linearTicks{}).Ticks(c.min, c.max) {
+		for _, tk := range (Plain{}).Ticks(c.min, c.max) {
 			if tk.Label != "" {
 				labels = append(labels, tk.Label)
 			}
@@ -451,12 +54,56 @@ func TestTicks(t *testing.T) {
 		}
 	}
 	var labels []string
-	for _, tk := range (decades{}).Ticks(0.01, 1) {
+	for _, tk := range (Decades{}).Ticks(0.01, 1) {
 		if tk.Label != "" {
 			labels = append(labels, tk.Label)
 		}
 	}
 	if got := strings.Join(labels, " "); got != "0.01 0.02 0.05 0.1 0.2 0.5 1" {
 		t.Errorf("decade labels over two decades: %q", got)
+	}
+}
+
+// labels returns the labels of ticker's ticks over [min, max].
+func labels(tk plot.Ticker, min, max float64) []string {
+	var out []string
+	for _, t := range tk.Ticks(min, max) {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+func TestTicksLongAndShort(t *testing.T) {
+	for _, c := range []struct {
+		tk       plot.Ticker
+		min, max float64
+		want     string
+	}{
+		{Plain{}, 0, 3e6, "0 0.5M 1M 1.5M 2M 2.5M 3M"},
+		{Plain{}, 0, 25_000, "0 5k 10k 15k 20k 25k"},
+		{Plain{}, 0, 9000, "0 2000 4000 6000 8000"},
+		{Decades{}, 1e-30, 1, "1e-30 1e-27 1e-24 1e-21 1e-18 1e-15 1e-12 1e-9 1e-6 0.001 1"},
+		{Decades{}, 1e-6, 0.1, "1e-6 1e-5 1e-4 0.001 0.01 0.1"},
+		{Decades{}, 2, 8, "2 3 4 5 6 7 8"},
+	} {
+		if got := strings.Join(labels(c.tk, c.min, c.max), " "); got != c.want {
+			t.Errorf("%T over [%g, %g]: %q, want %q", c.tk, c.min, c.max, got, c.want)
+		}
+		for _, tk := range c.tk.Ticks(c.min, c.max) {
+			if tk.Label == "" {
+				continue
+			}
+			if v, err := parseLabel(tk.Label); err != nil || math.Abs(v-tk.Value) > 1e-9*math.Abs(tk.Value) {
+				t.Errorf("%T over [%g, %g]: label %q at %g", c.tk, c.min, c.max, tk.Label, tk.Value)
+			}
+		}
+	}
+	// Beyond six decades only the powers of ten are marked.
+	for _, tk := range (Decades{}).Ticks(1e-8, 1) {
+		if e := math.Log10(tk.Value); math.Abs(e-math.Round(e)) > 1e-9 {
+			t.Errorf("tick at %g over eight decades", tk.Value)
+		}
 	}
 }

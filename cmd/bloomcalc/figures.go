@@ -15,10 +15,10 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/plots"
 )
 
 // The figures' sizes and the points of their curves. Blocked rates cost a
@@ -131,14 +131,12 @@ func rateFigure(in figInput) (figure, error) {
 		}
 	}
 	top = math.Min(1, top*2)
-	p := newFigure("rate against items inserted, "+in.variant+" filter", "items inserted", "false-positive rate")
+	p := plots.Panel("rate against items inserted, "+in.variant+" filter", "items inserted", "false-positive rate")
 	p.X.Min, p.X.Max = 0, hi
-	p.X.Tick.Marker = plainTicks{}
-	logY(p, lo, top)
+	plots.LogY(p, lo, top)
 	// The curves rise from the bottom left; the bottom right is empty.
-	placeLegend(p, false, false)
 	for i, c := range cs {
-		if err := addLine(p, keep(lines[i], lo), i, c.dashed, c.label); err != nil {
+		if err := addCurve(p, keep(lines[i], lo), i, c.dashed, c.label); err != nil {
 			return figure{}, err
 		}
 	}
@@ -172,12 +170,10 @@ func rateFigure(in figInput) (figure, error) {
 // against the items inserted, for each counter width bloomlab builds.
 func saturationFigure(in figInput) (figure, error) {
 	hi := 3 * float64(in.N)
-	p := newFigure(fmt.Sprintf("counter saturation, m = %d counters, k = %d", in.M, in.K), "items inserted", "P(some counter saturates)")
+	p := plots.Panel(fmt.Sprintf("counter saturation, m = %d counters, k = %d", in.M, in.K), "items inserted", "P(some counter saturates)")
 	p.X.Min, p.X.Max = 0, hi
-	p.X.Tick.Marker = plainTicks{}
 	const lo = 1e-12
-	logY(p, lo, 2)
-	placeLegend(p, false, false)
+	plots.LogY(p, lo, 2)
 	for i, w := range []int{2, 4, 8, 16} {
 		// The tail of 16-bit counters costs about 1 ms a point.
 		points := ratePoints
@@ -201,7 +197,7 @@ func saturationFigure(in figInput) (figure, error) {
 			p.Legend.Add(label)
 			continue
 		}
-		if err := addLine(p, xys, i, w != in.Width, label); err != nil {
+		if err := addCurve(p, xys, i, w != in.Width, label); err != nil {
 			return figure{}, err
 		}
 	}
@@ -243,19 +239,18 @@ func penaltyFigure(in figInput) (figure, error) {
 			xys = append(xys, xy)
 		}
 	}
-	p := newFigure(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per item", "rate ÷ standard filter's rate")
+	p := plots.Panel(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per item", "rate ÷ standard filter's rate")
 	p.X.Min, p.X.Max = 0, 25
-	p.X.Tick.Marker = plainTicks{}
 	top := 10.0
 	for _, xy := range xys {
 		top = math.Max(top, xy.Y*2)
 	}
-	logY(p, 1, top)
+	plots.LogY(p, 1, top)
 	label := "blocked, best k"
 	if in.variant == splitBlock {
 		label = "split-block, k = 8"
 	}
-	if err := addLine(p, xys, 0, false, label); err != nil {
+	if err := addCurve(p, xys, 0, false, label); err != nil {
 		return figure{}, err
 	}
 	if c := analysis.BitsPerElement(in.M, in.N); c <= 25 {
@@ -330,17 +325,17 @@ func scalableFigures(in figInput) ([]figure, error) {
 		bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
 	}
 	// The rate.
-	p := newFigure("compound rate against items held, scalable filter", "items held", "false-positive rate")
-	logX(p, lo, hi)
+	p := plots.Panel("compound rate against items held, scalable filter", "items held", "false-positive rate")
+	plots.LogX(p)
+	p.X.Min, p.X.Max = lo, hi
 	ylo := in.P / 1e4
 	for _, xy := range rate {
 		ylo = math.Min(ylo, xy.Y/2)
 	}
 	ylo = math.Max(ylo, in.P*1e-12)
-	logY(p, ylo, math.Min(1, in.P*10))
+	plots.LogY(p, ylo, math.Min(1, in.P*10))
 	// The rate stays just below P; the bottom is empty.
-	placeLegend(p, false, false)
-	if err := addLine(p, keep(rate, ylo), 0, false, "compound rate"); err != nil {
+	if err := addCurve(p, keep(rate, ylo), 0, false, "compound rate"); err != nil {
 		return nil, err
 	}
 	if err := markY(p, in.P, lo, hi, "bound P = "+strconv.FormatFloat(in.P, 'g', 4, 64)); err != nil {
@@ -357,14 +352,15 @@ func scalableFigures(in figInput) ([]figure, error) {
 		return nil, err
 	}
 	// The bits per item.
-	q := newFigure("bits per item against items held, scalable filter", "items held", "bits per item")
-	logX(q, lo, hi)
+	q := plots.Panel("bits per item against items held, scalable filter", "items held", "bits per item")
+	plots.LogX(q)
+	q.X.Min, q.X.Max = lo, hi
 	top := 1.0
 	for _, xy := range bpi {
 		top = math.Max(top, xy.Y)
 	}
 	q.Y.Min, q.Y.Max = 0, top*1.15
-	if err := addLine(q, bpi, 0, false, "bits of all stages ÷ items held"); err != nil {
+	if err := addCurve(q, bpi, 0, false, "bits of all stages ÷ items held"); err != nil {
 		return nil, err
 	}
 	if err := markStages(q, bounds, 0, top*1.15); err != nil {
@@ -373,7 +369,6 @@ func scalableFigures(in figInput) ([]figure, error) {
 	if err := markX(q, float64(in.N), 0, top*1.15, "n = "+strconv.FormatUint(in.N, 10)); err != nil {
 		return nil, err
 	}
-	placeLegend(q, false, false)
 	f2, err := render(q, "fig-bits", "The memory of all the stages opened so far per item held: each new stage costs its bits at once.")
 	if err != nil {
 		return nil, err
@@ -423,43 +418,6 @@ func analysisStages(sts []scalableStage) []analysis.Stage {
 	return out
 }
 
-// newFigure returns a plot with a title, axis labels and a grid.
-func newFigure(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Add(plotter.NewGrid())
-	placeLegend(p, true, true)
-	return p
-}
-
-// placeLegend puts p's legend inside a corner of the data area.
-func placeLegend(p *plot.Plot, top, left bool) {
-	p.Legend.Top, p.Legend.Left = top, left
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), -vg.Points(8)
-	if !left {
-		p.Legend.XOffs = -vg.Points(8)
-	}
-	if !top {
-		p.Legend.YOffs = vg.Points(8)
-	}
-}
-
-// logY makes p's y axis logarithmic over [lo, hi].
-func logY(p *plot.Plot, lo, hi float64) {
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = decades{}
-	p.Y.Min, p.Y.Max = lo, hi
-}
-
-// logX makes p's x axis logarithmic over [lo, hi].
-func logX(p *plot.Plot, lo, hi float64) {
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = decades{}
-	p.X.Min, p.X.Max = lo, hi
-}
-
 // keep returns the points of xys whose y is at least lo (and a number), so
 // that a logarithmic axis can show them.
 func keep(xys plotter.XYs, lo float64) plotter.XYs {
@@ -472,85 +430,56 @@ func keep(xys plotter.XYs, lo float64) plotter.XYs {
 	return out
 }
 
-// addLine draws xys in the i-th colour, dashed or solid, with a legend
-// entry; an empty series gets no line, and its legend says so.
-func addLine(p *plot.Plot, xys plotter.XYs, i int, dashed bool, label string) error {
-	if len(xys) == 0 {
-		return nil
-	}
-	l, err := plotter.NewLine(xys)
-	if err != nil {
-		return err
-	}
-	l.Color = plotutil.Color(i)
-	l.Width = vg.Points(2)
+// addCurve draws a theory curve xys in the i-th colour of the palette,
+// dashed or solid.
+func addCurve(p *plot.Plot, xys plotter.XYs, i int, dashed bool, label string) error {
+	var dashes []vg.Length
 	if dashed {
-		l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-		l.Width = vg.Points(1.5)
+		dashes = plots.Dashed
 	}
-	p.Add(l)
-	p.Legend.Add(label, l)
-	return nil
+	return plots.AddLine(p, xys, plots.Color(i), dashes, plots.LineWidth, label)
 }
 
-var markColor = color.Gray{Y: 110}
+// Colours of the marks: grey for the capacity, black for the target or
+// bound, orange for the stage boundaries.
+var (
+	markColor  = color.Gray{Y: 110}
+	boundColor = color.Black
+	stageColor = color.RGBA{R: 200, G: 120, B: 0, A: 255}
+)
 
 // markX draws a vertical grey line at x from lo to hi.
 func markX(p *plot.Plot, x, lo, hi float64, label string) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
-	if err != nil {
-		return err
-	}
-	l.Color = markColor
-	l.Width = vg.Points(1)
-	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
-	p.Add(l)
-	p.Legend.Add(label, l)
-	return nil
+	return plots.AddLine(p, plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}}, markColor, plots.Dotted, plots.ThinWidth, label)
 }
 
-// markY draws a horizontal grey line at y from lo to hi.
+// markY draws a horizontal black line at y from lo to hi.
 func markY(p *plot.Plot, y, lo, hi float64, label string) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
-	if err != nil {
-		return err
-	}
-	l.Color = color.Black
-	l.Width = vg.Points(1)
-	l.Dashes = []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
-	p.Add(l)
-	p.Legend.Add(label, l)
-	return nil
+	return plots.AddLine(p, plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}}, boundColor, plots.DashDot, plots.ThinWidth, label)
 }
 
 // markStages draws a dotted vertical line at each stage boundary, with one
 // legend entry.
 func markStages(p *plot.Plot, bounds []float64, lo, hi float64) error {
 	for i, x := range bounds {
-		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
-		if err != nil {
-			return err
-		}
-		l.Color = color.RGBA{R: 200, G: 120, B: 0, A: 255}
-		l.Width = vg.Points(0.8)
-		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
-		p.Add(l)
+		label := ""
 		if i == 0 {
-			p.Legend.Add("stage boundaries", l)
+			label = "stage boundaries"
+		}
+		if err := plots.AddLine(p, plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}}, stageColor, plots.Dotted, plots.ThinWidth, label); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// render writes p as SVG and returns it, without its XML prolog, to be
-// placed inline in the page.
+// render writes p as SVG, in the figures' style with its legend beside
+// the data, and returns it, without its XML prolog, to be placed inline
+// in the page.
 func render(p *plot.Plot, id, caption string) (figure, error) {
-	wt, err := p.WriterTo(figWidth, figHeight, "svg")
-	if err != nil {
-		return figure{}, err
-	}
+	f := &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: figWidth, Height: figHeight}
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if err := f.Render(&b, "svg"); err != nil {
 		return figure{}, err
 	}
 	s := b.String()
@@ -559,83 +488,4 @@ func render(p *plot.Plot, id, caption string) (figure, error) {
 	}
 	// The SVG is gonum's own output, with our labels escaped by it.
 	return figure{ID: id, SVG: template.HTML(s), Caption: caption}, nil
-}
-
-// decades marks a logarithmic axis: a labelled tick at every power of ten,
-// unlabelled ones at its multiples 2 to 9, and only labelled ones when the
-// axis spans more than twelve decades.
-type decades struct{}
-
-// Ticks implements plot.Ticker.
-func (decades) Ticks(min, max float64) []plot.Tick {
-	if !(min > 0) || !(max > 0) {
-		return nil
-	}
-	lo := int(math.Floor(math.Log10(min) + 1e-9))
-	hi := int(math.Ceil(math.Log10(max) - 1e-9))
-	step := 1
-	for (hi-lo)/step > 12 {
-		step++
-	}
-	var ticks []plot.Tick
-	for e := lo; e <= hi; e++ {
-		v := math.Pow(10, float64(e))
-		if (e-lo)%step == 0 {
-			ticks = append(ticks, plot.Tick{Value: v, Label: decadeLabel(e)})
-		} else {
-			ticks = append(ticks, plot.Tick{Value: v})
-		}
-		if e < hi && step == 1 && hi-lo <= 6 {
-			for i := 2; i < 10; i++ {
-				ticks = append(ticks, plot.Tick{Value: float64(i) * v})
-			}
-		}
-	}
-	return ticks
-}
-
-// decadeLabel returns "0.001" to "1000" for exponents -3 to 3, else "1e-5".
-func decadeLabel(e int) string {
-	if e >= -3 && e <= 3 {
-		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', -1, 64)
-	}
-	return fmt.Sprintf("1e%d", e)
-}
-
-// plainTicks marks a linear axis that starts at zero with about five round
-// values, labelled in full (with k, M, G for thousands, millions,
-// billions) so that neighbouring labels always differ.
-type plainTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (plainTicks) Ticks(min, max float64) []plot.Tick {
-	if !(max > min) {
-		return nil
-	}
-	span := max - min
-	step := math.Pow(10, math.Floor(math.Log10(span/5)))
-	for _, f := range []float64{1, 2, 2.5, 5, 10} {
-		if span/(step*f) <= 6 {
-			step *= f
-			break
-		}
-	}
-	var ticks []plot.Tick
-	for v := math.Ceil(min/step) * step; v <= max+step*1e-9; v += step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: siLabel(v)})
-	}
-	return ticks
-}
-
-// siLabel writes v with an SI suffix: 2500000 as 2.5M.
-func siLabel(v float64) string {
-	for _, u := range []struct {
-		f float64
-		s string
-	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if math.Abs(v) >= u.f {
-			return strconv.FormatFloat(v/u.f, 'g', 4, 64) + u.s
-		}
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -11,7 +11,7 @@
 // Every figure of the README:
 //
 //	go run ./cmd/experiment -exp all -out plots/figures -format png,json
-//	go test ./plots -run TestCommittedFigures -update
+//	go test ./experiments/catalog -run TestCommittedFigures -update
 //
 // Run with -h for the flags and -list for the experiments.
 package main

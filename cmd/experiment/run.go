@@ -18,7 +18,6 @@ import (
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/experiments/catalog"
 	"github.com/bloomlab/bloomlab/internal/units"
-	"github.com/bloomlab/bloomlab/plots"
 )
 
 // usageError is an error in the command line: main exits with status 2.
@@ -40,7 +39,7 @@ other than uniform the names end in -keys-K (-keys-file-NAME for a file).
   go run ./cmd/experiment -variant scalable          the main job (fill, scalable)
   go run ./cmd/experiment -exp all -out plots/figures -format png,json
                                                      every figure of the README (then
-                                                     go test ./plots -update files the JSON)
+                                                     go test ./experiments/catalog -update files the JSON)
   go run ./cmd/experiment -list                      the experiments
   go run ./cmd/experiment -exp hashing -keys sequential
                                                      the hashing options on sequential keys
@@ -509,7 +508,13 @@ func report(stdout io.Writer, res *experiments.Results, dir string, formats []st
 		case "json":
 			outs = append(outs, output{base + ".json", func(w io.Writer) error { return experiments.WriteJSON(w, res) }})
 		case "png", "svg":
-			outs = append(outs, output{base + "." + f, func(w io.Writer) error { return plots.Render(w, res, f) }})
+			outs = append(outs, output{base + "." + f, func(w io.Writer) error {
+				fig, err := catalog.Figure(res)
+				if err != nil {
+					return err
+				}
+				return fig.Render(w, f)
+			}})
 		}
 	}
 	if err := writeFiles(outs); err != nil {

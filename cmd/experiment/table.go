@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/bloomlab/bloomlab/experiments"
-	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // col is one column of the printed table.
@@ -149,11 +148,12 @@ func tableColumns(res *experiments.Results) []col {
 	case "cardinality":
 		return cardinalityColumns()
 	case "growth":
-		// Rate rows and time rows (series ending catalog.GrowthTimed)
-		// share the table; each leaves the other's columns blank.
+		// Rate rows and time rows share the table; each leaves the
+		// other's columns blank. The time rows are those that carry
+		// times: the rate rows of the growth experiment carry none.
 		rate := func(f func(*experiments.Row) string) func(*experiments.Row) string {
 			return func(r *experiments.Row) string {
-				if strings.HasSuffix(r.Series, catalog.GrowthTimed) {
+				if r.NsPerAdd > 0 {
 					return ""
 				}
 				return f(r)

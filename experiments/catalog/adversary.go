@@ -11,10 +11,10 @@ import (
 	"github.com/bloomlab/bloomlab/variants"
 )
 
-// PollutionCandidates is T, the most candidate keys the pollution attacker
+// pollutionCandidates is T, the most candidate keys the pollution attacker
 // of the adversary experiment examines for each key it inserts; it stops
 // at the first candidate all of whose k cells are fresh.
-const PollutionCandidates = 1000
+const pollutionCandidates = 1000
 
 // forgedKeys is the number of forged keys per filter that the adversary
 // experiment tests online: a tenth of the queries, at least 100.
@@ -23,34 +23,34 @@ func forgedKeys(p experiments.Params) uint64 { return max(100, p.Queries/10) }
 // Attacks of the adversary experiment, the second part of its series
 // names ("<variant>: <attack>").
 const (
-	// AttackRandom inserts the trial's random keys: the baseline the
+	// attackRandom inserts the trial's random keys: the baseline the
 	// theory describes.
-	AttackRandom = "random keys"
-	// AttackChosen inserts keys chosen by an attacker who knows the
+	attackRandom = "random keys"
+	// attackChosen inserts keys chosen by an attacker who knows the
 	// filter's hashing (its kind and seed, as a saved filter records
 	// them): of each T candidates, the one with the most fresh cells.
-	AttackChosen = "chosen keys, known hashing"
-	// AttackChosenKeyed is the same attacker against a filter with the
+	attackChosen = "chosen keys, known hashing"
+	// attackChosenKeyed is the same attacker against a filter with the
 	// keyed hash, whose key it does not know: it chooses with the default
 	// hashing (xxh3, seed 0), the best it can do.
-	AttackChosenKeyed = "chosen keys, keyed hash"
-	// AttackForgeOffline is the offline search of an attacker who knows
+	attackChosenKeyed = "chosen keys, keyed hash"
+	// attackForgeOffline is the offline search of an attacker who knows
 	// the hashing and the filter's bits: the rate at which candidates test
 	// present on its copy; 1/rate trials per forged key.
-	AttackForgeOffline = "forging offline, known hashing"
-	// AttackForgedOnline is the fraction of the forged keys that the
+	attackForgeOffline = "forging offline, known hashing"
+	// attackForgedOnline is the fraction of the forged keys that the
 	// filter itself reports present: the attacker's hit rate per query.
-	AttackForgedOnline = "forged keys online, known hashing"
-	// AttackForgedKeyed is the same for a keyed filter, against which the
+	attackForgedOnline = "forged keys online, known hashing"
+	// attackForgedKeyed is the same for a keyed filter, against which the
 	// attacker forged on a copy built with the default hashing.
-	AttackForgedKeyed = "forged keys online, keyed hash"
-	// AttackRemoveRandom, AttackRemoveForged and AttackRemoveKeyed remove
+	attackForgedKeyed = "forged keys online, keyed hash"
+	// attackRemoveRandom, attackRemoveForged and attackRemoveKeyed remove
 	// from a counting filter never-inserted random keys, keys forged with
 	// the known hashing, and keys forged against a keyed filter without
 	// its key; the rate is the fraction of members that then test absent.
-	AttackRemoveRandom = "removing random keys"
-	AttackRemoveForged = "removing forged keys, known hashing"
-	AttackRemoveKeyed  = "removing forged keys, keyed hash"
+	attackRemoveRandom = "removing random keys"
+	attackRemoveForged = "removing forged keys, known hashing"
+	attackRemoveKeyed  = "removing forged keys, keyed hash"
 )
 
 // adversaryVariants are the variants the pollution and forging parts
@@ -69,6 +69,7 @@ var adversaryExperiment = Experiment{
 	},
 	plan:      planAdversary,
 	summarize: summarizeAdversary,
+	figure:    adversaryFigure,
 }
 
 // adversaryBuilder returns a builder for one of adversaryVariants sized
@@ -103,17 +104,17 @@ func adversaryBuilder(variant string, n uint64, p float64) (builder, variants.St
 // filters sized for N at P, each series on its own Filters filters.
 //
 // Pollution: for each of adversaryVariants, N keys are inserted, random
-// (AttackRandom), chosen with the known hashing (AttackChosen), or chosen
-// so against a keyed filter (AttackChosenKeyed); Rate is then the
+// (attackRandom), chosen with the known hashing (attackChosen), or chosen
+// so against a keyed filter (attackChosenKeyed); Rate is then the
 // fraction of Queries never-inserted keys that test present, Theory the
 // variant's rate at N random keys.
 //
 // Forging: filters hold N random keys; the attacker, who knows the
 // hashing and the bits, tests candidates offline on its copy until it
-// has Queries/10 (at least 100) that test present. AttackForgeOffline rows count the
+// has Queries/10 (at least 100) that test present. attackForgeOffline rows count the
 // forged keys among the first Queries/(10 P) candidates (Rate is the
 // offline success rate; 1/Rate candidates per forged key);
-// AttackForgedOnline and AttackForgedKeyed rows count the forged keys
+// attackForgedOnline and attackForgedKeyed rows count the forged keys
 // the filter itself reports present.
 //
 // Counting: counting filters hold N members; the attacker removes keys
@@ -139,10 +140,10 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 			attack string
 			h      variants.Hashing
 			chosen bool
-		}{{AttackRandom, known, false}, {AttackChosen, known, true}, {AttackChosenKeyed, keyed, true}} {
+		}{{attackRandom, known, false}, {attackChosen, known, true}, {attackChosenKeyed, keyed, true}} {
 			row := experiments.Row{Series: v + ": " + a.attack, Variant: v, Hashing: hashingName(a.h), Items: p.N, Capacity: p.N,
 				Hashes: st.Hashes, Filters: p.Filters, Queries: p.Queries, Theory: th, Target: p.P}
-			if a.attack != AttackChosen {
+			if a.attack != attackChosen {
 				// The theory describes keys independent of the hash:
 				// random ones, and chosen ones the key hides from.
 				row.Model = model
@@ -158,13 +159,13 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 		}
 		g := experiments.Group{Key: "adversary/forging/" + v, Filters: p.Filters, Hashing: known, Run: forging(b, p.N, offline, forged, false)}
 		g.Rows = append(g.Rows,
-			pl.AddRow(experiments.Row{Series: v + ": " + AttackForgeOffline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
+			pl.AddRow(experiments.Row{Series: v + ": " + attackForgeOffline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
 				Filters: p.Filters, Queries: offline, Theory: th, Model: model, Target: p.P}),
-			pl.AddRow(experiments.Row{Series: v + ": " + AttackForgedOnline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
+			pl.AddRow(experiments.Row{Series: v + ": " + attackForgedOnline, Variant: v, Hashing: hashingName(known), Items: p.N, Capacity: p.N,
 				Filters: p.Filters, Queries: forged, Theory: 1, Target: p.P}))
 		pl.Groups = append(pl.Groups, g)
 		pl.Groups = append(pl.Groups, experiments.Group{Key: "adversary/forging-keyed/" + v, Filters: p.Filters, Hashing: keyed, Run: forging(b, p.N, offline, forged, true),
-			Rows: []int{pl.AddRow(experiments.Row{Series: v + ": " + AttackForgedKeyed, Variant: v, Hashing: hashingName(keyed), Items: p.N, Capacity: p.N,
+			Rows: []int{pl.AddRow(experiments.Row{Series: v + ": " + attackForgedKeyed, Variant: v, Hashing: hashingName(keyed), Items: p.N, Capacity: p.N,
 				Filters: p.Filters, Queries: forged, Theory: th, Model: model, Target: p.P})}})
 	}
 
@@ -180,7 +181,7 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 	for _, a := range []struct {
 		attack string
 		h      variants.Hashing
-	}{{AttackRemoveRandom, known}, {AttackRemoveForged, known}, {AttackRemoveKeyed, keyed}} {
+	}{{attackRemoveRandom, known}, {attackRemoveForged, known}, {attackRemoveKeyed, keyed}} {
 		g := experiments.Group{Key: "adversary/counting/" + a.attack, Filters: p.Filters, Hashing: a.h, Run: forgedRemovals(cb, a.attack)}
 		for _, r := range removals {
 			g.Rows = append(g.Rows, pl.AddRow(experiments.Row{Series: "counting: " + a.attack, Variant: "counting", Hashing: hashingName(a.h),
@@ -190,7 +191,7 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 		pl.Groups = append(pl.Groups, g)
 	}
 	pl.Notes = append(pl.Notes,
-		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines up to T = %d candidates per inserted key and inserts the first with the most fresh cells (variants.FreshCounter), stopping at one whose k cells are all fresh", p.N, p.P, PollutionCandidates),
+		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines up to T = %d candidates per inserted key and inserts the first with the most fresh cells (variants.FreshCounter), stopping at one whose k cells are all fresh", p.N, p.P, pollutionCandidates),
 		"the attacker knows the hashing (kind and seed, as a saved filter records them); against a keyed filter it does not know the key and chooses or forges with the default hashing",
 		fmt.Sprintf("forging: the attacker also knows the filter's bits (a copy) and searches offline; %d forged keys per filter are tested online; a blind attacker needs 1/rate queries per false positive", forgedKeys(p)))
 	return pl, nil
@@ -198,7 +199,7 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 
 // pollution fills a filter with n keys, random or chosen, and counts the
 // false positives among the row's queries. A chosen key is, of the next
-// PollutionCandidates candidates, the first with the most fresh cells in
+// pollutionCandidates candidates, the first with the most fresh cells in
 // the attacker's view: the filter itself when the attacker knows the
 // hashing, or a copy built with the default hashing when the filter is
 // keyed.
@@ -222,7 +223,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc 
 		var next uint64
 		var k int
 		for i := range n {
-			if i%(interruptEvery/PollutionCandidates+1) == 0 && ctx.Err() != nil {
+			if i%(interruptEvery/pollutionCandidates+1) == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if !chosen {
@@ -233,7 +234,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc 
 				k = view.Stats().Hashes // a scalable filter's k grows with its stages
 			}
 			best, most := next, -1
-			for c := next; c < next+PollutionCandidates; c++ {
+			for c := next; c < next+pollutionCandidates; c++ {
 				if fresh := fc.FreshCells(guess.Sum(t.Candidate(c))); fresh > most {
 					best, most = c, fresh
 					if fresh >= k {
@@ -241,7 +242,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc 
 					}
 				}
 			}
-			next += PollutionCandidates
+			next += pollutionCandidates
 			f.Add(t.Candidate(best))
 			if keyed {
 				view.Add(t.Candidate(best))
@@ -321,7 +322,7 @@ func forging(build builder, n, offline, forged uint64, keyed bool) experiments.R
 
 // forgedRemovals fills a counting filter with the row's Items members,
 // then removes keys up to each row's Removals: random never-inserted keys
-// (AttackRemoveRandom), or keys that test present on the attacker's copy
+// (attackRemoveRandom), or keys that test present on the attacker's copy
 // (the filter itself, or, keyed, a copy with the default hashing), and
 // counts the members that test absent.
 func forgedRemovals(build builder, attack string) experiments.RunFunc {
@@ -335,7 +336,7 @@ func forgedRemovals(build builder, attack string) experiments.RunFunc {
 			return fmt.Errorf("experiments: %T cannot remove", f)
 		}
 		view := f
-		keyed := attack == AttackRemoveKeyed
+		keyed := attack == attackRemoveKeyed
 		if keyed {
 			if view, err = build(variants.Hashing{}); err != nil {
 				return err
@@ -355,7 +356,7 @@ func forgedRemovals(build builder, attack string) experiments.RunFunc {
 		for j, r := range rows {
 			for ; offered < r.Removals; offered++ {
 				var key []byte
-				if attack == AttackRemoveRandom {
+				if attack == attackRemoveRandom {
 					key = t.Stranger(offered)
 				} else {
 					for ; ; c++ {
@@ -407,7 +408,7 @@ func summarizeAdversary(r *experiments.Results) []string {
 	}
 	var notes []string
 	for _, v := range adversaryVariants {
-		rnd, ch, ky := find(v+": "+AttackRandom, 0), find(v+": "+AttackChosen, 0), find(v+": "+AttackChosenKeyed, 0)
+		rnd, ch, ky := find(v+": "+attackRandom, 0), find(v+": "+attackChosen, 0), find(v+": "+attackChosenKeyed, 0)
 		if rnd != nil && ch != nil && ky != nil && rnd.Rate > 0 && ch.Theory > 0 {
 			note := fmt.Sprintf("%s: after n chosen keys the rate is %.4g [%.4g, %.4g], %.1fx that after n random keys (%.4g) and %.1fx the theory (%.4g); against a keyed filter the same attacker gets %.4g [%.4g, %.4g], %.2fx the theory",
 				v, ch.Rate, ch.Lo, ch.Hi, ch.Rate/rnd.Rate, rnd.Rate, ch.Rate/ch.Theory, ch.Theory, ky.Rate, ky.Lo, ky.Hi, ky.Rate/ky.Theory)
@@ -419,7 +420,7 @@ func summarizeAdversary(r *experiments.Results) []string {
 			}
 			notes = append(notes, note)
 		}
-		off, on, onk := find(v+": "+AttackForgeOffline, 0), find(v+": "+AttackForgedOnline, 0), find(v+": "+AttackForgedKeyed, 0)
+		off, on, onk := find(v+": "+attackForgeOffline, 0), find(v+": "+attackForgedOnline, 0), find(v+": "+attackForgedKeyed, 0)
 		if off != nil && on != nil && onk != nil && off.Rate > 0 && on.Rate > 0 && rnd != nil && rnd.Rate > 0 {
 			kq := "no forged key tested present"
 			if onk.Rate > 0 {
@@ -430,7 +431,7 @@ func summarizeAdversary(r *experiments.Results) []string {
 		}
 	}
 	var parts []string
-	for _, a := range []string{AttackRemoveRandom, AttackRemoveForged, AttackRemoveKeyed} {
+	for _, a := range []string{attackRemoveRandom, attackRemoveForged, attackRemoveKeyed} {
 		for i := range r.Rows {
 			row := &r.Rows[i]
 			if row.Series == "counting: "+a {

@@ -59,20 +59,20 @@ func TestAdversary(t *testing.T) {
 		}
 	}
 	for _, v := range adversaryVariants {
-		rnd, ch, ky := row(v+": "+AttackRandom, 0), row(v+": "+AttackChosen, 0), row(v+": "+AttackChosenKeyed, 0)
+		rnd, ch, ky := row(v+": "+attackRandom, 0), row(v+": "+attackChosen, 0), row(v+": "+attackChosenKeyed, 0)
 		within(rnd)
 		within(ky)
 		if ch.Lo < 2*rnd.Hi {
 			t.Errorf("%s: chosen keys give %.4g [%.4g, %.4g], random %.4g [%.4g, %.4g]: want at least twice", v, ch.Rate, ch.Lo, ch.Hi, rnd.Rate, rnd.Lo, rnd.Hi)
 		}
-		within(row(v+": "+AttackForgeOffline, 0))
-		within(row(v+": "+AttackForgedKeyed, 0))
-		if on := row(v+": "+AttackForgedOnline, 0); on.Rate != 1 {
+		within(row(v+": "+attackForgeOffline, 0))
+		within(row(v+": "+attackForgedKeyed, 0))
+		if on := row(v+": "+attackForgedOnline, 0); on.Rate != 1 {
 			t.Errorf("%s: %.4g of the keys forged with known hashing test present, want all", v, on.Rate)
 		}
 	}
 	n := uint64(1000)
-	forged, random, keyed := row("counting: "+AttackRemoveForged, n/10), row("counting: "+AttackRemoveRandom, n/10), row("counting: "+AttackRemoveKeyed, n/10)
+	forged, random, keyed := row("counting: "+attackRemoveForged, n/10), row("counting: "+attackRemoveRandom, n/10), row("counting: "+attackRemoveKeyed, n/10)
 	if forged.Removed != float64(n/10) {
 		t.Errorf("%v of %d forged keys removed, want all", forged.Removed, n/10)
 	}

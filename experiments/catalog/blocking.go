@@ -29,7 +29,8 @@ var blockingExperiment = Experiment{
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: floats(seq(1, 32)), Keys: keys}
 	},
-	plan: planBlocking,
+	plan:   planBlocking,
+	figure: blockingFigure,
 }
 
 // blockingKeysPerPoint bounds the keys inserted at one point of the sized

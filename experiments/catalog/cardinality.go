@@ -14,19 +14,19 @@ import (
 
 // Series of the cardinality experiment that are not named after a variant.
 const (
-	// CardinalityCounterSum is the series of a counting filter's exact
+	// cardinalityCounterSum is the series of a counting filter's exact
 	// count, its counter sum over k.
-	CardinalityCounterSum = "counting (counter sum)"
-	// CardinalityNonZero is the series of a counting filter's estimate
+	cardinalityCounterSum = "counting (counter sum)"
+	// cardinalityNonZero is the series of a counting filter's estimate
 	// from its non-zero counters.
-	CardinalityNonZero = "counting (non-zero counters)"
-	// CardinalitySaturation is the series of small standard filters filled
+	cardinalityNonZero = "counting (non-zero counters)"
+	// cardinalitySaturation is the series of small standard filters filled
 	// until few bits are left clear, where the estimate's bias shows and
 	// the delta method breaks down.
-	CardinalitySaturation = "standard, 256 bits, near saturation"
+	cardinalitySaturation = "standard, 256 bits, near saturation"
 )
 
-// The filters of the CardinalitySaturation series, and the numbers of
+// The filters of the cardinalitySaturation series, and the numbers of
 // bits expected to stay clear at its points.
 const (
 	saturationBits   = 256
@@ -35,9 +35,9 @@ const (
 
 var saturationEmpty = []float64{100, 60, 30, 20, 10, 6, 4, 3, 2, 1.5, 1}
 
-// CardinalitySetSeries returns the series name of the union or
+// cardinalitySetSeries returns the series name of the union or
 // intersection estimates of a variant's filters: "standard union".
-func CardinalitySetSeries(variant, estimate string) string { return variant + " " + estimate }
+func cardinalitySetSeries(variant, estimate string) string { return variant + " " + estimate }
 
 // cardinalityLoads are the loads of the count rows, as fractions of the
 // capacity N; those above Span are left out.
@@ -63,6 +63,7 @@ var cardinalityExperiment = Experiment{
 	},
 	plan:      planCardinality,
 	summarize: summarizeCardinality,
+	figure:    cardinalityFigure,
 }
 
 // planCardinality plans the two parts of the cardinality experiment.
@@ -192,8 +193,8 @@ func planCounts(pl *experiments.Plan, v string, loads []uint64, p experiments.Pa
 			return out, nil
 		}
 		ss = []series{
-			{name: CardinalityCounterSum, est: statsEstimate, predict: exact, model: "counter sum"},
-			{name: CardinalityNonZero, est: nonZeroEstimate, predict: standard.Errors},
+			{name: cardinalityCounterSum, est: statsEstimate, predict: exact, model: "counter sum"},
+			{name: cardinalityNonZero, est: nonZeroEstimate, predict: standard.Errors},
 		}
 	}
 	if v != "scalable" {
@@ -202,7 +203,7 @@ func planCounts(pl *experiments.Plan, v string, loads []uint64, p experiments.Pa
 	if v == "counting" {
 		top := loads[len(loads)-1]
 		pl.Notes = append(pl.Notes, fmt.Sprintf("%s: exact (error 0) while no counter saturates; at %d items a %d-bit counter of the filter saturates with probability %.2g, and the estimate then falls back to the non-zero counters",
-			CardinalityCounterSum, top, st.CellBits, analysis.SaturationProbability(st.Cells, top, st.Hashes, st.CellBits)))
+			cardinalityCounterSum, top, st.CellBits, analysis.SaturationProbability(st.Cells, top, st.Hashes, st.CellBits)))
 	}
 
 	// Rows of each series together in the results; the group measures
@@ -241,7 +242,7 @@ func planCounts(pl *experiments.Plan, v string, loads []uint64, p experiments.Pa
 	return nil
 }
 
-// planSaturation plans the CardinalitySaturation rows.
+// planSaturation plans the cardinalitySaturation rows.
 func planSaturation(pl *experiments.Plan, p experiments.Params) error {
 	b, err := geometry("standard", saturationBits, saturationHashes)
 	if err != nil {
@@ -261,7 +262,7 @@ func planSaturation(pl *experiments.Plan, p experiments.Params) error {
 		if err != nil {
 			return err
 		}
-		row := experiments.Row{Series: CardinalitySaturation, Variant: "standard", Hashing: hashingName(variants.Hashing{}), Items: n,
+		row := experiments.Row{Series: cardinalitySaturation, Variant: "standard", Hashing: hashingName(variants.Hashing{}), Items: n,
 			Bits: saturationBits, Hashes: saturationHashes, Filters: p.Filters, Model: modelOf(e)}
 		setPrediction(&row, experiments.EstimateItems, 0, float64(n), e)
 		row.PSaturated = e.Saturated
@@ -275,7 +276,7 @@ func planSaturation(pl *experiments.Plan, p experiments.Params) error {
 	pl.Groups = append(pl.Groups, g)
 	lim, _ := est.Limit(analysis.MinEmptyCells)
 	pl.Notes = append(pl.Notes, fmt.Sprintf("%s: m = %d bits, k = %d, filled until %g down to %g bits are expected to stay clear (fill 1 - mu/m); bloomlab calls the estimate meaningless below %d clear bits expected, here beyond %d items (analysis.FillEstimator.Limit)",
-		CardinalitySaturation, saturationBits, saturationHashes, saturationEmpty[0], saturationEmpty[len(saturationEmpty)-1], analysis.MinEmptyCells, lim))
+		cardinalitySaturation, saturationBits, saturationHashes, saturationEmpty[0], saturationEmpty[len(saturationEmpty)-1], analysis.MinEmptyCells, lim))
 	return nil
 }
 
@@ -372,10 +373,10 @@ func planSets(pl *experiments.Plan, v string, p experiments.Params) error {
 		base := experiments.Row{Variant: v, Hashing: hashingName(variants.Hashing{}), Capacity: p.N, Bits: st.Bits, Cells: cellsColumn(st),
 			Hashes: st.Hashes, Filters: p.Filters}
 		u := base
-		u.Series, u.Items, u.Model = CardinalitySetSeries(v, experiments.EstimateUnion), 2*p.N-shared, modelOf(e.Union)
+		u.Series, u.Items, u.Model = cardinalitySetSeries(v, experiments.EstimateUnion), 2*p.N-shared, modelOf(e.Union)
 		setPrediction(&u, experiments.EstimateUnion, o, n, e.Union)
 		in := base
-		in.Series, in.Items, in.Model = CardinalitySetSeries(v, experiments.EstimateIntersection), shared, modelOf(e.Intersection)
+		in.Series, in.Items, in.Model = cardinalitySetSeries(v, experiments.EstimateIntersection), shared, modelOf(e.Intersection)
 		setPrediction(&in, experiments.EstimateIntersection, o, n, e.Intersection)
 		union = append(union, pl.AddRow(u))
 		inter = append(inter, pl.AddRow(in))

@@ -12,16 +12,16 @@ import (
 
 // Series of the counting experiment.
 const (
-	// CountingHistogram is the series of counter values.
-	CountingHistogram = "counter values"
-	// CountingFalseNegatives is the series of members lost to removals of
+	// countingHistogram is the series of counter values.
+	countingHistogram = "counter values"
+	// countingFalseNegatives is the series of members lost to removals of
 	// keys that were never inserted.
-	CountingFalseNegatives = "false negatives"
+	countingFalseNegatives = "false negatives"
 )
 
-// CountingSaturated returns the series name of saturated counters of the
+// countingSaturated returns the series name of saturated counters of the
 // given width.
-func CountingSaturated(width int) string { return fmt.Sprintf("saturated, width %d", width) }
+func countingSaturated(width int) string { return fmt.Sprintf("saturated, width %d", width) }
 
 var countingExperiment = Experiment{
 	Name: "counting",
@@ -33,7 +33,8 @@ var countingExperiment = Experiment{
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 1, Conf: 0.95, Span: 4, Checkpoints: 1, Widths: []int{2, 4}}
 	},
-	plan: planCounting,
+	plan:   planCounting,
+	figure: countingFigure,
 }
 
 // histogramTop is the largest counter value the histogram shows; larger
@@ -75,7 +76,7 @@ func planCounting(_ string, p experiments.Params) (*experiments.Plan, error) {
 	g := experiments.Group{Key: "counting/histogram", Filters: p.Filters, Hashing: h, Run: counterHistogram(p.N, p.P, width)}
 	for v := 0; v <= histogramTop; v++ {
 		g.Rows = append(g.Rows, pl.AddRow(experiments.Row{
-			Series: CountingHistogram, Variant: "counting", Hashing: hashingName(h), Width: width, Value: v,
+			Series: countingHistogram, Variant: "counting", Hashing: hashingName(h), Width: width, Value: v,
 			Items: p.N, Capacity: p.N, Bits: st.Bits, Cells: m, Hashes: k,
 			Filters: p.Filters, Queries: m, Theory: dist[v], Classic: pois[v], Model: "binomial",
 		}))
@@ -100,7 +101,7 @@ func planCounting(_ string, p experiments.Params) (*experiments.Plan, error) {
 			last = n
 			tail := analysis.CounterDistribution(m, n, k, top)
 			g.Rows = append(g.Rows, pl.AddRow(experiments.Row{
-				Series: CountingSaturated(w), Variant: "counting", Hashing: hashingName(h), Width: w,
+				Series: countingSaturated(w), Variant: "counting", Hashing: hashingName(h), Width: w,
 				Items: n, Capacity: p.N, Bits: m * uint64(w), Cells: m, Hashes: k,
 				Filters: p.Filters, Queries: m, Theory: tail[top], Model: "binomial tail",
 			}))
@@ -120,7 +121,7 @@ func planCounting(_ string, p experiments.Params) (*experiments.Plan, error) {
 		}
 		last = r
 		g.Rows = append(g.Rows, pl.AddRow(experiments.Row{
-			Series: CountingFalseNegatives, Variant: "counting", Hashing: hashingName(h), Width: width,
+			Series: countingFalseNegatives, Variant: "counting", Hashing: hashingName(h), Width: width,
 			Items: p.N, Capacity: p.N, Removals: r, Bits: st.Bits, Cells: m, Hashes: k,
 			Filters: p.Filters, Queries: p.N, Target: p.P,
 		}))

@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/internal/units"
+	"github.com/bloomlab/bloomlab/plots"
 )
 
 // Variants lists the filter variants the experiments measure, in the order
@@ -112,6 +113,7 @@ type Experiment struct {
 	defaults   func(variant string, quick bool) experiments.Params
 	plan       func(variant string, p experiments.Params) (*experiments.Plan, error)
 	summarize  func(*experiments.Results) []string
+	figure     func(*experiments.Results) (*plots.Figure, error)
 }
 
 // Defaults returns the parameters a run of the experiment on variant uses

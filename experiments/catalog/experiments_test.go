@@ -320,7 +320,7 @@ func TestCountingHistogram(t *testing.T) {
 	r := mustRun(t, "counting", "counting", experiments.Params{N: 1000, Filters: 4, Span: 2}, experiments.Options{Seed: 4})
 	var total float64
 	for _, row := range r.Rows {
-		if row.Series == CountingHistogram {
+		if row.Series == countingHistogram {
 			total += row.Rate
 		}
 	}

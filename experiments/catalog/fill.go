@@ -33,7 +33,8 @@ var fillExperiment = Experiment{
 		}
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 2, Checkpoints: 20}
 	},
-	plan: planFill,
+	plan:   planFill,
+	figure: fillFigures,
 }
 
 // planFill plans the fill experiment: a configuration of Measure's Spec.
@@ -284,4 +285,5 @@ var scalableExperiment = Experiment{
 	plan: func(_ string, p experiments.Params) (*experiments.Plan, error) {
 		return planScalable("scalable", p, true, true)
 	},
+	figure: scalableFigure,
 }

@@ -134,3 +134,11 @@ func blockSize(variant string) (int, bool) {
 // blockedModel is the Model of a blocked filter's rows, "blocked/B", which
 // carries the block size to the plots.
 func blockedModel(blockBits uint64) string { return "blocked/" + strconv.FormatUint(blockBits, 10) }
+
+// modelBlockBits returns the block size of a blocked filter's Model
+// (see blockedModel).
+func modelBlockBits(model string) (uint64, bool) {
+	var b uint64
+	_, err := fmt.Sscanf(model, "blocked/%d", &b)
+	return b, err == nil
+}

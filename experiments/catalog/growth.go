@@ -13,32 +13,32 @@ import (
 
 // Series of the growth experiment: the designs it grows side by side. The
 // times of each design are the series of its name followed by
-// GrowthTimed.
+// growthTimed.
 const (
-	// GrowthAlmeida is Almeida et al.'s scalable filter with partitioned
+	// growthAlmeida is Almeida et al.'s scalable filter with partitioned
 	// stages (variants.Scalable, r and s the defaults).
-	GrowthAlmeida = "almeida partitioned"
-	// GrowthAlmeidaBlocked is the same with blocked stages of 512 bits.
-	GrowthAlmeidaBlocked = "almeida blocked"
-	// GrowthRedis is RedisBloom's chain as BF.RESERVE builds it today
+	growthAlmeida = "almeida partitioned"
+	// growthAlmeidaBlocked is the same with blocked stages of 512 bits.
+	growthAlmeidaBlocked = "almeida blocked"
+	// growthRedis is RedisBloom's chain as BF.RESERVE builds it today
 	// (variants.RedisBloom, expansion 2).
-	GrowthRedis = "redisbloom"
-	// GrowthRedisPow2 is the same chain with tables rounded up to powers
+	growthRedis = "redisbloom"
+	// growthRedisPow2 is the same chain with tables rounded up to powers
 	// of two, RedisBloom's default before BF.RESERVE passed NOROUND.
-	GrowthRedisPow2 = "redisbloom power-of-two"
-	// GrowthDynamic is Guo et al.'s dynamic filter (variants.Dynamic):
+	growthRedisPow2 = "redisbloom power-of-two"
+	// growthDynamic is Guo et al.'s dynamic filter (variants.Dynamic):
 	// stages of n0 items at rate p, no tightening.
-	GrowthDynamic = "dynamic"
-	// GrowthStandard is a standard filter sized in advance for the final
+	growthDynamic = "dynamic"
+	// growthStandard is a standard filter sized in advance for the final
 	// count at rate p: what knowing n would have cost.
-	GrowthStandard = "standard sized in advance"
-	// GrowthTimed ends the series name of a design's times.
-	GrowthTimed = " (times)"
+	growthStandard = "standard sized in advance"
+	// growthTimed ends the series name of a design's times.
+	growthTimed = " (times)"
 )
 
-// GrowthDesigns lists the growth experiment's designs in the order of its
+// growthDesigns lists the growth experiment's designs in the order of its
 // rows.
-var GrowthDesigns = []string{GrowthAlmeida, GrowthAlmeidaBlocked, GrowthRedis, GrowthRedisPow2, GrowthDynamic, GrowthStandard}
+var growthDesigns = []string{growthAlmeida, growthAlmeidaBlocked, growthRedis, growthRedisPow2, growthDynamic, growthStandard}
 
 var growthExperiment = Experiment{
 	Name: "growth",
@@ -48,32 +48,36 @@ var growthExperiment = Experiment{
 	Timed:     true,
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries"),
-	defaults: func(string, bool) experiments.Params {
-		return experiments.Params{N: 1000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
-			Passes: 3, MinAdds: 200_000}
-	},
+	defaults:  growthDefaults,
 	plan:      planGrowth,
 	summarize: summarizeGrowth,
+	figure:    growthFigure,
+}
+
+// growthDefaults returns the growth experiment's defaults.
+func growthDefaults(string, bool) experiments.Params {
+	return experiments.Params{N: 1000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1000, Checkpoints: 5,
+		Passes: 3, MinAdds: 200_000}
 }
 
 // growthBuilder returns the builder of design for first capacity n0 and
 // target p; final is the count the standard filter is sized for.
 func growthBuilder(design string, n0 uint64, p float64, final uint64) (builder, error) {
 	switch design {
-	case GrowthAlmeida:
+	case growthAlmeida:
 		return scalableBuilder(scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0}), nil
-	case GrowthAlmeidaBlocked:
+	case growthAlmeidaBlocked:
 		return scalableBuilder(scalableSpec{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0, BlockBits: variants.DefaultBlockBits}), nil
-	case GrowthRedis, GrowthRedisPow2:
-		pow2 := design == GrowthRedisPow2
+	case growthRedis, growthRedisPow2:
+		pow2 := design == growthRedisPow2
 		return func(h variants.Hashing) (filter, error) {
 			return wrap(variants.NewRedisBloom(variants.RedisBloomParams{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: pow2, Seed: h.Seed}))
 		}, nil
-	case GrowthDynamic:
+	case growthDynamic:
 		return func(h variants.Hashing) (filter, error) {
 			return wrap(variants.NewDynamic(variants.DynamicParams{N: n0, P: p, Hashing: h}))
 		}, nil
-	case GrowthStandard:
+	case growthStandard:
 		return sized("standard", final, p, 0)
 	}
 	return nil, fmt.Errorf("experiments: no growth design %q", design)
@@ -119,10 +123,10 @@ func doubleHashing(m uint64, k int) (*analysis.DoubleHashing, error) {
 func growthTheory(design string, n0 uint64, p float64, items []uint64, st variants.Stats) (map[uint64]float64, string, error) {
 	out := make(map[uint64]float64, len(items))
 	switch design {
-	case GrowthAlmeida, GrowthAlmeidaBlocked:
+	case growthAlmeida, growthAlmeidaBlocked:
 		s := analysis.Scalable{P: p, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: n0}
 		model := "scalable"
-		if design == GrowthAlmeidaBlocked {
+		if design == growthAlmeidaBlocked {
 			s.BlockBits = variants.DefaultBlockBits
 			model = "scalable-blocked"
 		}
@@ -134,7 +138,7 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 			out[n] = c.FPR[j]
 		}
 		return out, model, nil
-	case GrowthRedis:
+	case growthRedis:
 		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion}
 		for _, n := range items {
 			f, err := r.FPR(n)
@@ -144,7 +148,7 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 			out[n] = f
 		}
 		return out, "redisbloom (independent probes)", nil
-	case GrowthRedisPow2:
+	case growthRedisPow2:
 		// RedisBloom's own probing where its exact rate is known: links of
 		// power-of-two tables up to analysis.MaxDoubleHashingBits.
 		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: true}
@@ -180,7 +184,7 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 			out[n] = -math.Expm1(logPass)
 		}
 		return out, "redisbloom (double hashing)", nil
-	case GrowthDynamic:
+	case growthDynamic:
 		d := analysis.Dynamic{N: n0, P: p}
 		for _, n := range items {
 			f, err := d.FPR(n)
@@ -222,7 +226,7 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
 	final := items[len(items)-1]
 	h := variants.Hashing{}
-	for _, d := range GrowthDesigns {
+	for _, d := range growthDesigns {
 		b, err := growthBuilder(d, p.N, p.P, final)
 		if err != nil {
 			return nil, err
@@ -248,12 +252,12 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 			r.Hashing = hashingName(h)
 			r.Capacity = p.N
 			r.Target = p.P
-			if d == GrowthStandard {
+			if d == growthStandard {
 				r.Capacity = final
 				r.Hashes = st.Hashes
 				r.Classic = classicOf(st, r.Items)
 			}
-			if d == GrowthAlmeida || d == GrowthAlmeidaBlocked {
+			if d == growthAlmeida || d == growthAlmeidaBlocked {
 				r.R, r.S = variants.DefaultTighteningRatio, variants.DefaultGrowth
 			}
 		})
@@ -262,9 +266,9 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 		}
 	}
 	sizes := growthTimeSizes(p.N, final)
-	for _, d := range GrowthDesigns {
+	for _, d := range growthDesigns {
 		b, _ := growthBuilder(d, p.N, p.P, final)
-		spec := experiments.TimeSpec{Name: d + GrowthTimed, New: func(_, seed uint64) (experiments.Filter, error) { return b.seeded(h)(seed) }}
+		spec := experiments.TimeSpec{Name: d + growthTimed, New: func(_, seed uint64) (experiments.Filter, error) { return b.seeded(h)(seed) }}
 		tp := experiments.Params{Queries: p.MinAdds, MinAdds: p.MinAdds, Passes: p.Passes}
 		for _, n := range sizes {
 			pl.Groups = append(pl.Groups, experiments.Group{
@@ -281,10 +285,10 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 	pl.Notes = append(pl.Notes,
 		fmt.Sprintf("every design grows from n0 = %d to %d keys at target p = %g, its rate measured at %d checkpoints on %d filters with %d absent queries each; the checkpoints of one design come from one independent group of filters, checked once by the pooled check", p.N, final, p.P, len(items), p.Filters, p.Queries),
 		fmt.Sprintf("%s and %s: r = %g, s = %g, stage 0 of n0 items (blocked: B = %d bits); %s and %s: BF.RESERVE error_rate %g, capacity %d, EXPANSION %d, with MurmurHash64A seeded per filter; %s: stages of n0 items at rate %g each, so its rate grows with its stages; %s: m and k of a standard filter for %d keys at %g",
-			GrowthAlmeida, GrowthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
-			GrowthRedis, GrowthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, GrowthDynamic, p.P, GrowthStandard, final, p.P),
-		fmt.Sprintf("%s: the theory is that of independent uniform probes into each link (no exact rate of RedisBloom's probe, whose 64-bit sum wraps before the remainder, is known for these tables), so its pooled check measures what plain double hashing costs over independent probes; %s: the exact rate of plain double hashing modulo a power of two (analysis.DoubleHashing) for links of up to %d bits, independent probes for larger ones; for both, a note gives the false positives over the independent-probe theory", GrowthRedis, GrowthRedisPow2, growthDoubleHashingBits),
-		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", GrowthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
+			growthAlmeida, growthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
+			growthRedis, growthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, growthDynamic, p.P, growthStandard, final, p.P),
+		fmt.Sprintf("%s: the theory is that of independent uniform probes into each link (no exact rate of RedisBloom's probe, whose 64-bit sum wraps before the remainder, is known for these tables), so its pooled check measures what plain double hashing costs over independent probes; %s: the exact rate of plain double hashing modulo a power of two (analysis.DoubleHashing) for links of up to %d bits, independent probes for larger ones; for both, a note gives the false positives over the independent-probe theory", growthRedis, growthRedisPow2, growthDoubleHashingBits),
+		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", growthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
 	)
 	return pl, nil
 }
@@ -292,11 +296,11 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 // growthVariant returns the Variant of design's rows.
 func growthVariant(design string) string {
 	switch design {
-	case GrowthAlmeida, GrowthAlmeidaBlocked:
+	case growthAlmeida, growthAlmeidaBlocked:
 		return "scalable"
-	case GrowthRedis, GrowthRedisPow2:
+	case growthRedis, growthRedisPow2:
 		return "redisbloom"
-	case GrowthDynamic:
+	case growthDynamic:
 		return "dynamic"
 	}
 	return "standard"
@@ -311,7 +315,7 @@ func summarizeGrowth(res *experiments.Results) []string {
 	var final uint64
 	for i := range res.Rows {
 		r := &res.Rows[i]
-		if name, ok := strings.CutSuffix(r.Series, GrowthTimed); ok {
+		if name, ok := strings.CutSuffix(r.Series, growthTimed); ok {
 			if t := timed[name]; t == nil || r.Items > t.Items {
 				timed[name] = r
 			}
@@ -322,17 +326,17 @@ func summarizeGrowth(res *experiments.Results) []string {
 			final = max(final, r.Items)
 		}
 	}
-	std := last[GrowthStandard]
+	std := last[growthStandard]
 	if std == nil || std.BitsPerElement == 0 {
 		return nil
 	}
 	var notes []string
-	for _, d := range []string{GrowthRedis, GrowthRedisPow2} {
+	for _, d := range []string{growthRedis, growthRedisPow2} {
 		if n := independentExcess(res, d); n != "" {
 			notes = append(notes, n)
 		}
 	}
-	for _, d := range GrowthDesigns {
+	for _, d := range growthDesigns {
 		r := last[d]
 		if r == nil {
 			continue
@@ -343,7 +347,7 @@ func summarizeGrowth(res *experiments.Results) []string {
 		}
 		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %s, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
 			d, r.Items, r.BitsPerElement, r.BitsPerElement/std.BitsPerElement, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
-		if t, ts := timed[d], timed[GrowthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
+		if t, ts := timed[d], timed[growthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
 			note += fmt.Sprintf("; at %d keys %.0f ns per add, %.0f per absent and %.0f per present query: %.2f, %.2f and %.2f times the standard filter's",
 				t.Items, t.NsPerAdd, t.NsPerQuery, t.NsPerPresent, t.NsPerAdd/ts.NsPerAdd, t.NsPerQuery/ts.NsPerQuery, t.NsPerPresent/ts.NsPerPresent)
 		}
@@ -352,8 +356,8 @@ func summarizeGrowth(res *experiments.Results) []string {
 	return notes
 }
 
-// GrowthBits returns the bits per key of the filter of design (one of
-// GrowthDesigns) in a growth run with parameters p (N, P and Span, zero
+// growthBits returns the bits per key of the filter of design (one of
+// growthDesigns) in a growth run with parameters p (N, P and Span, zero
 // fields defaulted) holding each count of items, from its geometry: the
 // stages it has opened by then over the items, as its rows'
 // BitsPerElement measure them. A filter that skips keys testing present
@@ -362,8 +366,8 @@ func summarizeGrowth(res *experiments.Results) []string {
 // one stage fewer. Figures draw it as a line between the checkpoints,
 // where the bits jump at every new stage. It reports an error for an
 // unknown design or parameters outside their domains.
-func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64, error) {
-	p = p.Or(growthExperiment.Defaults("all", false))
+func growthBits(design string, p experiments.Params, items []uint64) ([]float64, error) {
+	p = p.Or(growthDefaults("all", false))
 	final := uint64(math.Round(float64(p.N) * p.Span))
 	out := make([]float64, len(items))
 	for _, n := range items {
@@ -372,9 +376,9 @@ func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64,
 		}
 	}
 	switch design {
-	case GrowthAlmeida, GrowthAlmeidaBlocked:
+	case growthAlmeida, growthAlmeidaBlocked:
 		s := analysis.Scalable{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: p.N}
-		if design == GrowthAlmeidaBlocked {
+		if design == growthAlmeidaBlocked {
 			s.BlockBits = variants.DefaultBlockBits
 		}
 		c, err := s.Curve(items)
@@ -382,8 +386,8 @@ func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64,
 			return nil, paramError("n", "%v", err)
 		}
 		return c.BitsPerElement, nil
-	case GrowthRedis, GrowthRedisPow2:
-		r := analysis.RedisBloom{ErrorRate: p.P, Capacity: p.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+	case growthRedis, growthRedisPow2:
+		r := analysis.RedisBloom{ErrorRate: p.P, Capacity: p.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == growthRedisPow2}
 		for i, n := range items {
 			b, err := r.BitsPerElement(n)
 			if err != nil {
@@ -392,7 +396,7 @@ func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64,
 			out[i] = b
 		}
 		return out, nil
-	case GrowthDynamic:
+	case growthDynamic:
 		d := analysis.Dynamic{N: p.N, P: p.P}
 		for i, n := range items {
 			b, err := d.BitsPerElement(n)
@@ -402,7 +406,7 @@ func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64,
 			out[i] = b
 		}
 		return out, nil
-	case GrowthStandard:
+	case growthStandard:
 		b, err := growthBuilder(design, p.N, p.P, final)
 		if err != nil {
 			return nil, err
@@ -416,7 +420,7 @@ func GrowthBits(design string, p experiments.Params, items []uint64) ([]float64,
 		}
 		return out, nil
 	}
-	return nil, paramError("design", "unknown growth design %q, want one of %s", design, strings.Join(GrowthDesigns, ", "))
+	return nil, paramError("design", "unknown growth design %q, want one of %s", design, strings.Join(growthDesigns, ", "))
 }
 
 // independentExcess returns a note on design's false positives over the
@@ -433,7 +437,7 @@ func independentExcess(res *experiments.Results, design string) string {
 	if len(rows) < 2 || len(rows[0].Trials) < 2 {
 		return ""
 	}
-	r := analysis.RedisBloom{ErrorRate: res.Params.P, Capacity: res.Params.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == GrowthRedisPow2}
+	r := analysis.RedisBloom{ErrorRate: res.Params.P, Capacity: res.Params.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == growthRedisPow2}
 	var expected float64
 	for _, row := range rows {
 		f, err := r.FPR(row.Items)

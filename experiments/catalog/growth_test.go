@@ -33,13 +33,13 @@ func TestGrowth(t *testing.T) {
 	times := map[string][]*experiments.Row{}
 	for i := range r.Rows {
 		row := &r.Rows[i]
-		if d, ok := strings.CutSuffix(row.Series, GrowthTimed); ok {
+		if d, ok := strings.CutSuffix(row.Series, growthTimed); ok {
 			times[d] = append(times[d], row)
 		} else {
 			rates[row.Series] = append(rates[row.Series], row)
 		}
 	}
-	for _, d := range GrowthDesigns {
+	for _, d := range growthDesigns {
 		rows := rates[d]
 		if len(rows) != 7 || rows[len(rows)-1].Items != final {
 			t.Fatalf("%s: %d rate rows, want 7 checkpoints from 20 to %d", d, len(rows), final)
@@ -52,7 +52,7 @@ func TestGrowth(t *testing.T) {
 				t.Errorf("%s at %d: times %g, %g, %g", d, ts.Items, ts.NsPerAdd, ts.NsPerQuery, ts.NsPerPresent)
 			}
 		}
-		if d == GrowthRedis {
+		if d == growthRedis {
 			continue
 		}
 		// Pooled check, one value per filter.
@@ -78,34 +78,34 @@ func TestGrowth(t *testing.T) {
 			t.Errorf("%s: false positives %.3f times the theory's, %.1f standard errors from 1", d, mean, (mean-1)/se)
 		}
 	}
-	for _, d := range []string{GrowthAlmeida, GrowthAlmeidaBlocked} {
+	for _, d := range []string{growthAlmeida, growthAlmeidaBlocked} {
 		for _, row := range rates[d] {
 			if row.Theory > target {
 				t.Errorf("%s at %d: theory %g above the target", d, row.Items, row.Theory)
 			}
 		}
 	}
-	if last := rates[GrowthDynamic][6]; last.Theory < 10*target || last.Rate < 10*target {
+	if last := rates[growthDynamic][6]; last.Theory < 10*target || last.Rate < 10*target {
 		t.Errorf("dynamic filter after 1000 stages: theory %g, measured %g, want far above the target", last.Theory, last.Rate)
 	}
-	std := rates[GrowthStandard][6].BitsPerElement
-	for _, d := range GrowthDesigns {
+	std := rates[growthStandard][6].BitsPerElement
+	for _, d := range growthDesigns {
 		if bpe := rates[d][6].BitsPerElement; bpe < std*0.999 {
 			t.Errorf("%s: %.2f bits per key at the end, below the standard filter's %.2f", d, bpe, std)
 		}
 	}
-	if a := rates[GrowthAlmeida][6].BitsPerElement; a < 1.3*std {
+	if a := rates[growthAlmeida][6].BitsPerElement; a < 1.3*std {
 		t.Errorf("almeida: %.2f bits per key, want well above the standard filter's %.2f", a, std)
 	}
 	// The geometry's bits per key, as the figure draws them, are the
 	// measured ones: at every point for the filters that insert every key,
 	// at most points for those that skip keys testing present.
-	for _, d := range GrowthDesigns {
+	for _, d := range growthDesigns {
 		var ns []uint64
 		for _, row := range rates[d] {
 			ns = append(ns, row.Items)
 		}
-		bits, err := GrowthBits(d, r.Params, ns)
+		bits, err := growthBits(d, r.Params, ns)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,12 +115,12 @@ func TestGrowth(t *testing.T) {
 				same++
 			}
 		}
-		if want := len(ns); (d == GrowthDynamic || d == GrowthStandard) && same != want || same < want/2 {
-			t.Errorf("%s: GrowthBits equals the measured bits per key at %d of %d points", d, same, want)
+		if want := len(ns); (d == growthDynamic || d == growthStandard) && same != want || same < want/2 {
+			t.Errorf("%s: growthBits equals the measured bits per key at %d of %d points", d, same, want)
 		}
 	}
-	if _, err := GrowthBits("bloom", r.Params, []uint64{1}); !errors.Is(err, experiments.ErrInvalidParams) {
-		t.Errorf("GrowthBits of an unknown design: %v", err)
+	if _, err := growthBits("bloom", r.Params, []uint64{1}); !errors.Is(err, experiments.ErrInvalidParams) {
+		t.Errorf("growthBits of an unknown design: %v", err)
 	}
 	summary := 0
 	for _, n := range r.Notes {
@@ -128,7 +128,7 @@ func TestGrowth(t *testing.T) {
 			summary++
 		}
 	}
-	if summary != len(GrowthDesigns) {
+	if summary != len(growthDesigns) {
 		t.Errorf("%d summary notes, want one per design", summary)
 	}
 }
@@ -156,7 +156,7 @@ func TestGrowthShards(t *testing.T) {
 	}
 	for i := range whole.Rows {
 		a, b := &merged.Rows[i], &whole.Rows[i]
-		if strings.HasSuffix(a.Series, GrowthTimed) {
+		if strings.HasSuffix(a.Series, growthTimed) {
 			continue
 		}
 		if a.Series != b.Series || a.Items != b.Items || a.Rate != b.Rate || a.Theory != b.Theory || a.BitsPerElement != b.BitsPerElement {

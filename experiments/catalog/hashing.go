@@ -130,6 +130,7 @@ var hashingExperiment = Experiment{
 	},
 	plan:      planHashing,
 	summarize: summarizeHashing,
+	figure:    hashingFigure,
 }
 
 // planHashing plans, for every hashing option and every m in Bits, standard

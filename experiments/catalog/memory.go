@@ -26,7 +26,8 @@ var memoryExperiment = Experiment{
 		}
 		return experiments.Params{N: 1000, P: 0.01, Filters: 1, Queries: 1, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
 	},
-	plan: planMemory,
+	plan:   planMemory,
+	figure: memoryFigure,
 }
 
 // urlKey appends the i-th URL-like key of stream to dst:
@@ -42,8 +43,8 @@ func urlKey(dst []byte, stream, i uint64) []byte {
 	return dst
 }
 
-// GoMap is the series name of the Go map in the memory experiment.
-const GoMap = "go map"
+// goMap is the series name of the Go map in the memory experiment.
+const goMap = "go map"
 
 // planMemory plans, for each n in Keys, each variant sized for n keys at
 // P (a scalable filter growing from n0 = N) and a Go map, each holding n
@@ -68,7 +69,7 @@ func planMemory(variant string, p experiments.Params) (*experiments.Plan, error)
 			}
 			pl.Groups = append(pl.Groups, experiments.Group{Key: fmt.Sprintf("memory/%s/n=%d", v, n), Filters: 1, Run: filterBytes(b), Rows: []int{pl.AddRow(row)}})
 		}
-		pl.Groups = append(pl.Groups, experiments.Group{Key: fmt.Sprintf("memory/map/n=%d", n), Filters: 1, Run: mapBytes, Rows: []int{pl.AddRow(experiments.Row{Series: GoMap, Items: n, Filters: 1})}})
+		pl.Groups = append(pl.Groups, experiments.Group{Key: fmt.Sprintf("memory/map/n=%d", n), Filters: 1, Run: mapBytes, Rows: []int{pl.AddRow(experiments.Row{Series: goMap, Items: n, Filters: 1})}})
 	}
 	pl.Notes = append(pl.Notes,
 		"filter bytes are the cells' memory, Stats().Bits/8; the map's are the growth of the live heap (runtime.MemStats.HeapAlloc after a collection) while it holds the keys, key strings included",

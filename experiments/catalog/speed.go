@@ -29,7 +29,8 @@ var speedExperiment = Experiment{
 		}
 		return experiments.Params{N: 1000, P: 0.01, Filters: 1, Queries: 1_000_000, Conf: 0.95, Span: 1, Checkpoints: 1, Keys: keys}
 	},
-	plan: planSpeed,
+	plan:   planSpeed,
+	figure: speedFigure,
 }
 
 // anyBuilder returns a builder of variant sized for n keys at rate p; a
@@ -75,7 +76,7 @@ func planSpeed(variant string, p experiments.Params) (*experiments.Plan, error) 
 	if variant == "scalable" || variant == "all" {
 		for _, n := range p.Keys {
 			b := scalableBuilder(scalableSpec{P: p.P, R: variants.DefaultTighteningRatio, S: variants.DefaultGrowth, N0: min(p.N, n), BlockBits: variants.DefaultBlockBits})
-			pl.Groups = append(pl.Groups, speedGroup(pl, ScalableBlocked, "scalable", n, p, timeOps(b)))
+			pl.Groups = append(pl.Groups, speedGroup(pl, scalableBlocked, "scalable", n, p, timeOps(b)))
 		}
 	}
 	if variant == "all" {
@@ -92,14 +93,14 @@ func planSpeed(variant string, p experiments.Params) (*experiments.Plan, error) 
 		fmt.Sprintf("lines: distinct 64-byte lines a query reads, counted from its probe sequence (variants.LineCounter) over %d absent and up to %d present keys, untimed; predicted: analysis.Scalable.Lines and analysis.TableLines for an absent key", lineSamples, lineSamples),
 		fmt.Sprintf("batched: AddBatch and ContainsBatch with %d keys per call; %s: the time per load of a random 64-byte line of a table of the standard filter's size for n, loads independent of each other (the memory system's limit for one access per key)", speedBatch, experiments.RandomLines))
 	if variant == "scalable" || variant == "all" {
-		pl.Notes = append(pl.Notes, ScalableBlocked+": a scalable filter with the same parameters and blocked stages of 512 bits (ScalableParams.BlockBits), whose queries read every stage's block in one pass")
+		pl.Notes = append(pl.Notes, scalableBlocked+": a scalable filter with the same parameters and blocked stages of 512 bits (ScalableParams.BlockBits), whose queries read every stage's block in one pass")
 	}
 	return pl, nil
 }
 
-// ScalableBlocked is the series name of the speed experiment's scalable
+// scalableBlocked is the series name of the speed experiment's scalable
 // filter with blocked stages (ScalableParams.BlockBits = 512).
-const ScalableBlocked = "scalable blocked stages"
+const scalableBlocked = "scalable blocked stages"
 
 // speedBatch is the number of keys per AddBatch and ContainsBatch call in
 // the speed experiment.

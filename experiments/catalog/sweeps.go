@@ -89,7 +89,8 @@ var bitsExperiment = Experiment{
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: floats(seq(1, 32))}
 	},
-	plan: planBits,
+	plan:   planBits,
+	figure: bitsFigure,
 }
 
 // planBits plans, for each variant and each b in BitsPerElement, filters of
@@ -136,7 +137,8 @@ var hashesExperiment = Experiment{
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{10}, Hashes: seq(1, 16)}
 	},
-	plan: planHashes,
+	plan:   planHashes,
+	figure: hashesFigure,
 }
 
 func planHashes(variant string, p experiments.Params) (*experiments.Plan, error) {
@@ -168,7 +170,8 @@ var smallMExperiment = Experiment{
 		return experiments.Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerElement: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
 	},
-	plan: planSmallM,
+	plan:   planSmallM,
+	figure: smallMFigure,
 }
 
 // planSmallM plans standard filters of each m in Bits holding

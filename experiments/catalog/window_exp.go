@@ -23,6 +23,7 @@ var windowExperiment = Experiment{
 	},
 	plan:      planWindow,
 	summarize: summarizeWindow,
+	figure:    windowFigure,
 }
 
 // The window experiment's geometry of a run, in units of the window G

@@ -207,7 +207,13 @@ func write(dir, base string, r *experiments.Results) error {
 	}{
 		{"csv", func(w io.Writer) error { return experiments.WriteCSV(w, r) }},
 		{"json", func(w io.Writer) error { return experiments.WriteJSON(w, r) }},
-		{"png", func(w io.Writer) error { return plots.Render(w, r, "png") }},
+		{"png", func(w io.Writer) error {
+			f, err := plots.Measure(r)
+			if err != nil {
+				return err
+			}
+			return f.Render(w, "png")
+		}},
 	} {
 		var b bytes.Buffer
 		if err := f.write(&b); err != nil {

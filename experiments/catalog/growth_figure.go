@@ -1,4 +1,4 @@
-package plots
+package catalog
 
 import (
 	"fmt"
@@ -6,12 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/bloomlab/bloomlab/experiments"
-	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // growthFigure draws the growth experiment: (a) each design's measured
@@ -20,10 +19,10 @@ import (
 // stage creation included) and per query of an absent and a present key,
 // from the timed series; (d) stages. A design keeps its colour and marker
 // in every panel; in (c) the line style tells the operation.
-func growthFigure(r *experiments.Results) (*Figure, error) {
+func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	var names []string
-	for _, name := range SeriesNames(r) {
-		if !strings.HasSuffix(name, catalog.GrowthTimed) {
+	for _, name := range plots.SeriesNames(r) {
+		if !strings.HasSuffix(name, growthTimed) {
 			names = append(names, name)
 		}
 	}
@@ -32,86 +31,86 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 	}
 	all := []float64{r.Params.P}
 	for _, name := range names {
-		rows := Rows(r, name, nil)
-		all = append(all, Rates(rows, items).ys()...)
-		all = append(all, Rates(rows, items).span()...)
+		rows := plots.Rows(r, name, nil)
+		all = append(all, ySpan(plots.Rates(rows, items))...)
+		all = append(all, ySpan(plots.Rates(rows, items))...)
 		if rows[0].Variant != "standard" {
-			all = append(all, xysY(Values(rows, items, theory))...)
+			all = append(all, xysY(plots.Values(rows, items, theory))...)
 		}
 	}
-	lo, hi := logRange(all...)
+	lo, hi := plots.LogRange(all...)
 	xmin, xmax := xRange(allRows(r), items)
 
-	a := newPlot(fmt.Sprintf("(a) false-positive rate, target p = %g", r.Params.P), "keys inserted", rateLabel)
-	logX(a)
-	logY(a, lo, hi)
+	a := plots.Panel(fmt.Sprintf("(a) false-positive rate, target p = %g", r.Params.P), "keys inserted", plots.RateLabel)
+	plots.LogX(a)
+	plots.LogY(a, lo, hi)
 	a.X.Min, a.X.Max = xmin/1.15, xmax*1.15
-	b := newPlot("(b) memory", "keys inserted", "bits per key")
-	logX(b)
+	b := plots.Panel("(b) memory", "keys inserted", "bits per key")
+	plots.LogX(b)
 	b.Y.Scale = plot.LogScale{}
-	b.Y.Tick.Marker = decades{}
-	c := newPlot("(c) time per operation (one goroutine)", "keys inserted", "ns per operation")
-	logX(c)
+	b.Y.Tick.Marker = plots.Decades{}
+	c := plots.Panel("(c) time per operation (one goroutine)", "keys inserted", "ns per operation")
+	plots.LogX(c)
 	c.Y.Scale = plot.LogScale{}
-	c.Y.Tick.Marker = decades{}
-	d := newPlot("(d) stages", "keys inserted", "stages")
-	logX(d)
+	c.Y.Tick.Marker = plots.Decades{}
+	d := plots.Panel("(d) stages", "keys inserted", "stages")
+	plots.LogX(d)
 	d.Y.Scale = plot.LogScale{}
-	d.Y.Tick.Marker = decades{}
+	d.Y.Tick.Marker = plots.Decades{}
 	var bpe, times, stages []float64
 	for i, name := range names {
-		rows := Rows(r, name, nil)
-		col := seriesColor(i)
+		rows := plots.Rows(r, name, nil)
+		col := plots.Color(i)
 		var th plotter.XYs
-		for _, xy := range Values(rows, items, theory) {
+		for _, xy := range plots.Values(rows, items, theory) {
 			if xy.Y >= lo {
 				th = append(th, xy)
 			}
 		}
-		if err := addLine(a, th, col, nil, thinW, ""); err != nil {
+		if err := plots.AddLine(a, th, col, nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
-		if err := addMeasured(a, clampLow(Rates(rows, items), lo), col, i, name); err != nil {
+		if err := plots.AddPoints(a, plots.Rates(rows, items).ClampLow(lo), col, i, name); err != nil {
 			return nil, err
 		}
-		bp := Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
+		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
 		bpe = append(bpe, xysY(bp)...)
 		line, err := growthBitsLine(r, name, xmin, xmax)
 		if err != nil {
 			return nil, err
 		}
 		bpe = append(bpe, xysY(line)...)
-		if err := addLine(b, line, col, nil, thinW, ""); err != nil {
+		if err := plots.AddLine(b, line, col, nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
 		pts, err := plotter.NewScatter(bp)
 		if err != nil {
 			return nil, err
 		}
-		pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = col, glyphR, seriesShape(i)
+		pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = col, plots.GlyphRadius, plots.Marker(i)
 		b.Add(pts)
 		if rows[0].Variant != "standard" {
-			st := Values(rows, items, func(r *experiments.Row) float64 { return r.Stages })
+			st := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.Stages })
 			stages = append(stages, xysY(st)...)
-			if err := addPolyline(d, st, col, i, nil, ""); err != nil {
+			if err := plots.AddPolyline(d, st, col, i, nil, ""); err != nil {
 				return nil, err
 			}
 		}
-		timed := Rows(r, name+catalog.GrowthTimed, nil)
+		timed := plots.Rows(r, name+growthTimed, nil)
 		if len(timed) == 0 {
 			continue
 		}
 		for _, op := range growthOps {
-			xy := Values(timed, items, op.get)
+			xy := plots.Values(timed, items, op.get)
 			times = append(times, xysY(xy)...)
-			if err := addPolyline(c, xy, col, i, op.dashes, ""); err != nil {
+			if err := plots.AddPolyline(c, xy, col, i, op.dashes, ""); err != nil {
 				return nil, err
 			}
 		}
 	}
 	a.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals", 100*r.Params.Conf))
 	a.Legend.Add("lines: each design's theory")
-	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, dashed, fmt.Sprintf("target p = %g (drawn over the series)", r.Params.P)); err != nil {
+	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, plots.Dashed, fmt.Sprintf("target p = %g (drawn over the series)", r.Params.P)); err != nil {
 		return nil, err
 	}
 	for _, op := range growthOps {
@@ -122,23 +121,23 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 	b.Legend.Add("lines: the designs' geometry (a new stage")
 	b.Legend.Add("  makes each jump); colours as in (a)")
 	if len(bpe) > 0 {
-		b.Y.Min, b.Y.Max = logRange(bpe...)
+		b.Y.Min, b.Y.Max = plots.LogRange(bpe...)
 	}
 	if len(times) > 0 {
-		c.Y.Min, c.Y.Max = logRange(times...)
+		c.Y.Min, c.Y.Max = plots.LogRange(times...)
 	}
 	if len(stages) > 0 {
-		_, d.Y.Max = logRange(stages...)
+		_, d.Y.Max = plots.LogRange(stages...)
 		d.Y.Min = 1
 		// Designs with the same stages draw one line; say which.
 		var groups [][]string
 		var keys []string
 		for _, name := range names {
-			rows := Rows(r, name, nil)
+			rows := plots.Rows(r, name, nil)
 			if rows[0].Variant == "standard" {
 				continue
 			}
-			key := fmt.Sprint(Values(rows, items, func(r *experiments.Row) float64 { return r.Stages }))
+			key := fmt.Sprint(plots.Values(rows, items, func(r *experiments.Row) float64 { return r.Stages }))
 			if k := slices.Index(keys, key); k >= 0 {
 				groups[k] = append(groups[k], name)
 			} else {
@@ -154,11 +153,11 @@ func growthFigure(r *experiments.Results) (*Figure, error) {
 		}
 		d.Legend.Add("the standard filter has one table")
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
+	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
 }
 
 // growthBitsLine returns the bits per key of design's geometry
-// (catalog.GrowthBits) at 400 counts from lo to hi items.
+// (growthBits) at 400 counts from lo to hi items.
 func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plotter.XYs, error) {
 	var ns []uint64
 	for _, x := range logSpace(lo, hi, 400) {
@@ -167,7 +166,7 @@ func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plot
 			ns = append(ns, n)
 		}
 	}
-	bits, err := catalog.GrowthBits(design, r.Params, ns)
+	bits, err := growthBits(design, r.Params, ns)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +184,6 @@ var growthOps = []struct {
 	get    func(*experiments.Row) float64
 }{
 	{"solid lines: add, filling from empty (stages made on the way)", nil, func(r *experiments.Row) float64 { return r.NsPerAdd }},
-	{"dashed lines: query of an absent key", dashed, func(r *experiments.Row) float64 { return r.NsPerQuery }},
-	{"dotted lines: query of a present key", dotted, func(r *experiments.Row) float64 { return r.NsPerPresent }},
+	{"dashed lines: query of an absent key", plots.Dashed, func(r *experiments.Row) float64 { return r.NsPerQuery }},
+	{"dotted lines: query of a present key", plots.Dotted, func(r *experiments.Row) float64 { return r.NsPerPresent }},
 }

@@ -1,16 +1,16 @@
-package plots
+package catalog
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/bloomlab/bloomlab/analysis"
-	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // penaltyItems is the capacity at which blockingFigure draws the memory
@@ -23,13 +23,13 @@ const penaltyItems = 1_000_000
 // of filters sized for p over their theory, against the number of items
 // (from tens of blocks to millions); (c) from theory alone, the bits per
 // element each variant needs for a target rate, the block penalty.
-func blockingFigure(r *experiments.Results) (*Figure, error) {
+func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	sweep := func(row *experiments.Row) bool { return row.Target == 0 }
 	sized := func(row *experiments.Row) bool { return row.Target > 0 }
 	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
-	names := SeriesNames(r)
+	names := plots.SeriesNames(r)
 
-	lo, hi := logRange(rateValues(r, bpe, sweep)...)
+	lo, hi := plots.LogRange(rateValues(r, bpe, sweep)...)
 	var n uint64
 	for i := range r.Rows {
 		if row := &r.Rows[i]; sweep(row) {
@@ -37,17 +37,17 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 			break
 		}
 	}
-	a := newPlot(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per element (m/n)", rateLabel)
-	logY(a, lo, hi)
+	a := plots.Panel(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per element (m/n)", plots.RateLabel)
+	plots.LogY(a, lo, hi)
 	for i, name := range names {
-		rows := Rows(r, name, sweep)
+		rows := plots.Rows(r, name, sweep)
 		if len(rows) == 0 {
 			continue
 		}
-		if err := addLine(a, Values(rows, bpe, theory), seriesColor(i), nil, thinW, ""); err != nil {
+		if err := plots.AddLine(a, plots.Values(rows, bpe, theory), plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
-		if err := addMeasured(a, clampLow(Rates(rows, bpe), lo), seriesColor(i), i, name+": "+measuredLabel(r, rows)); err != nil {
+		if err := plots.AddPoints(a, plots.Rates(rows, bpe).ClampLow(lo), plots.Color(i), i, name+": "+measuredLabel(r, rows)); err != nil {
 			return nil, err
 		}
 	}
@@ -55,8 +55,8 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 	a.X.Min = 0
 
 	var target float64
-	b := newPlot("(b) filters sized for p: measured over theory", "items n (filter sized for n)", "measured rate / exact theory")
-	logX(b)
+	b := plots.Panel("(b) filters sized for p: measured over theory", "items n (filter sized for n)", "measured rate / exact theory")
+	plots.LogX(b)
 	b.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ts []plot.Tick
 		for v := math.Ceil(lo*40) / 40; v <= hi; v += 0.025 {
@@ -66,17 +66,17 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 	})
 	xlo, xhi := 0.0, 0.0
 	for i, name := range names {
-		rows := Rows(r, name, sized)
+		rows := plots.Rows(r, name, sized)
 		if len(rows) == 0 {
 			continue
 		}
 		target = rows[0].Target
-		pts := Ratio(rows, items, theory)
+		pts := plots.Ratio(rows, items, theory)
 		// Spread the series a little sideways so their bars do not overlap.
 		for j := range pts.XYs {
 			pts.XYs[j].X *= 1 + 0.06*float64(i-len(names)/2)
 		}
-		if err := addMeasured(b, pts, seriesColor(i), i, name); err != nil {
+		if err := plots.AddPoints(b, pts, plots.Color(i), i, name); err != nil {
 			return nil, err
 		}
 		l, h := xRange(rows, items)
@@ -86,18 +86,18 @@ func blockingFigure(r *experiments.Results) (*Figure, error) {
 		xhi = max(xhi, h)
 	}
 	if xhi > 0 {
-		if err := hline(b, 1, xlo/1.5, xhi*1.5, black, dashed, "theory"); err != nil {
+		if err := hline(b, 1, xlo/1.5, xhi*1.5, black, plots.Dashed, "theory"); err != nil {
 			return nil, err
 		}
 		b.Title.Text = fmt.Sprintf("(b) filters sized for p = %g: measured over theory", target)
 	}
 
-	c := newPlot(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per element")
-	logX(c)
+	c := plots.Panel(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per element")
+	plots.LogX(c)
 	if err := penaltyLines(c); err != nil {
 		return nil, err
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 6 * vg.Inch}, nil
+	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 6 * vg.Inch}, nil
 }
 
 // penaltyLines draws, against p, the bits per element a standard filter
@@ -117,12 +117,12 @@ func penaltyLines(c *plot.Plot) error {
 			split = append(split, plotter.XY{X: p, Y: perKey(m)})
 		}
 	}
-	if err := addLine(c, minimum, grey, dashed, lineW, "lower bound log2(1/p)"); err != nil {
+	if err := plots.AddLine(c, minimum, grey, plots.Dashed, plots.LineWidth, "lower bound log2(1/p)"); err != nil {
 		return err
 	}
 	// Colours as in the other panels: standard, then B = 256, 512, 1024,
 	// split-block; B = 64 is extra.
-	if err := addLine(c, std, seriesColor(0), nil, lineW, "standard"); err != nil {
+	if err := plots.AddLine(c, std, plots.Color(0), nil, plots.LineWidth, "standard"); err != nil {
 		return err
 	}
 	for i, b := range []uint64{256, 512, 1024, 0, 64} {
@@ -137,17 +137,17 @@ func penaltyLines(c *plot.Plot) error {
 		}
 		var dashes []vg.Length
 		if b == 64 {
-			dashes = dotted
+			dashes = plots.Dotted
 		}
 		label := fmt.Sprintf("blocked B=%d", b)
 		if b == 64 {
 			label += " (off the top)"
 		}
-		if err := addLine(c, xys, seriesColor(i+1), dashes, lineW, label); err != nil {
+		if err := plots.AddLine(c, xys, plots.Color(i+1), dashes, plots.LineWidth, label); err != nil {
 			return err
 		}
 	}
-	if err := addLine(c, split, seriesColor(4), dashDot, lineW, "split-block"); err != nil {
+	if err := plots.AddLine(c, split, plots.Color(4), plots.DashDot, plots.LineWidth, "split-block"); err != nil {
 		return err
 	}
 	// B = 64 runs off the top; the axis shows the others in full.

@@ -1,16 +1,15 @@
-package plots
+package catalog
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/bloomlab/bloomlab/experiments"
-	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
 // adversaryFigure draws the adversary experiment: (a) the rate after n
@@ -20,7 +19,7 @@ import (
 // known hashing and bits, and forging against a keyed filter; (c) the
 // members of a counting filter lost to removals of random and of forged
 // keys. Rates are on logarithmic axes, legends above the data.
-func adversaryFigure(r *experiments.Results) (*Figure, error) {
+func adversaryFigure(r *experiments.Results) (*plots.Figure, error) {
 	var vs []string
 	for i := range r.Rows {
 		v := r.Rows[i].Variant
@@ -56,7 +55,7 @@ func adversaryFigure(r *experiments.Results) (*Figure, error) {
 	if len(panels) == 0 {
 		return nil, fmt.Errorf("no adversary rows to draw")
 	}
-	return &Figure{Panels: [][]*plot.Plot{panels}, Width: 6 * vg.Inch * vg.Length(len(panels)), Height: 6 * vg.Inch}, nil
+	return &plots.Figure{Panels: [][]*plot.Plot{panels}, Width: 6 * vg.Inch * vg.Length(len(panels)), Height: 6 * vg.Inch}, nil
 }
 
 func contains(s []string, v string) bool {
@@ -92,7 +91,7 @@ func (c categories) Ticks(min, max float64) []plot.Tick {
 // point returns the row's rate at x with its interval, or with invert its
 // inverse 1/rate, the interval's ends swapped, and an upper end cut at top
 // (where the rate's interval reaches zero).
-func point(row *experiments.Row, x float64, invert bool, top float64) Points {
+func point(row *experiments.Row, x float64, invert bool, top float64) plots.Points {
 	y, lo, hi := row.Rate, row.Lo, row.Hi
 	if invert {
 		y, lo, hi = 1/row.Rate, 1/row.Hi, top
@@ -100,7 +99,7 @@ func point(row *experiments.Row, x float64, invert bool, top float64) Points {
 			hi = math.Min(1/row.Lo, top)
 		}
 	}
-	var p Points
+	var p plots.Points
 	p.XYs = plotter.XYs{{X: x, Y: y}}
 	p.Errors = plotter.YErrors{{Low: y - lo, High: hi - y}}
 	return p
@@ -108,7 +107,7 @@ func point(row *experiments.Row, x float64, invert bool, top float64) Points {
 
 // pollutionPanel is panel (a).
 func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, error) {
-	attacks := []string{catalog.AttackRandom, catalog.AttackChosen, catalog.AttackChosenKeyed}
+	attacks := []string{attackRandom, attackChosen, attackChosenKeyed}
 	var ys []float64
 	for _, v := range vs {
 		for _, a := range attacks {
@@ -117,17 +116,17 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 			}
 		}
 	}
-	lo, hi := logRange(ys...)
+	lo, hi := plots.LogRange(ys...)
 	title := "(a) pollution: rate after n keys"
 	if row := find(vs[0] + ": " + attacks[0]); row != nil {
 		title = fmt.Sprintf("(a) pollution: rate after n = %d keys (sized for p = %g)", row.Items, row.Target)
 	}
-	p := newPlot(title, "variant", "false-positive rate")
-	logY(p, lo, hi*10) // a decade of headroom holds the legend above the data
+	p := plots.Panel(title, "variant", "false-positive rate")
+	plots.LogY(p, lo, hi*10) // a decade of headroom holds the legend above the data
 	p.X.Tick.Marker = categories(vs)
 	p.X.Min, p.X.Max = -0.6, float64(len(vs))-0.4
 	for j, a := range attacks {
-		var pts Points
+		var pts plots.Points
 		for i, v := range vs {
 			row := find(v + ": " + a)
 			if row == nil || row.Rate <= 0 {
@@ -138,10 +137,10 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 			pts.Errors = append(pts.Errors, q.Errors...)
 		}
 		label := a
-		if a == catalog.AttackChosen {
-			label += fmt.Sprintf(" (best of up to T = %d)", catalog.PollutionCandidates)
+		if a == attackChosen {
+			label += fmt.Sprintf(" (best of up to T = %d)", pollutionCandidates)
 		}
-		if err := addMeasured(p, clampLow(pts, lo), seriesColor(attackStyles[j].color), attackStyles[j].shape, label); err != nil {
+		if err := plots.AddPoints(p, pts.ClampLow(lo), plots.Color(attackStyles[j].color), attackStyles[j].shape, label); err != nil {
 			return nil, err
 		}
 	}
@@ -154,7 +153,7 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 		if i == 0 {
 			label = "theory for random keys"
 		}
-		if err := hline(p, row.Theory, float64(i)-0.4, float64(i)+0.4, black, dashed, label); err != nil {
+		if err := hline(p, row.Theory, float64(i)-0.4, float64(i)+0.4, black, plots.Dashed, label); err != nil {
 			return nil, err
 		}
 	}
@@ -164,9 +163,9 @@ func pollutionPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot
 // forgingPanel is panel (b).
 func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, error) {
 	series := []struct{ attack, label string }{
-		{catalog.AttackRandom, "blind: 1/rate"},
-		{catalog.AttackForgedOnline, "forging with known hashing and bits"},
-		{catalog.AttackForgedKeyed, "forging against a keyed filter"},
+		{attackRandom, "blind: 1/rate"},
+		{attackForgedOnline, "forging with known hashing and bits"},
+		{attackForgedKeyed, "forging against a keyed filter"},
 	}
 	var ys []float64
 	for _, v := range vs {
@@ -179,14 +178,14 @@ func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, 
 			}
 		}
 	}
-	lo, hi := logRange(ys...)
-	p := newPlot("(b) forging: queries per false positive", "variant", "queries per false positive")
+	lo, hi := plots.LogRange(ys...)
+	p := plots.Panel("(b) forging: queries per false positive", "variant", "queries per false positive")
 	top := hi * 30
-	logY(p, math.Min(lo, 0.5), top)
+	plots.LogY(p, math.Min(lo, 0.5), top)
 	p.X.Tick.Marker = categories(vs)
 	p.X.Min, p.X.Max = -0.6, float64(len(vs))-0.4
 	for j, s := range series {
-		var pts Points
+		var pts plots.Points
 		for i, v := range vs {
 			row := find(v + ": " + s.attack)
 			if row == nil || row.Rate <= 0 {
@@ -196,11 +195,11 @@ func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, 
 			pts.XYs = append(pts.XYs, q.XYs...)
 			pts.Errors = append(pts.Errors, q.Errors...)
 		}
-		if err := addMeasured(p, pts, seriesColor(attackStyles[j].color), attackStyles[j].shape, s.label); err != nil {
+		if err := plots.AddPoints(p, pts, plots.Color(attackStyles[j].color), attackStyles[j].shape, s.label); err != nil {
 			return nil, err
 		}
 	}
-	if off := find(vs[0] + ": " + catalog.AttackForgeOffline); off != nil && off.Rate > 0 {
+	if off := find(vs[0] + ": " + attackForgeOffline); off != nil && off.Rate > 0 {
 		p.Legend.Add(fmt.Sprintf("(the forger's offline search: %.0f trials per key for %s)", 1/off.Rate, vs[0]))
 	}
 	return p, nil
@@ -208,11 +207,11 @@ func forgingPanel(vs []string, find func(string) *experiments.Row) (*plot.Plot, 
 
 // removalPanel is panel (c), or nil if r has no counting rows.
 func removalPanel(r *experiments.Results) (*plot.Plot, error) {
-	attacks := []string{catalog.AttackRemoveRandom, catalog.AttackRemoveForged, catalog.AttackRemoveKeyed}
+	attacks := []string{attackRemoveRandom, attackRemoveForged, attackRemoveKeyed}
 	var ys []float64
 	found := false
 	for _, a := range attacks {
-		for _, row := range Rows(r, "counting: "+a, nil) {
+		for _, row := range plots.Rows(r, "counting: "+a, nil) {
 			ys = append(ys, row.Rate, row.Lo, row.Hi)
 			found = true
 		}
@@ -220,15 +219,15 @@ func removalPanel(r *experiments.Results) (*plot.Plot, error) {
 	if !found {
 		return nil, nil
 	}
-	lo, _ := logRange(ys...)
-	p := newPlot("(c) counting filter: members lost to removals", "keys removed", "fraction of members that test absent")
-	logX(p)
-	logY(p, lo, 1) // a fraction; the legend sits left of the data
+	lo, _ := plots.LogRange(ys...)
+	p := plots.Panel("(c) counting filter: members lost to removals", "keys removed", "fraction of members that test absent")
+	plots.LogX(p)
+	plots.LogY(p, lo, 1) // a fraction; the legend sits left of the data
 	var xmin, xmax float64
 	for j, a := range attacks {
-		rows := Rows(r, "counting: "+a, nil)
-		pts := Rates(rows, func(row *experiments.Row) float64 { return float64(row.Removals) })
-		if err := addMeasured(p, clampLow(pts, lo), seriesColor(attackStyles[j].color), attackStyles[j].shape, strings.Replace(a, "removing ", "", 1)); err != nil {
+		rows := plots.Rows(r, "counting: "+a, nil)
+		pts := plots.Rates(rows, func(row *experiments.Row) float64 { return float64(row.Removals) })
+		if err := plots.AddPoints(p, pts.ClampLow(lo), plots.Color(attackStyles[j].color), attackStyles[j].shape, strings.Replace(a, "removing ", "", 1)); err != nil {
 			return nil, err
 		}
 		var line plotter.XYs
@@ -239,7 +238,7 @@ func removalPanel(r *experiments.Results) (*plot.Plot, error) {
 			}
 			xmax = math.Max(xmax, xy.X)
 		}
-		if err := addLine(p, line, seriesColor(attackStyles[j].color), nil, thinW, ""); err != nil {
+		if err := plots.AddLine(p, line, plots.Color(attackStyles[j].color), nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
 	}

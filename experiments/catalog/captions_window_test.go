@@ -1,13 +1,13 @@
-package plots
+package catalog
 
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
 )
 
 // windowClaims returns the numbers of the window figure's caption,
@@ -50,7 +50,7 @@ func windowNumbers(t *testing.T, r *experiments.Results) (caption, lists []strin
 		return fmt.Sprintf("%.4g", x)
 	}
 	bits := func(series string) string {
-		return fmt.Sprintf("%.2f", float64(Rows(r, series, nil)[0].Bits)/window)
+		return fmt.Sprintf("%.2f", float64(plots.Rows(r, series, nil)[0].Bits)/window)
 	}
 	geom := func(series string) string {
 		for _, n := range r.Notes {
@@ -81,7 +81,7 @@ func windowNumbers(t *testing.T, r *experiments.Results) (caption, lists []strin
 		checked += row.Members * uint64(row.Filters)
 	}
 	top := targets[0]
-	saw := Rows(r, series["age-partitioned"][top], func(row *experiments.Row) bool { return row.AgeEnd == 0 })
+	saw := plots.Rows(r, series["age-partitioned"][top], func(row *experiments.Row) bool { return row.AgeEnd == 0 })
 	saw = saw[len(saw)-33:]
 	low := math.Inf(1)
 	for _, row := range saw {
@@ -114,20 +114,13 @@ func windowNumbers(t *testing.T, r *experiments.Results) (caption, lists []strin
 	}, lists
 }
 
+// TestWindowCaption checks the lists of numbers of the window figure that
+// paper-notes §14 quotes too; TestCaptionNumbers checks its caption.
 func TestWindowCaption(t *testing.T) {
 	r := committed(t)["window-all"]
 	if r == nil {
 		t.Skip("no committed window results")
 	}
-	want := windowClaims(t, r)
-	for _, w := range want {
-		t.Log(w)
-	}
-	claims(t, readme(t), "window-all", want...)
 	_, lists := windowNumbers(t, r)
-	b, err := os.ReadFile("../paper-notes.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims(t, strings.Join(strings.Fields(string(b)), " "), "window-all (paper-notes §14)", lists...)
+	checkClaims(t, "../../paper-notes.md", lists)
 }

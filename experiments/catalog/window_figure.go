@@ -1,15 +1,15 @@
-package plots
+package catalog
 
 import (
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/bloomlab/bloomlab/experiments"
 )
 
 // windowKinds are the designs of the window experiment that panels (a) to
@@ -30,7 +30,7 @@ var windowKinds = []struct{ kind, name string }{
 // age-partitioned filter and of the same geometry indexed by double
 // hashing across slices, at the smallest target, against the theory of
 // independent slices.
-func windowFigure(r *experiments.Results) (*Figure, error) {
+func windowFigure(r *experiments.Results) (*plots.Figure, error) {
 	var targets []float64
 	for _, row := range r.Rows {
 		if row.Target > 0 && !slices.Contains(targets, row.Target) {
@@ -66,24 +66,24 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 		return nil, err
 	}
 
-	b := newPlot(fmt.Sprintf("(b) recall against age, target %g", mid), "age (adds since the item) / window", "fraction of the items that test present")
+	b := plots.Panel(fmt.Sprintf("(b) recall against age, target %g", mid), "age (adds since the item) / window", "fraction of the items that test present")
 	b.Y.Min, b.Y.Max = 0, 1.05
 	for i, k := range windowKinds {
 		rows := find(k.kind, mid, true)
 		if len(rows) == 0 {
 			continue
 		}
-		if err := addLine(b, Values(rows, age, theory), seriesColor(i), nil, thinW, ""); err != nil {
+		if err := plots.AddLine(b, plots.Values(rows, age, theory), plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
-		if err := addMeasured(b, Rates(rows, age), seriesColor(i), i, k.name); err != nil {
+		if err := plots.AddPoints(b, plots.Rates(rows, age), plots.Color(i), i, k.name); err != nil {
 			return nil, err
 		}
 	}
 	b.Legend.Add("lines: exact recall (none for the blocked layout)")
 
-	c := newPlot("(c) memory at the same guaranteed window", "target rate (worst point of the cycle)", "bits per item of the window")
-	logX(c)
+	c := plots.Panel("(c) memory at the same guaranteed window", "target rate (worst point of the cycle)", "bits per item of the window")
+	plots.LogX(c)
 	var bpis []float64
 	for i, k := range windowKinds {
 		var xys plotter.XYs
@@ -100,7 +100,7 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 		if k.kind == "cleared" {
 			name += " (sure of 1 item)"
 		}
-		if err := addPolyline(c, xys, seriesColor(i), i, nil, name); err != nil {
+		if err := plots.AddPolyline(c, xys, plots.Color(i), i, nil, name); err != nil {
 			return nil, err
 		}
 	}
@@ -118,8 +118,8 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 		return nil, err
 	}
 
-	f := newPlot("(f) time per operation (all workers measuring at once)", "target rate (worst point of the cycle)", "ns per operation over the stream")
-	logX(f)
+	f := plots.Panel("(f) time per operation (all workers measuring at once)", "target rate (worst point of the cycle)", "ns per operation over the stream")
+	plots.LogX(f)
 	var ns []float64
 	for i, k := range windowKinds {
 		var add, query plotter.XYs
@@ -133,10 +133,10 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 			query = append(query, plotter.XY{X: t, Y: q})
 			ns = append(ns, a, q)
 		}
-		if err := addPolyline(f, add, seriesColor(i), i, nil, k.name+": add"); err != nil {
+		if err := plots.AddPolyline(f, add, plots.Color(i), i, nil, k.name+": add"); err != nil {
 			return nil, err
 		}
-		if err := addPolyline(f, query, seriesColor(i), i, dashed, k.name+": absent query"); err != nil {
+		if err := plots.AddPolyline(f, query, plots.Color(i), i, plots.Dashed, k.name+": absent query"); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +144,7 @@ func windowFigure(r *experiments.Results) (*Figure, error) {
 	if len(ns) > 0 {
 		f.Y.Min, f.Y.Max = 0, 1.1*slices.Max(ns)
 	}
-	return &Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}, {e, f}}, Width: 15 * vg.Inch, Height: 15 * vg.Inch}, nil
+	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}, {e, f}}, Width: 15 * vg.Inch, Height: 15 * vg.Inch}, nil
 }
 
 // windowSawtooth draws the rate of the age-partitioned filter at target
@@ -162,16 +162,16 @@ func windowSawtooth(r *experiments.Results, target float64, find func(string, fl
 	first, last := dense[0].Items, dense[len(dense)-1].Items
 	g := float64(last-first) / 2
 	x := func(row *experiments.Row) float64 { return float64(row.Items-first) / g }
-	p := newPlot(fmt.Sprintf("(e) the sawtooth of the age-partitioned filter, target %g", target), "adds / generation, over the last two", rateLabel)
-	pts := Rates(dense, x)
-	th := Values(dense, x, theory)
+	p := plots.Panel(fmt.Sprintf("(e) the sawtooth of the age-partitioned filter, target %g", target), "adds / generation, over the last two", plots.RateLabel)
+	pts := plots.Rates(dense, x)
+	th := plots.Values(dense, x, theory)
 	var mean float64
 	for _, row := range dense {
 		mean += row.Theory / float64(len(dense))
 	}
 	formula := dense[0].Classic
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, y := range append(pts.span(), xysY(th)...) {
+	for _, y := range append(ySpan(pts), xysY(th)...) {
 		lo, hi = math.Min(lo, y), math.Max(hi, y)
 	}
 	hi = math.Max(hi, target)
@@ -182,22 +182,22 @@ func windowSawtooth(r *experiments.Results, target float64, find func(string, fl
 		hi = math.Max(hi, formula)
 	}
 	p.Y.Min, p.Y.Max = lo*0.97, hi*1.03
-	if err := addLine(p, th, seriesColor(0), nil, lineW, "exact theory"); err != nil {
+	if err := plots.AddLine(p, th, plots.Color(0), nil, plots.LineWidth, "exact theory"); err != nil {
 		return nil, err
 	}
-	if err := addMeasured(p, pts, seriesColor(0), 0, fmt.Sprintf("measured, %g%% intervals", 100*r.Params.Conf)); err != nil {
+	if err := plots.AddPoints(p, pts, plots.Color(0), 0, fmt.Sprintf("measured, %g%% intervals", 100*r.Params.Conf)); err != nil {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = -0.05, 2.05
-	if err := hline(p, target, p.X.Min, p.X.Max, red, dashed, fmt.Sprintf("target %g", target)); err != nil {
+	if err := hline(p, target, p.X.Min, p.X.Max, red, plots.Dashed, fmt.Sprintf("target %g", target)); err != nil {
 		return nil, err
 	}
-	if err := hline(p, mean, p.X.Min, p.X.Max, grey, dashDot, fmt.Sprintf("theory's mean over the points %.4g", mean)); err != nil {
+	if err := hline(p, mean, p.X.Min, p.X.Max, grey, plots.DashDot, fmt.Sprintf("theory's mean over the points %.4g", mean)); err != nil {
 		return nil, err
 	}
 	switch {
 	case drawFormula:
-		if err := hline(p, formula, p.X.Min, p.X.Max, black, dotted, fmt.Sprintf("one-number formula %.4g", formula)); err != nil {
+		if err := hline(p, formula, p.X.Min, p.X.Max, black, plots.Dotted, fmt.Sprintf("one-number formula %.4g", formula)); err != nil {
 			return nil, err
 		}
 	case formula > 0:
@@ -211,15 +211,15 @@ func windowSawtooth(r *experiments.Results, target float64, find func(string, fl
 // one-number formula of the first kind that has one.
 func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind, name string }, target float64,
 	find func(string, float64, bool) []*experiments.Row, pos func(*experiments.Row) float64, window float64) (*plot.Plot, error) {
-	p := newPlot(title, "adds / window", rateLabel)
+	p := plots.Panel(title, "adds / window", plots.RateLabel)
 	var all []float64
 	var rows [][]*experiments.Row
 	formula := 0.0
 	for _, k := range kinds {
 		rs := find(k.kind, target, false)
 		rows = append(rows, rs)
-		all = append(all, Rates(rs, pos).span()...)
-		all = append(all, xysY(Values(rs, pos, theory))...)
+		all = append(all, ySpan(plots.Rates(rs, pos))...)
+		all = append(all, xysY(plots.Values(rs, pos, theory))...)
 		if formula == 0 && len(rs) > 0 && rs[0].Classic > 0 {
 			formula = rs[0].Classic
 		}
@@ -227,25 +227,25 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 	all = append(all, target, formula)
 	// The axis starts a decade under the target: the first adds, whose
 	// rates are far lower, are cut (their arrows point down).
-	lo, hi := logRange(all...)
+	lo, hi := plots.LogRange(all...)
 	lo = math.Max(lo, target/10)
-	logY(p, lo, hi)
+	plots.LogY(p, lo, hi)
 	var xmax float64
 	for i, rs := range rows {
 		if len(rs) == 0 {
 			continue
 		}
-		col := seriesColor(i)
+		col := plots.Color(i)
 		if kinds[i].kind == "double-hashed" {
-			col = seriesColor(5)
+			col = plots.Color(5)
 		}
 		var th plotter.XYs
-		for _, xy := range Values(rs, pos, theory) {
+		for _, xy := range plots.Values(rs, pos, theory) {
 			if xy.Y >= lo {
 				th = append(th, xy)
 			}
 		}
-		if err := addLine(p, th, col, nil, thinW, ""); err != nil {
+		if err := plots.AddLine(p, th, col, nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
 		var keep []*experiments.Row
@@ -254,7 +254,7 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 				keep = append(keep, row)
 			}
 		}
-		if err := addMeasured(p, clampLow(Rates(keep, pos), lo), col, i, kinds[i].name); err != nil {
+		if err := plots.AddPoints(p, plots.Rates(keep, pos).ClampLow(lo), col, i, kinds[i].name); err != nil {
 			return nil, err
 		}
 		_, x := xRange(rs, pos)
@@ -262,11 +262,11 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 	}
 	p.X.Min, p.X.Max = 0, xmax*1.02
 	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals; lines: exact theory", 100*r.Params.Conf))
-	if err := hline(p, target, 0, xmax*1.02, red, dashed, fmt.Sprintf("target %g", target)); err != nil {
+	if err := hline(p, target, 0, xmax*1.02, red, plots.Dashed, fmt.Sprintf("target %g", target)); err != nil {
 		return nil, err
 	}
 	if formula > 0 && formula <= hi {
-		if err := hline(p, formula, 0, xmax*1.02, black, dotted, fmt.Sprintf("one-number formula %.3g", formula)); err != nil {
+		if err := hline(p, formula, 0, xmax*1.02, black, plots.Dotted, fmt.Sprintf("one-number formula %.3g", formula)); err != nil {
 			return nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package plots
+package catalog
 
 import (
 	"fmt"
@@ -6,31 +6,30 @@ import (
 	"math"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/bloomlab/bloomlab/analysis"
-	"github.com/bloomlab/bloomlab/experiments"
-	"github.com/bloomlab/bloomlab/experiments/catalog"
 )
 
-// ErrorPoints returns the mean estimate errors of the cardinality
+// errorPoints returns the mean estimate errors of the cardinality
 // experiment's rows at x(row), with their t intervals, times scale (100
 // for percent). Rows without error columns are skipped.
-func ErrorPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64) Points {
+func errorPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64) plots.Points {
 	return cardinalityPoints(rows, x, scale, func(r *experiments.Row) (y, lo, hi float64) { return r.Error, r.ErrorLo, r.ErrorHi })
 }
 
-// SpreadPoints returns the standard deviations of the estimate errors of
+// spreadPoints returns the standard deviations of the estimate errors of
 // the cardinality experiment's rows at x(row), with their intervals,
 // times scale.
-func SpreadPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64) Points {
+func spreadPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64) plots.Points {
 	return cardinalityPoints(rows, x, scale, func(r *experiments.Row) (y, lo, hi float64) { return r.Spread, r.SpreadLo, r.SpreadHi })
 }
 
-func cardinalityPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64, col func(*experiments.Row) (y, lo, hi float64)) Points {
-	var p Points
+func cardinalityPoints(rows []*experiments.Row, x func(*experiments.Row) float64, scale float64, col func(*experiments.Row) (y, lo, hi float64)) plots.Points {
+	var p plots.Points
 	for _, row := range rows {
 		if row.Scale == 0 || row.Saturated == row.Filters {
 			continue
@@ -42,9 +41,9 @@ func cardinalityPoints(rows []*experiments.Row, x func(*experiments.Row) float64
 	return p
 }
 
-// Predicted returns (x(row), scale y(row)) for the rows whose model gave a
+// predicted returns (x(row), scale y(row)) for the rows whose model gave a
 // prediction, zero and negative values included (for linear axes).
-func Predicted(rows []*experiments.Row, x, y func(*experiments.Row) float64, scale float64) plotter.XYs {
+func predicted(rows []*experiments.Row, x, y func(*experiments.Row) float64, scale float64) plotter.XYs {
 	var xys plotter.XYs
 	for _, row := range rows {
 		if v := y(row); row.Model != "" && !math.IsNaN(v) && !math.IsInf(v, 0) {
@@ -60,16 +59,16 @@ func Predicted(rows []*experiments.Row, x, y func(*experiments.Row) float64, sca
 // percent of the rows' scale.
 func errorSeries(mean, spread *plot.Plot, rows []*experiments.Row, xLine, xPoint func(*experiments.Row) float64,
 	c color.Color, shape int, dashes []vg.Length, name string) error {
-	if err := addLine(mean, Predicted(rows, xLine, bias, 100), c, dashes, thinW, ""); err != nil {
+	if err := plots.AddLine(mean, predicted(rows, xLine, bias, 100), c, dashes, plots.ThinWidth, ""); err != nil {
 		return err
 	}
-	if err := addMeasured(mean, ErrorPoints(rows, xPoint, 100), c, shape, name); err != nil {
+	if err := plots.AddPoints(mean, errorPoints(rows, xPoint, 100), c, shape, name); err != nil {
 		return err
 	}
-	if err := addLine(spread, Predicted(rows, xLine, stdError, 100), c, dashes, lineW, ""); err != nil {
+	if err := plots.AddLine(spread, predicted(rows, xLine, stdError, 100), c, dashes, plots.LineWidth, ""); err != nil {
 		return err
 	}
-	return addMeasured(spread, SpreadPoints(rows, xPoint, 100), c, shape, name)
+	return plots.AddPoints(spread, spreadPoints(rows, xPoint, 100), c, shape, name)
 }
 
 func bias(r *experiments.Row) float64     { return r.Bias }
@@ -79,14 +78,14 @@ func stdError(r *experiments.Row) float64 { return r.StdError }
 // spread of the relative error of each variant's count estimate against
 // the load, and of the union and intersection estimates against the
 // overlap, each beside its prediction.
-func cardinalityFigure(r *experiments.Results) (*Figure, error) {
+func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 	n := float64(r.Params.N)
 	load := func(row *experiments.Row) float64 { return 100 * float64(row.Items) / n }
 	overlap := func(row *experiments.Row) float64 { return 100 * row.Overlap }
 	var counts, sets []string
-	for _, name := range SeriesNames(r) {
-		rows := Rows(r, name, nil)
-		if len(rows) == 0 || rows[0].Scale == 0 || name == catalog.CardinalitySaturation {
+	for _, name := range plots.SeriesNames(r) {
+		rows := plots.Rows(r, name, nil)
+		if len(rows) == 0 || rows[0].Scale == 0 || name == cardinalitySaturation {
 			continue
 		}
 		if rows[0].Estimate == experiments.EstimateItems {
@@ -95,16 +94,16 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 			sets = append(sets, name)
 		}
 	}
-	saturation := Rows(r, catalog.CardinalitySaturation, nil)
+	saturation := plots.Rows(r, cardinalitySaturation, nil)
 	if len(counts)+len(sets)+len(saturation) == 0 {
 		return nil, fmt.Errorf("no cardinality rows in the results")
 	}
 	filters := r.Params.Filters
 
-	a := newPlot(fmt.Sprintf("(a) count estimate: mean error over %d filters", filters), "items inserted, % of the capacity n", "mean relative error (%)")
-	b := newPlot("(b) count estimate: spread over the filters", "items inserted, % of the capacity n", "standard deviation of the relative error (%)")
+	a := plots.Panel(fmt.Sprintf("(a) count estimate: mean error over %d filters", filters), "items inserted, % of the capacity n", "mean relative error (%)")
+	b := plots.Panel("(b) count estimate: spread over the filters", "items inserted, % of the capacity n", "standard deviation of the relative error (%)")
 	for _, p := range []*plot.Plot{a, b} {
-		logX(p)
+		plots.LogX(p)
 	}
 	// Shift each series a little sideways so that their bars do not
 	// overlap.
@@ -116,8 +115,8 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 		return func(row *experiments.Row) float64 { return x(row) + 0.6*d }
 	}
 	for i, name := range counts {
-		rows := Rows(r, name, nil)
-		if err := errorSeries(a, b, rows, load, shift(load, i, len(counts), true), seriesColor(i), i, nil, name); err != nil {
+		rows := plots.Rows(r, name, nil)
+		if err := errorSeries(a, b, rows, load, shift(load, i, len(counts), true), plots.Color(i), i, nil, name); err != nil {
 			return nil, err
 		}
 	}
@@ -125,11 +124,11 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 	b.Legend.Add("lines: predicted standard error")
 	b.Y.Min = 0
 
-	c := newPlot(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
-	d := newPlot("(d) union and intersection: spread over the filter pairs", "overlap, % of n", "standard deviation of the error, % of n")
+	c := plots.Panel(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
+	d := plots.Panel("(d) union and intersection: spread over the filter pairs", "overlap, % of n", "standard deviation of the error, % of n")
 	variantsSeen := map[string]int{}
 	for i, name := range sets {
-		rows := Rows(r, name, nil)
+		rows := plots.Rows(r, name, nil)
 		v := rows[0].Variant
 		col, ok := variantsSeen[v]
 		if !ok {
@@ -138,9 +137,9 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 		}
 		var dashes []vg.Length
 		if strings.HasSuffix(name, experiments.EstimateIntersection) {
-			dashes = dashed
+			dashes = plots.Dashed
 		}
-		if err := errorSeries(c, d, rows, overlap, shift(overlap, i, len(sets), false), seriesColor(col), i, dashes, name); err != nil {
+		if err := errorSeries(c, d, rows, overlap, shift(overlap, i, len(sets), false), plots.Color(col), i, dashes, name); err != nil {
 			return nil, err
 		}
 	}
@@ -164,13 +163,13 @@ func cardinalityFigure(r *experiments.Results) (*Figure, error) {
 		}
 		panels = append(panels, []*plot.Plot{e, f})
 	}
-	return &Figure{Panels: panels, Width: 16 * vg.Inch, Height: 6 * vg.Length(len(panels)) * vg.Inch}, nil
+	return &plots.Figure{Panels: panels, Width: 16 * vg.Inch, Height: 6 * vg.Length(len(panels)) * vg.Inch}, nil
 }
 
 // saturationPanels draws the rows of small filters filled close to
 // saturation against the number of bits expected to stay clear, falling
 // to the right: the measured mean and spread of the relative error beside
-// the exact prediction (solid) and the delta method's (dashed).
+// the exact prediction (solid) and the delta method's (plots.Dashed).
 func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err error) {
 	first := rows[0]
 	m, k := first.Bits, first.Hashes
@@ -188,25 +187,25 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 		}
 	}
 	title := fmt.Sprintf("standard filters of m = %d bits, k = %d, near saturation", m, k)
-	mean = newPlot("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
-	spread = newPlot("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
+	mean = plots.Panel("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
+	spread = plots.Panel("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
 	var sat []string
 	for _, p := range []*plot.Plot{mean, spread} {
 		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
-		p.X.Tick.Marker = decades{}
+		p.X.Tick.Marker = plots.Decades{}
 	}
 	for _, row := range rows {
 		if row.Saturated > 0 || row.PSaturated >= 0.5/float64(row.Filters) {
 			sat = append(sat, fmt.Sprintf("%.3g: %d (%.3g)", clear(row), row.Saturated, row.PSaturated*float64(row.Filters)))
 		}
 	}
-	if err := errorSeries(mean, spread, rows, clear, clear, seriesColor(0), 0, nil, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
+	if err := errorSeries(mean, spread, rows, clear, clear, plots.Color(0), 0, nil, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
 		return nil, nil, err
 	}
-	if err := addLine(mean, Predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.Bias }), 100), black, dashed, lineW, "delta method"); err != nil {
+	if err := plots.AddLine(mean, predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.Bias }), 100), black, plots.Dashed, plots.LineWidth, "delta method"); err != nil {
 		return nil, nil, err
 	}
-	if err := addLine(spread, Predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.StdDev }), 100), black, dashed, lineW, "delta method"); err != nil {
+	if err := plots.AddLine(spread, predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.StdDev }), 100), black, plots.Dashed, plots.LineWidth, "delta method"); err != nil {
 		return nil, nil, err
 	}
 	mean.Legend.Add("solid line: exact prediction (of the finite estimates)")

@@ -1,0 +1,85 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// hashingFigure draws the hashing experiment: (a) the measured rate's
+// excess over the exact theory against m for every hashing option; (b) the
+// time per key of each option.
+func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
+	m := func(row *experiments.Row) float64 { return float64(row.Bits) }
+	names := plots.SeriesNames(r)
+	a := plots.Panel("(a) measured rate above the exact theory", "filter size m (bits)", "excess over exact theory (%)")
+	plots.LogX(a)
+	var xs, ys []float64
+	// Options far off the others would flatten them all to a line; they
+	// are left off the scale and named in the legend with their range.
+	const offScale = 15.0
+	for i, name := range names {
+		rows := plots.Rows(r, name, nil)
+		if i == 0 {
+			for _, row := range rows {
+				xs = append(xs, m(row))
+			}
+		}
+		pts := plots.Excess(rows, m)
+		elo, ehi := minMax(xysY(pts.XYs))
+		if math.Max(math.Abs(elo), math.Abs(ehi)) > offScale {
+			a.Legend.Add(fmt.Sprintf("%s: %+.0f%% to %+.0f%%, off this scale", name, elo, ehi))
+			continue
+		}
+		ys = append(ys, ySpan(pts)...)
+		// Spread the series a little along x so their bars do not overlap.
+		shift := math.Pow(1.06, float64(i)-float64(len(names)-1)/2)
+		for j := range pts.XYs {
+			pts.XYs[j].X *= shift
+		}
+		if err := plots.AddLine(a, pts.XYs, plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
+			return nil, err
+		}
+		if err := plots.AddPoints(a, pts, plots.Color(i), i, name); err != nil {
+			return nil, err
+		}
+	}
+	lo, hi := minMax(append(ys, 0))
+	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+1.2*(hi-lo)
+	a.X.Tick.Marker = powerTicks(xs)
+	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
+	if err := hline(a, 0, a.X.Min, a.X.Max, black, plots.Dashed, "exact theory"); err != nil {
+		return nil, err
+	}
+
+	// (b) times at the largest m.
+	b := plots.Panel(fmt.Sprintf("(b) time per key at m = %g bits", xs[len(xs)-1]), "nanoseconds per key", "")
+	var pos, add, query []float64
+	var labels []string
+	for i := len(names) - 1; i >= 0; i-- {
+		rows := plots.Rows(r, names[i], func(row *experiments.Row) bool { return m(row) == xs[len(xs)-1] })
+		if len(rows) == 0 {
+			continue
+		}
+		pos = append(pos, float64(len(pos)))
+		add = append(add, rows[0].NsPerAdd)
+		query = append(query, rows[0].NsPerQuery)
+		labels = append(labels, names[i])
+	}
+	b.NominalY(labels...)
+	b.Add(&bars{pos: pos, vals: add, width: vg.Points(9), offset: vg.Points(5), color: plots.Color(0), horizontal: true})
+	b.Add(&bars{pos: pos, vals: query, width: vg.Points(9), offset: vg.Points(-5), color: plots.Color(1), horizontal: true})
+	b.Legend.Add("add (all k indexes)", &bars{color: plots.Color(0)})
+	b.Legend.Add("query of an absent key", &bars{color: plots.Color(1)})
+	b.X.Min = 0
+	if len(pos) > 0 {
+		b.X.Max = 1.08 * math.Max(slices.Max(add), slices.Max(query)) // no bar at the edge
+	}
+	b.Y.Min, b.Y.Max = -0.7, float64(len(pos))-0.3
+	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 13 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+}

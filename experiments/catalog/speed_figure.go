@@ -1,0 +1,134 @@
+package catalog
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// speedFigure draws nanoseconds per Add and per Contains against the
+// filter's memory for every variant.
+func speedFigure(r *experiments.Results) (*plots.Figure, error) {
+	size := func(row *experiments.Row) float64 { return float64(row.Bits) / 8 }
+	names := plots.SeriesNames(r)
+	a := plots.Panel("(a) add", "filter memory (bytes)", "nanoseconds per add")
+	b := plots.Panel("(b) query of an absent key", "filter memory (bytes)", "nanoseconds per query")
+	for _, p := range []*plot.Plot{a, b} {
+		plots.LogX(p)
+	}
+	var all []float64
+	for i, name := range names {
+		rows := plots.Rows(r, name, nil)
+		addXY := plots.Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerAdd })
+		qXY := plots.Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerQuery })
+		all = append(append(all, xysY(addXY)...), xysY(qXY)...)
+		c, shape, dashes := speedStyle(names, i)
+		if err := plots.AddPolyline(a, addXY, c, shape, dashes, name); err != nil {
+			return nil, err
+		}
+		qLabel := "" // named in (a), unless it has no adds (the random-line baseline)
+		if len(addXY) == 0 {
+			qLabel = name
+		}
+		if err := plots.AddPolyline(b, qXY, c, shape, dashes, qLabel); err != nil {
+			return nil, err
+		}
+	}
+	lo, hi := plots.LogRange(all...)
+	var caches []string
+	for _, c := range r.Caches {
+		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
+	}
+	for _, p := range []*plot.Plot{a, b} {
+		plots.LogY(p, lo, hi)
+		for _, c := range r.Caches {
+			if err := vline(p, float64(c.Bytes), lo, hi, grey, plots.Dotted, plots.ThinWidth, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(caches) > 0 {
+		a.Legend.Add("dotted verticals: the caches of the machine measured,")
+		a.Legend.Add("   " + strings.Join(caches, ", ") + " (one of each, as the system reports)")
+	} else {
+		a.Legend.Add("(no cache sizes recorded with these results)")
+	}
+	a.Legend.Add("dashed: batched, 256 keys per call")
+	if slices.Contains(names, scalableBlocked) {
+		a.Legend.Add("dash-dotted: scalable with blocked stages (512 bits)")
+	}
+	c, err := linesPanel(r, names, size)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 7 * vg.Inch}, nil
+	}
+	a.Legend.Add("(c) wide grey: the lines analysis predicts")
+	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 24 * vg.Inch, Height: 7 * vg.Inch}, nil
+}
+
+// linesPanel draws the speed figure's panel (c): the distinct 64-byte
+// lines a query of an absent key reads against the filter's memory, each
+// series in its style from panels (a) and (b), and the prediction of
+// package analysis in grey where the results have one. It returns nil if
+// no row counts lines.
+func linesPanel(r *experiments.Results, names []string, size func(*experiments.Row) float64) (*plot.Plot, error) {
+	c := plots.Panel("(c) lines read by a query of an absent key", "filter memory (bytes)", "distinct 64-byte lines per query")
+	plots.LogX(c)
+	hi := 0.0
+	// The predictions first, wide and grey, so that the measured series
+	// stay visible on top of them.
+	for _, name := range names {
+		pred := plots.Values(plots.Rows(r, name, nil), size, func(r *experiments.Row) float64 { return r.LinesPredicted })
+		if err := plots.AddLine(c, pred, grey, nil, 3*plots.LineWidth, ""); err != nil {
+			return nil, err
+		}
+	}
+	for i, name := range names {
+		xy := plots.Values(plots.Rows(r, name, nil), size, func(r *experiments.Row) float64 { return r.LinesAbsent })
+		for _, p := range xy {
+			hi = math.Max(hi, p.Y)
+		}
+		col, shape, dashes := speedStyle(names, i)
+		if err := plots.AddPolyline(c, xy, col, shape, dashes, ""); err != nil {
+			return nil, err
+		}
+	}
+	if hi == 0 {
+		return nil, nil
+	}
+	c.Y.Min, c.Y.Max = 0, hi*1.08
+	return c, nil
+}
+
+// speedStyle returns the colour, glyph and dashes of series i of the speed
+// figure: a batched series takes its variant's colour, plots.Dashed; the
+// scalable filter with blocked stages takes the scalable one's colour,
+// dash-plots.Dotted; the random-line baseline is black and plots.Dotted.
+func speedStyle(names []string, i int) (color.Color, int, []vg.Length) {
+	name := names[i]
+	if name == experiments.RandomLines {
+		return black, i, plots.Dotted
+	}
+	if name == scalableBlocked {
+		if j := slices.Index(names, "scalable"); j >= 0 {
+			return plots.Color(j), i, plots.DashDot
+		}
+		return plots.Color(i), i, plots.DashDot
+	}
+	if base, ok := strings.CutSuffix(name, " batched"); ok {
+		if j := slices.Index(names, base); j >= 0 {
+			return plots.Color(j), j, plots.Dashed
+		}
+		return plots.Color(i), i, plots.Dashed
+	}
+	return plots.Color(i), i, nil
+}

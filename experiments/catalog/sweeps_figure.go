@@ -1,0 +1,148 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/plots"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// bitsFigure draws rate against bits per element for each variant, with
+// the theory of each and the classic formula.
+func bitsFigure(r *experiments.Results) (*plots.Figure, error) {
+	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
+	names := plots.SeriesNames(r)
+	lo, hi := plots.LogRange(rateValues(r, bpe, nil)...)
+	first := r.Rows[0]
+	p := plots.Panel(fmt.Sprintf("False-positive rate against memory, n = %d items, best integer k at each size", first.Items),
+		"bits per element (m/n)", plots.RateLabel)
+	plots.LogY(p, lo, hi)
+	for i, name := range names {
+		rows := plots.Rows(r, name, nil)
+		if err := plots.AddLine(p, plots.Values(rows, bpe, theory), plots.Color(i), theoryDashes(i), plots.LineWidth, name+": "+plots.TheoryLabel(rows[0].Model)); err != nil {
+			return nil, err
+		}
+		if err := plots.AddPoints(p, plots.Rates(rows, bpe).ClampLow(lo), plots.Color(i), i, name+": "+measuredLabel(r, rows)); err != nil {
+			return nil, err
+		}
+	}
+	if err := addClassic(p, plots.Values(plots.Rows(r, names[0], nil), bpe, classic)); err != nil {
+		return nil, err
+	}
+	p.X.Min = 0
+	return single(p), nil
+}
+
+// hashesFigure draws rate against k at fixed bits per element, with the
+// classic optimum (m/n) ln 2.
+func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
+	k := func(row *experiments.Row) float64 { return float64(row.Hashes) }
+	names := plots.SeriesNames(r)
+	var all []float64
+	for _, name := range names {
+		rows := plots.Rows(r, name, nil)
+		all = append(all, ySpan(plots.Rates(rows, k))...)
+		all = append(all, xysY(plots.Values(rows, k, theory))...)
+	}
+	lo, hi := plots.LogRange(all...)
+	first := r.Rows[0]
+	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
+	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per element)",
+		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
+		"hashes k", plots.RateLabel)
+	plots.LogY(p, lo, hi)
+	if err := vline(p, opt, lo, hi, red, plots.Dotted, plots.LineWidth, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		rows := plots.Rows(r, name, nil)
+		if err := plots.AddLine(p, plots.Values(rows, k, theory), plots.Color(i), theoryDashes(i), plots.LineWidth, name+": "+plots.TheoryLabel(rows[0].Model)); err != nil {
+			return nil, err
+		}
+		if err := plots.AddPoints(p, plots.Rates(rows, k).ClampLow(lo), plots.Color(i), i, name+": "+measuredLabel(r, rows)); err != nil {
+			return nil, err
+		}
+	}
+	if err := addClassic(p, plots.Values(plots.Rows(r, names[0], nil), k, classic)); err != nil {
+		return nil, err
+	}
+	p.X.Min = 0
+	return single(p), nil
+}
+
+// powerTicks returns ticks labelled with the values xs, for a logarithmic
+// axis over sizes such as 64 to 4096.
+func powerTicks(xs []float64) plot.ConstantTicks {
+	var t plot.ConstantTicks
+	for _, x := range xs {
+		t = append(t, plot.Tick{Value: x, Label: fmt.Sprintf("%g", x)})
+	}
+	return t
+}
+
+// smallMFigure draws small filters: (a) the measured rate beside the exact
+// and classic rates against m; (b) the same as ratios to the classic rate.
+func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
+	m := func(row *experiments.Row) float64 { return float64(row.Bits) }
+	rows := plots.Rows(r, plots.SeriesNames(r)[0], nil)
+	var xs []float64
+	for _, row := range rows {
+		xs = append(xs, m(row))
+	}
+	pts := plots.Rates(rows, m)
+	th := plots.Values(rows, m, theory)
+	cl := plots.Values(rows, m, classic)
+
+	a := plots.Panel("(a) false-positive rate of small filters", "filter size m (bits)", plots.RateLabel)
+	plots.LogX(a)
+	a.X.Tick.Marker = powerTicks(xs)
+	a.Y.Scale = plot.LogScale{}
+	a.Y.Tick.Marker = plots.Decades{}
+	ys := append(append(ySpan(pts), xysY(th)...), xysY(cl)...)
+	ylo, yhi := minMax(ys)
+	a.Y.Min, a.Y.Max = ylo*0.98, yhi*1.02
+	if err := plots.AddLine(a, cl, grey, plots.Dashed, plots.LineWidth, "classic formula (1-exp(-kn/m))^k"); err != nil {
+		return nil, err
+	}
+	if err := plots.AddLine(a, th, plots.Color(0), nil, plots.LineWidth, "exact rate E[(X/m)^k]"); err != nil {
+		return nil, err
+	}
+	if err := plots.AddPoints(a, pts, black, 0, measuredLabel(r, rows)); err != nil {
+		return nil, err
+	}
+
+	b := plots.Panel("(b) the same, divided by the classic rate", "filter size m (bits)", "rate / classic rate")
+	plots.LogX(b)
+	b.X.Tick.Marker = powerTicks(xs)
+	ratio := plots.Ratio(rows, m, classic)
+	exact := plotter.XYs{}
+	for _, row := range rows {
+		if row.Classic > 0 {
+			exact = append(exact, plotter.XY{X: m(row), Y: row.Theory / row.Classic})
+		}
+	}
+	rlo, rhi := minMax(append(ySpan(ratio), xysY(exact)...))
+	b.Y.Min, b.Y.Max = math.Min(rlo, 1)-0.01, rhi+0.01
+	if err := hline(b, 1, xs[0], xs[len(xs)-1], grey, plots.Dashed, "classic formula"); err != nil {
+		return nil, err
+	}
+	if err := plots.AddLine(b, exact, plots.Color(0), nil, plots.LineWidth, "exact rate"); err != nil {
+		return nil, err
+	}
+	if err := plots.AddPoints(b, ratio, black, 0, "measured"); err != nil {
+		return nil, err
+	}
+	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+}
+
+func minMax(v []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	return lo, hi
+}
