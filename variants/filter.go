@@ -1,11 +1,5 @@
 package variants
 
-import (
-	"errors"
-	"fmt"
-	"strings"
-)
-
 // Filter is an approximate-membership set: Contains never reports false for
 // a key that was added (no false negatives) and reports true for a key that
 // was not added with a small probability, the false-positive rate.
@@ -141,25 +135,4 @@ type StageStats struct {
 	// EstimatedItems is the stage's estimate of its items from its fill
 	// (see Stats.EstimatedItems).
 	EstimatedItems float64
-}
-
-// Errors wrapped by the errors this package returns.
-var (
-	// ErrInvalidParams reports a parameter outside its domain.
-	ErrInvalidParams = errors.New("invalid parameters")
-	// ErrCorrupt reports input that does not decode to a valid filter.
-	ErrCorrupt = errors.New("corrupt filter data")
-	// ErrIncompatible reports filters that cannot be combined.
-	ErrIncompatible = errors.New("incompatible filters")
-)
-
-// trimPrefix returns the message of an error of package analysis without
-// its package prefix and sentinel, to be wrapped in one of this package.
-func trimPrefix(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "analysis: ")
-	return strings.TrimPrefix(msg, ErrInvalidParams.Error()+": ")
-}
-
-func invalid(format string, args ...any) error {
-	return fmt.Errorf("variants: %w: "+format, append([]any{ErrInvalidParams}, args...)...)
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"strings"
 	"sync/atomic"
 )
 
@@ -332,20 +331,6 @@ var (
 	_ io.WriterTo                = (*AgePartitioned)(nil)
 	_ io.ReaderFrom              = (*AgePartitioned)(nil)
 )
-
-func corrupt(format string, args ...any) error {
-	return fmt.Errorf("variants: %w: "+format, append([]any{ErrCorrupt}, args...)...)
-}
-
-// corruptParams turns a constructor's validation error into a decoding
-// error.
-func corruptParams(err error) error {
-	return corrupt("%s", strings.TrimPrefix(err.Error(), "variants: "))
-}
-
-func incompatible(format string, args ...any) error {
-	return fmt.Errorf("variants: %w: "+format, append([]any{ErrIncompatible}, args...)...)
-}
 
 // ---- encoding ----
 
