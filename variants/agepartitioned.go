@@ -137,8 +137,6 @@ type AgePartitioned struct {
 	err     error
 }
 
-var _ Filter = (*AgePartitioned)(nil)
-
 // NewAgePartitioned returns an empty age-partitioned filter of the given
 // geometry. It reports an error wrapping ErrInvalidParams if K, L or G is
 // 0, K + L exceeds analysis.MaxAgeSlices, SliceBits is 0 (or not a
@@ -1020,22 +1018,12 @@ func (f *AgePartitioned) Stats() Stats {
 	return s
 }
 
-// SliceStats describes one slice of an age-partitioned filter.
-type SliceStats struct {
-	Age       int     // generations since the slice was the newest (0: newest)
-	Items     uint64  // items of the generations it received
-	Bits      uint64  // bits of the slice
-	FillRatio float64 // fraction of its bits set
-}
-
 // Batches. The blocked layout batches as Blocked does (see Batcher): it
 // locates the index of a group of 16 keys, reads one word of each so that
 // their cache misses overlap, then sets or tests them in order. The plain
 // layout, whose keys touch K separate slices each, runs the keys one by
 // one. Either way a batch reads the clock once (with Refresh), at its
 // start.
-
-var _ Batcher = (*AgePartitioned)(nil)
 
 // blockOf returns the first word of the blocked index of seed s.
 func (f *AgePartitioned) blockOf(s uint64) unsafe.Pointer {
@@ -1144,8 +1132,6 @@ func (f *AgePartitioned) ContainsHashBatch(ds []Digest, out []bool) {
 // Lines. LinesHash counts the 64-byte lines a query reads (see
 // LineCounter), InsertLinesHash those an insert writes, with the same
 // exact counter as the other filters.
-
-var _ LineCounter = (*AgePartitioned)(nil)
 
 // LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads:
 // the words of the slices it tests, in the order and with the early exits

@@ -7,35 +7,6 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// Batcher is implemented by filters with batched operations, which take
-// many keys at once so that the memory accesses of different keys overlap
-// instead of waiting one for another. The filter works in groups of 16
-// keys and three passes: it hashes every key of the group and computes
-// where its block lies (no memory access to the table), then reads one
-// word of every block in a tight loop, so that the processor has the whole
-// group's cache misses in flight at once, and only then sets or tests the
-// bits, in blocks that are now in cache.
-//
-// AddBatch(keys) has the effect of Add on each key in turn, and
-// ContainsBatch(keys, out) sets out[i] = Contains(keys[i]); ContainsBatch
-// panics if out is shorter than keys. Neither allocates.
-type Batcher interface {
-	// AddBatch inserts every key of keys.
-	AddBatch(keys [][]byte)
-	// ContainsBatch sets out[i] to whether keys[i] is possibly in the
-	// set, for every i < len(keys).
-	ContainsBatch(keys [][]byte, out []bool)
-	// AddHashBatch inserts the keys whose digests are ds.
-	AddHashBatch(ds []Digest)
-	// ContainsHashBatch sets out[i] to ContainsHash(ds[i]).
-	ContainsHashBatch(ds []Digest, out []bool)
-}
-
-var (
-	_ Batcher = (*Blocked)(nil)
-	_ Batcher = (*SplitBlock)(nil)
-)
-
 // batchGroup is the number of keys whose blocks are located before any is
 // read: enough to cover the ten to twenty cache misses a core keeps in
 // flight, small enough for the group's state to stay in L1.

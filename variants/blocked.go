@@ -57,8 +57,6 @@ type Blocked struct {
 	perWord    int
 }
 
-var _ Filter = (*Blocked)(nil)
-
 // checkBlockBits reports an error unless b is a power of two between
 // MinBlockBits and MaxBlockBits.
 func checkBlockBits(b int) error {

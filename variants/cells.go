@@ -1,29 +1,5 @@
 package variants
 
-// FreshCounter is implemented by filters that can say, without changing
-// anything, how many of the cells a digest would set on AddHash are still
-// zero. It is what an attacker who knows a filter's hashing and contents
-// computes to choose keys that fill the filter as fast as possible (a
-// pollution attack; see the adversary experiment), and a research tool
-// for studying how keys overlap. With the Keyed hash kind and a secret
-// key, nobody without the key can compute the digest it needs.
-type FreshCounter interface {
-	// FreshCells returns the number of the k cell probes of AddHash(d)
-	// that find a zero cell (bit or counter); two probes that coincide
-	// on a zero cell count twice. For a scalable filter it counts in
-	// the stage that would take the add: the newest, or a new empty one
-	// (k fresh cells) if the newest is full.
-	FreshCells(d Digest) int
-}
-
-var (
-	_ FreshCounter = (*Standard)(nil)
-	_ FreshCounter = (*Partitioned)(nil)
-	_ FreshCounter = (*Blocked)(nil)
-	_ FreshCounter = (*Counting)(nil)
-	_ FreshCounter = (*Scalable)(nil)
-)
-
 // FreshCells implements FreshCounter.
 func (f *Standard) FreshCells(d Digest) int {
 	n := 0

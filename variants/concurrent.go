@@ -1,7 +1,6 @@
 package variants
 
 import (
-	"encoding"
 	"io"
 	"math"
 	"math/bits"
@@ -50,14 +49,6 @@ type stripe struct {
 	n atomic.Uint64
 	_ [120]byte
 }
-
-var (
-	_ Filter                     = (*ConcurrentStandard)(nil)
-	_ encoding.BinaryMarshaler   = (*ConcurrentStandard)(nil)
-	_ encoding.BinaryUnmarshaler = (*ConcurrentStandard)(nil)
-	_ io.WriterTo                = (*ConcurrentStandard)(nil)
-	_ io.ReaderFrom              = (*ConcurrentStandard)(nil)
-)
 
 // NewConcurrentStandard returns an empty concurrent standard filter with
 // geometry g. Its parameters are checked as NewStandard checks them.

@@ -2,7 +2,6 @@ package variants
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -299,38 +298,6 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// Compile-time checks that the filters implement the encoding interfaces.
-var (
-	_ encoding.BinaryMarshaler   = (*Standard)(nil)
-	_ encoding.BinaryUnmarshaler = (*Standard)(nil)
-	_ io.WriterTo                = (*Standard)(nil)
-	_ io.ReaderFrom              = (*Standard)(nil)
-	_ encoding.BinaryMarshaler   = (*Partitioned)(nil)
-	_ encoding.BinaryUnmarshaler = (*Partitioned)(nil)
-	_ io.WriterTo                = (*Partitioned)(nil)
-	_ io.ReaderFrom              = (*Partitioned)(nil)
-	_ encoding.BinaryMarshaler   = (*Counting)(nil)
-	_ encoding.BinaryUnmarshaler = (*Counting)(nil)
-	_ io.WriterTo                = (*Counting)(nil)
-	_ io.ReaderFrom              = (*Counting)(nil)
-	_ encoding.BinaryMarshaler   = (*Scalable)(nil)
-	_ encoding.BinaryUnmarshaler = (*Scalable)(nil)
-	_ io.WriterTo                = (*Scalable)(nil)
-	_ io.ReaderFrom              = (*Scalable)(nil)
-	_ encoding.BinaryMarshaler   = (*Blocked)(nil)
-	_ encoding.BinaryUnmarshaler = (*Blocked)(nil)
-	_ io.WriterTo                = (*Blocked)(nil)
-	_ io.ReaderFrom              = (*Blocked)(nil)
-	_ encoding.BinaryMarshaler   = (*SplitBlock)(nil)
-	_ encoding.BinaryUnmarshaler = (*SplitBlock)(nil)
-	_ io.WriterTo                = (*SplitBlock)(nil)
-	_ io.ReaderFrom              = (*SplitBlock)(nil)
-	_ encoding.BinaryMarshaler   = (*AgePartitioned)(nil)
-	_ encoding.BinaryUnmarshaler = (*AgePartitioned)(nil)
-	_ io.WriterTo                = (*AgePartitioned)(nil)
-	_ io.ReaderFrom              = (*AgePartitioned)(nil)
-)
 
 // ---- encoding ----
 

@@ -6,11 +6,6 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-var (
-	_ FreshCounter = (*Dynamic)(nil)
-	_ FreshCounter = (*RedisBloom)(nil)
-)
-
 // FreshCells implements FreshCounter: the clear cells among the k probes
 // of the stage that would take AddHash(d), the newest, or k if the add
 // would open a new, empty stage.

@@ -6,33 +6,6 @@ import (
 	"unsafe"
 )
 
-// LineCounter is implemented by every filter of this package. LinesHash
-// reports the number of distinct 64-byte lines of memory that
-// ContainsHash(d) reads from the filter's cells: the lines of the addresses
-// that the query's own probe sequence loads, with the same groups of loads
-// and the same early exits, taken from the filter's actual memory, so a
-// table that does not start on a line boundary counts the lines its probes
-// really straddle. It counts loads of the cells only, not of the filter's
-// own fields, and is a measurement tool, not a fast path: it may allocate.
-//
-// A query that reads more lines costs more once the filter is larger than
-// the cache; analysis.Scalable.Lines and analysis.TableLines predict the
-// count.
-type LineCounter interface {
-	LinesHash(d Digest) int
-}
-
-// Every filter counts its lines.
-var (
-	_ LineCounter = (*Standard)(nil)
-	_ LineCounter = (*ConcurrentStandard)(nil)
-	_ LineCounter = (*Partitioned)(nil)
-	_ LineCounter = (*Counting)(nil)
-	_ LineCounter = (*Blocked)(nil)
-	_ LineCounter = (*SplitBlock)(nil)
-	_ LineCounter = (*Scalable)(nil)
-)
-
 // lineSet collects the distinct 64-byte lines of the addresses loaded.
 type lineSet struct {
 	buf   [32]uintptr

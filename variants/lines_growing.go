@@ -2,12 +2,6 @@ package variants
 
 import "unsafe"
 
-// Every growing filter counts its lines too (see LineCounter).
-var (
-	_ LineCounter = (*Dynamic)(nil)
-	_ LineCounter = (*RedisBloom)(nil)
-)
-
 // LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
 // (see LineCounter): the stages tested newest first, each as the scalable
 // filter's stream stages are, in pairs of slices up to the first pair with

@@ -215,8 +215,6 @@ func (st *scalableStage) fill() (fill, est, items float64) {
 	return fill, est, st.f.estimatedItems(fill)
 }
 
-var _ Filter = (*Scalable)(nil)
-
 // NewScalable returns an empty scalable filter with one stage. It reports an
 // error if a parameter is outside its domain (see ScalableParams) or the
 // first stage cannot be built.

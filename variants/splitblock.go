@@ -70,8 +70,6 @@ func splitPath(h Hashing) uint8 {
 	return splitPathOther
 }
 
-var _ Filter = (*SplitBlock)(nil)
-
 // checkSplitHashing reports an error unless h suits a split-block filter:
 // any hash kind, xxh64 included, and the default derivation.
 func checkSplitHashing(h Hashing) error {

@@ -19,8 +19,6 @@ type Standard struct {
 	m uint64
 }
 
-var _ Filter = (*Standard)(nil)
-
 // Geometry is an explicit filter geometry: m bits (or counters) and k
 // hashes.
 type Geometry struct {
