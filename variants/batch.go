@@ -201,3 +201,114 @@ func (f *SplitBlock) ContainsHashBatch(ds []Digest, out []bool) {
 	}
 	f.containsHashes(unsafe.Pointer(&ds[0].H1), unsafe.Sizeof(Digest{}), len(ds), out)
 }
+
+// The age-partitioned filter's batches. Its blocked layout batches as
+// Blocked does (see Batcher): it locates the index of a group of 16 keys,
+// reads one word of each so that their cache misses overlap, then sets or
+// tests them in order. The plain layout, whose keys touch K separate
+// slices each, runs the keys one by one. Either way a batch reads the
+// clock once (with Refresh), at its start.
+
+// blockOf returns the first word of the blocked index of seed s.
+func (f *AgePartitioned) blockOf(s uint64) unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
+}
+
+// AddBatch inserts every key of keys in order (see Batcher).
+func (f *AgePartitioned) AddBatch(keys [][]byte) {
+	f.Tick()
+	if !f.blocked {
+		for _, k := range keys {
+			f.insert(f.sum(k))
+		}
+		return
+	}
+	var g group
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.sum(key)
+			g.at[i] = f.blockOf(streamSeed(ds[i]))
+		}
+		touch(g.at[:n])
+		for i := range n {
+			f.insert(ds[i])
+		}
+		keys = keys[n:]
+	}
+}
+
+// AddHashBatch inserts the keys whose digests are ds, in order (see
+// Batcher).
+func (f *AgePartitioned) AddHashBatch(ds []Digest) {
+	f.Tick()
+	if !f.blocked {
+		for _, d := range ds {
+			f.insert(d)
+		}
+		return
+	}
+	var g group
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		for i, d := range ds[:n] {
+			g.at[i] = f.blockOf(streamSeed(d))
+		}
+		touch(g.at[:n])
+		for _, d := range ds[:n] {
+			f.insert(d)
+		}
+		ds = ds[n:]
+	}
+}
+
+// ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
+func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
+	checkOut(len(keys), out)
+	live := f.live()
+	if !f.blocked {
+		for i, k := range keys {
+			out[i] = f.containsSeed(streamSeed(f.sum(k)), live)
+		}
+		return
+	}
+	var g group
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			g.rest[i] = streamSeed(f.sum(key))
+			g.at[i] = f.blockOf(g.rest[i])
+		}
+		touch(g.at[:n])
+		for i := range n {
+			out[i] = f.testBlock(g.at[i], g.rest[i], live)
+		}
+		keys, out = keys[n:], out[n:]
+	}
+}
+
+// ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
+func (f *AgePartitioned) ContainsHashBatch(ds []Digest, out []bool) {
+	checkOut(len(ds), out)
+	live := f.live()
+	if !f.blocked {
+		for i, d := range ds {
+			out[i] = f.containsSeed(streamSeed(d), live)
+		}
+		return
+	}
+	var g group
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		for i, d := range ds[:n] {
+			g.rest[i] = streamSeed(d)
+			g.at[i] = f.blockOf(g.rest[i])
+		}
+		touch(g.at[:n])
+		for i := range n {
+			out[i] = f.testBlock(g.at[i], g.rest[i], live)
+		}
+		ds, out = ds[n:], out[n:]
+	}
+}
