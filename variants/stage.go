@@ -276,10 +276,11 @@ func (f *Scalable) containsStreamBlocked(d Digest) bool {
 
 // prefetchBytes is the size of the newest blocked stage beyond which
 // streamBlockedTest prefetches every stage's block before testing them:
-// half the L2 cache of the machines measured, where the newest stage,
-// about half the filter with s = 2, and the older ones no longer fit it.
-// Within it the prefetch pass measured about 5 ns of 30 per query at
-// n = 1e4 (4 stages); at 3e7 keys it shortened absent queries.
+// half a typical L2 cache, where the newest stage, about half the filter
+// with s = 2, and the older ones no longer fit it. While the stages are in
+// cache the prefetch pass is pure cost; beyond it, it shortens absent
+// queries (BenchmarkScalable, variant=scalable-blocked at n=1e4 and
+// n=3e7).
 const prefetchBytes = 1 << 19
 
 // streamBlockedTestGo reports whether the stream seed s tests present in
