@@ -27,25 +27,16 @@ func newAgeFor(blocked bool) newFilterFunc {
 	}
 }
 
-func init() {
-	conformanceVariants["age-partitioned"] = newAgeFor(false)
-	conformanceVariants["age-partitioned-blocked"] = newAgeFor(true)
-	// From a geometry: K = Hashes slices per key, L = 3, slices of about
-	// Bits/(K + L) bits (whole words for the blocked layout), generations
-	// that half fill a full slice.
-	for _, blocked := range []bool{false, true} {
-		name := "age-partitioned"
-		if blocked {
-			name += "-blocked"
-		}
-		persistentTypes[name] = func(g Geometry, h Hashing) (persistent, error) {
-			b := max(g.Bits/uint64(g.Hashes+3), 1)
-			if blocked {
-				b = (b + 63) / 64 * 64
-			}
-			return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, Blocked: blocked, Hashing: h})
-		}
+// newAgeGeometry builds an age-partitioned filter from a geometry, for the
+// format tests: K = Hashes slices per key, L = 3, slices of about
+// Bits/(K + L) bits (whole words for the blocked layout), generations that
+// half fill a full slice.
+func newAgeGeometry(g Geometry, h Hashing, blocked bool) (persistent, error) {
+	b := max(g.Bits/uint64(g.Hashes+3), 1)
+	if blocked {
+		b = (b + 63) / 64 * 64
 	}
+	return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, Blocked: blocked, Hashing: h})
 }
 
 // ageDigests returns the digests of n distinct keys.

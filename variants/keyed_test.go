@@ -172,7 +172,8 @@ func TestKeyedDecodeErrors(t *testing.T) {
 	}
 	// Every prefix and every single-bit change of a keyed encoding of
 	// every variant is rejected.
-	for name, newf := range persistentTypes {
+	for _, name := range sortedTypes() {
+		newf := persistentTypes[name]
 		g, err := newf(Geometry{Bits: 100, Hashes: 2}, Hashing{Kind: Keyed, Key: refKey})
 		if err != nil {
 			t.Fatal(name, err)

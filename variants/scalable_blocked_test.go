@@ -8,17 +8,6 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-func init() {
-	// As for "scalable": the suite's keys fill five stages.
-	conformanceVariants["scalable-blocked"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewScalable(ScalableParams{P: p, N0: max(n/16, 1), BlockBits: 512, Hashing: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-}
-
 // TestScalableBlockedRate measures scalable filters with blocked stages
 // (B = 64 and 512) over 30 seeded filters each at four sizes and checks
 // the mean rate against the compound theory of analysis.Scalable with

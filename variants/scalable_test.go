@@ -16,18 +16,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-func init() {
-	// The first stage holds a sixteenth of the suite's capacity, so the
-	// suite's keys fill five stages and exercise growth.
-	conformanceVariants["scalable"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewScalable(ScalableParams{P: p, N0: max(n/16, 1), Hashing: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-}
-
 // streamKey writes into buf the i-th key of a stream tagged by seed and
 // set: streams with different (seed, set) never share a key. It lets the
 // growth tests use millions of keys without holding them.
