@@ -171,6 +171,16 @@ func supports(name string, h Hashing) bool {
 	return true
 }
 
+// redisSupports reports whether the variant named name is a RedisBloom
+// filter, which the suites run once, with the default hash options, since
+// it hashes only with its own.
+func redisSupports(name string, h Hashing) (isRedis, ok bool) {
+	if !strings.HasPrefix(name, "redisbloom") {
+		return false, false
+	}
+	return true, h.Kind == XXH3 && h.Derivation == EnhancedDouble
+}
+
 // TestConformance runs the shared contract over every variant and every
 // hashing option.
 func TestConformance(t *testing.T) {

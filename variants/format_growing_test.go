@@ -10,16 +10,6 @@ import (
 	"testing"
 )
 
-// redisSupports reports whether the variant named name is a RedisBloom
-// filter, which the suites run once, with the default hash options, since
-// it hashes only with its own.
-func redisSupports(name string, h Hashing) (isRedis, ok bool) {
-	if !strings.HasPrefix(name, "redisbloom") {
-		return false, false
-	}
-	return true, h.Kind == XXH3 && h.Derivation == EnhancedDouble
-}
-
 // growingGolden returns the golden filters of the growing variants: a
 // dynamic filter of stages of 2 items and RedisBloom chains (capacity 2,
 // expansion 1, and capacity 1 with power-of-two tables of 4 bits in one
