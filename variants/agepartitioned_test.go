@@ -88,6 +88,7 @@ func TestAgePartitionedWindowEveryPhase(t *testing.T) {
 // TestAgePartitionedWindowEveryPhase checks at every age). Skipped with
 // -short.
 func TestAgePartitionedTenMillion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("ten million adds")
 	}
@@ -170,6 +171,7 @@ func measureRate(t *testing.T, p AgePartitionedParams, cs []uint64, filters, que
 // errors of the between-filter spread (floored at the binomial error of
 // the pooled queries, for the rarest rates).
 func TestAgePartitionedRate(t *testing.T) {
+	t.Parallel()
 	const filters, queries = 24, 20000
 	for _, kl := range [][2]int{{3, 3}, {7, 5}, {10, 7}, {12, 6}} {
 		k, l := kl[0], kl[1]
@@ -195,6 +197,7 @@ func TestAgePartitionedRate(t *testing.T) {
 // analysis.AgePartitioned.BlockedFPR, and above the independent-slice rate
 // it would have without blocking.
 func TestAgePartitionedBlockedRate(t *testing.T) {
+	t.Parallel()
 	const filters, queries = 24, 20000
 	g := uint64(300)
 	p := AgePartitionedParams{K: 7, L: 9, G: g, SliceBits: 64 * 48, Blocked: true}
@@ -505,6 +508,7 @@ func TestAgePartitionedBatch(t *testing.T) {
 // and no insert exceeds 3 lines nor any query 4, for the geometries that
 // NewAgePartitionedFor picks at 1e-2 to 1e-4 (K <= 16, K + L <= 32).
 func TestAgePartitionedLines(t *testing.T) {
+	t.Parallel()
 	// The geometries NewAgePartitionedFor picks, and k = 10, l = 7, g =
 	// 1000 with slices of ceil(k g/ln 2) bits (decred's for a 1e-3 target)
 	// in both layouts.

@@ -349,6 +349,7 @@ func meanRate(t *testing.T, filters, n, q int, mk func(i int) Filter) (mean, se 
 // (analysis.BlockedFPR, analysis.SplitBlockFPR) of the geometry built, at
 // capacity and at twice capacity.
 func TestBlockedRateMatchesTheory(t *testing.T) {
+	t.Parallel()
 	const filters, capacity, q = 30, 20_000, 60_000
 	type tc struct {
 		name string

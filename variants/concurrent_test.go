@@ -200,6 +200,7 @@ func TestConcurrentTestAndAdd(t *testing.T) {
 // one) from several goroutines at once: the read-only methods must be free
 // of data races; run it with -race.
 func TestRaceContains(t *testing.T) {
+	t.Parallel()
 	present := testKeys(51, 1, 5000)
 	absent := testKeys(51, 2, 1000)
 	for _, v := range conformanceVariants {

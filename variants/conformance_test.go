@@ -184,6 +184,7 @@ func redisSupports(name string, h Hashing) (isRedis, ok bool) {
 // TestConformance runs the shared contract over every variant and every
 // hashing option.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, v := range conformanceVariants {
 		name, newFilter := v.name, v.new
 		for _, h := range allHashings {
@@ -191,6 +192,7 @@ func TestConformance(t *testing.T) {
 				continue
 			}
 			t.Run(name+"/"+h.Kind.String()+"/"+h.Derivation.String(), func(t *testing.T) {
+				t.Parallel()
 				testFilter(t, func(capacity uint64, p float64) Filter { return newFilter(t, capacity, p, h) })
 			})
 		}

@@ -199,6 +199,7 @@ func encodedLen(st Stats, h Hashing) int {
 // TestRoundTrip saves and loads every sample filter through each of the
 // four methods and checks that the loaded filter answers as the saved one.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	for name, f := range sampleFilters(t) {
 		t.Run(name, func(t *testing.T) {
 			data, err := f.MarshalBinary()
@@ -249,6 +250,7 @@ func TestRoundTrip(t *testing.T) {
 // to implement the four encoding interfaces and to round-trip a filled
 // filter through MarshalBinary and UnmarshalBinary.
 func TestEveryVariantPersists(t *testing.T) {
+	t.Parallel()
 	for _, v := range conformanceVariants {
 		name, newFilter := v.name, v.new
 		t.Run(name, func(t *testing.T) {
@@ -438,7 +440,7 @@ func TestGoldenLoads(t *testing.T) {
 
 // TestGoldenEarlierScalable checks that scalable filters saved before the
 // stream derivation (codes 4 and 7) load and answer exactly as before:
-// scalable-default-v1.golden was written by the version before it (P =
+// scalable-default-v1.golden holds a filter in the former indexing (P =
 // 0.01, r = 0.5, s = 1, n0 = 2, seed 5, the golden keys: three stages
 // with the default derivation, code 4), and scalable-blocked-v1.golden is
 // a code 7 file. Each must load with the former indexing, encode to the
@@ -718,6 +720,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // TestBeyond32BitsRoundTrip saves a standard filter of more than 2^32 bits
 // to a file and loads it back.
 func TestBeyond32BitsRoundTrip(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes and reads 512 MiB")
 	}

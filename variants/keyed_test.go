@@ -227,6 +227,7 @@ func TestKeyedGoldenLayout(t *testing.T) {
 // (1-e^(-kn/m))^k for the geometry built. TestEveryHashingMatchesTheory
 // checks one keyed filter over more queries.
 func TestKeyedRateMatchesTheory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("4 s under the race detector; TestEveryHashingMatchesTheory checks one keyed filter")
 	}

@@ -32,6 +32,7 @@ func meanLines(f LineCounter, h Hashing, keys [][]byte) (mean, se float64) {
 // standard errors of the between-filter spread; for present keys (every
 // fifth key) within 4%.
 func TestScalableLines(t *testing.T) {
+	t.Parallel()
 	const items, filters = 20_000, 6
 	present := testKeys(61, 1, items)
 	absent := testKeys(61, 2, 4000)

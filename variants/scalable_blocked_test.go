@@ -16,6 +16,7 @@ import (
 // (Stats.EstimatedItems) are checked the same way against the bias and
 // spread analysis.Scalable.EstimateError predicts for blocked stages.
 func TestScalableBlockedRate(t *testing.T) {
+	t.Parallel()
 	const (
 		P  = 0.01
 		n0 = 100

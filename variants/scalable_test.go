@@ -55,6 +55,7 @@ func expectedStages(t *testing.T, g analysis.Scalable, items uint64) int {
 // only if the stages' false positives are independent. Checks the stage
 // count against the geometry and the absence of false negatives on a sample.
 func TestScalableGrowthRate(t *testing.T) {
+	t.Parallel()
 	const (
 		P  = 0.001
 		n0 = 1000
@@ -175,6 +176,7 @@ func meanSD(x []float64) (mean, sd float64) {
 // enhanced double hashing the tiny first stages exceed their design error
 // (see the Scalable documentation), so there it is only logged.
 func TestScalableFromOne(t *testing.T) {
+	t.Parallel()
 	const P = 0.001
 	n := uint64(1_000_000)
 	if testing.Short() {
