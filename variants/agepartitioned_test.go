@@ -27,25 +27,16 @@ func newAgeFor(blocked bool) newFilterFunc {
 	}
 }
 
-func init() {
-	conformanceVariants["age-partitioned"] = newAgeFor(false)
-	conformanceVariants["age-partitioned-blocked"] = newAgeFor(true)
-	// From a geometry: K = Hashes slices per key, L = 3, slices of about
-	// Bits/(K + L) bits (whole words for the blocked layout), generations
-	// that half fill a full slice.
-	for _, blocked := range []bool{false, true} {
-		name := "age-partitioned"
-		if blocked {
-			name += "-blocked"
-		}
-		persistentTypes[name] = func(g Geometry, h Hashing) (persistent, error) {
-			b := max(g.Bits/uint64(g.Hashes+3), 1)
-			if blocked {
-				b = (b + 63) / 64 * 64
-			}
-			return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, Blocked: blocked, Hashing: h})
-		}
+// newAgeGeometry builds an age-partitioned filter from a geometry, for the
+// format tests: K = Hashes slices per key, L = 3, slices of about
+// Bits/(K + L) bits (whole words for the blocked layout), generations that
+// half fill a full slice.
+func newAgeGeometry(g Geometry, h Hashing, blocked bool) (persistent, error) {
+	b := max(g.Bits/uint64(g.Hashes+3), 1)
+	if blocked {
+		b = (b + 63) / 64 * 64
 	}
+	return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, Blocked: blocked, Hashing: h})
 }
 
 // ageDigests returns the digests of n distinct keys.
@@ -97,6 +88,7 @@ func TestAgePartitionedWindowEveryPhase(t *testing.T) {
 // TestAgePartitionedWindowEveryPhase checks at every age). Skipped with
 // -short.
 func TestAgePartitionedTenMillion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("ten million adds")
 	}
@@ -179,6 +171,7 @@ func measureRate(t *testing.T, p AgePartitionedParams, cs []uint64, filters, que
 // errors of the between-filter spread (floored at the binomial error of
 // the pooled queries, for the rarest rates).
 func TestAgePartitionedRate(t *testing.T) {
+	t.Parallel()
 	const filters, queries = 24, 20000
 	for _, kl := range [][2]int{{3, 3}, {7, 5}, {10, 7}, {12, 6}} {
 		k, l := kl[0], kl[1]
@@ -204,6 +197,7 @@ func TestAgePartitionedRate(t *testing.T) {
 // analysis.AgePartitioned.BlockedFPR, and above the independent-slice rate
 // it would have without blocking.
 func TestAgePartitionedBlockedRate(t *testing.T) {
+	t.Parallel()
 	const filters, queries = 24, 20000
 	g := uint64(300)
 	p := AgePartitionedParams{K: 7, L: 9, G: g, SliceBits: 64 * 48, Blocked: true}
@@ -514,6 +508,7 @@ func TestAgePartitionedBatch(t *testing.T) {
 // and no insert exceeds 3 lines nor any query 4, for the geometries that
 // NewAgePartitionedFor picks at 1e-2 to 1e-4 (K <= 16, K + L <= 32).
 func TestAgePartitionedLines(t *testing.T) {
+	t.Parallel()
 	// The geometries NewAgePartitionedFor picks, and k = 10, l = 7, g =
 	// 1000 with slices of ceil(k g/ln 2) bits (decred's for a 1e-3 target)
 	// in both layouts.

@@ -181,3 +181,57 @@ func BenchmarkFilterInCache(b *testing.B) {
 	b.Run(name+"/op=contains-absent", func(b *testing.B) { benchQueries(b, f, absent, false, bpk) })
 	b.Run(name+"/op=add", func(b *testing.B) { benchAdds(b, f, present) })
 }
+
+// benchQueries runs Contains over keys in a cycle, reporting the hit rate
+// as fpr for absent keys and failing on a false negative for present ones.
+func benchQueries(b *testing.B, f Filter, keys [][]byte, present bool, bitsPerKey float64) {
+	b.ReportAllocs()
+	hits, queries, i := 0, 0, 0
+	for b.Loop() {
+		if f.Contains(keys[i]) {
+			hits++
+		}
+		queries++
+		i++
+		if i == len(keys) {
+			i = 0
+		}
+	}
+	if !present {
+		b.ReportMetric(float64(hits)/float64(queries), "fpr")
+	} else if hits != queries {
+		b.Fatalf("false negatives: %d of %d present keys missed", queries-hits, queries)
+	}
+	b.ReportMetric(bitsPerKey, "bits/key")
+}
+
+// benchAdds runs Add over keys in a cycle, emptying the filter at the end
+// of each cycle so that every Add inserts a fresh key into a filter that
+// holds at most len(keys).
+func benchAdds(b *testing.B, f Filter, keys [][]byte) {
+	b.ReportAllocs()
+	f.Reset()
+	i := 0
+	for b.Loop() {
+		f.Add(keys[i])
+		i++
+		if i == len(keys) {
+			i = 0
+			f.Reset()
+		}
+	}
+}
+
+func benchXXH3(b *testing.B, keys [][]byte) {
+	b.ReportAllocs()
+	var sink uint64
+	i := 0
+	for b.Loop() {
+		sink += xxh3.Hash128Seed(keys[i], 0).Lo
+		i++
+		if i == len(keys) {
+			i = 0
+		}
+	}
+	_ = sink
+}

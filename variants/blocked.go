@@ -6,8 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
-
-	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // DefaultBlockBits is the block size of a blocked filter unless one is
@@ -56,8 +54,6 @@ type Blocked struct {
 	blockShift uint
 	perWord    int
 }
-
-var _ Filter = (*Blocked)(nil)
 
 // checkBlockBits reports an error unless b is a power of two between
 // MinBlockBits and MaxBlockBits.
@@ -114,31 +110,6 @@ func NewBlocked(g Geometry, blockBits int, h Hashing) (*Blocked, error) {
 func newBlocked(c bitCore, m, b uint64) *Blocked {
 	shift := uint(bits.TrailingZeros64(b))
 	return &Blocked{bitCore: c, m: m, blocks: m / b, blockBits: b, blockShift: shift, perWord: 64 / int(shift)}
-}
-
-// BlockedSized returns the geometry of a blocked filter with blocks of
-// blockBits bits (0 means DefaultBlockBits) for capacity n at false-positive
-// rate p: the fewest whole blocks, and the k that minimises the exact
-// blocked rate for them, whose rate analysis.BlockedFPR is at most p
-// (analysis.BlockedSize). It needs more bits than Sized: the block penalty.
-func BlockedSized(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
-	if blockBits == 0 {
-		blockBits = DefaultBlockBits
-	}
-	if err := checkBlockBits(blockBits); err != nil {
-		return Geometry{}, err
-	}
-	if capacity == 0 {
-		return Geometry{}, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
-	}
-	m, k, err := analysis.BlockedSize(capacity, fpr, uint64(blockBits))
-	if err != nil {
-		return Geometry{}, invalid("a blocked filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
-	}
-	return Geometry{Bits: m, Hashes: k}, nil
 }
 
 // NewBlockedFor returns an empty blocked filter with blocks of blockBits

@@ -11,31 +11,6 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-func init() {
-	for _, b := range []int{256, 512, 1024} {
-		name := "blocked"
-		if b != DefaultBlockBits {
-			name = fmt.Sprintf("blocked-%d", b)
-		}
-		conformanceVariants[name] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-			f, err := NewBlockedFor(n, p, b, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-		persistentTypes[name] = func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, b, h) }
-	}
-	conformanceVariants["split-block"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewSplitBlockFor(n, p, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	persistentTypes["split-block"] = func(g Geometry, h Hashing) (persistent, error) { return NewSplitBlock(g.Bits, h) }
-}
-
 // ownHashings are the hash options of the variants with their own
 // indexing.
 var ownHashings = []Hashing{{}, {Kind: Metro, Seed: 7}, {Seed: 3}}
@@ -374,6 +349,7 @@ func meanRate(t *testing.T, filters, n, q int, mk func(i int) Filter) (mean, se 
 // (analysis.BlockedFPR, analysis.SplitBlockFPR) of the geometry built, at
 // capacity and at twice capacity.
 func TestBlockedRateMatchesTheory(t *testing.T) {
+	t.Parallel()
 	const filters, capacity, q = 30, 20_000, 60_000
 	type tc struct {
 		name string

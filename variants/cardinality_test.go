@@ -179,6 +179,7 @@ func estimateCases() []estimateCase {
 // items actually inserted) match the bias and standard error that package
 // analysis predicts, within 4 standard errors.
 func TestEstimatedItemsStatistics(t *testing.T) {
+	t.Parallel()
 	filters := 3000
 	if testing.Short() {
 		filters = 600
@@ -255,6 +256,7 @@ func setCases() []setCase {
 // of EstimateSets' union, intersection and Jaccard estimates against
 // analysis.FillEstimator.SetError, within 4 standard errors.
 func TestEstimateSetsStatistics(t *testing.T) {
+	t.Parallel()
 	const size = 300
 	pairs := 2000
 	if testing.Short() {
@@ -523,6 +525,7 @@ func TestFieldMasks(t *testing.T) {
 // mean, and checks mean, spread and the number of saturated filters
 // against the exact theory.
 func TestEstimatedItemsSmallFilters(t *testing.T) {
+	t.Parallel()
 	filters := 20000
 	if testing.Short() {
 		filters = 4000

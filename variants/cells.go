@@ -1,28 +1,6 @@
 package variants
 
-// FreshCounter is implemented by filters that can say, without changing
-// anything, how many of the cells a digest would set on AddHash are still
-// zero. It is what an attacker who knows a filter's hashing and contents
-// computes to choose keys that fill the filter as fast as possible (a
-// pollution attack; see the adversary experiment), and a research tool
-// for studying how keys overlap. With the Keyed hash kind and a secret
-// key, nobody without the key can compute the digest it needs.
-type FreshCounter interface {
-	// FreshCells returns the number of the k cell probes of AddHash(d)
-	// that find a zero cell (bit or counter); two probes that coincide
-	// on a zero cell count twice. For a scalable filter it counts in
-	// the stage that would take the add: the newest, or a new empty one
-	// (k fresh cells) if the newest is full.
-	FreshCells(d Digest) int
-}
-
-var (
-	_ FreshCounter = (*Standard)(nil)
-	_ FreshCounter = (*Partitioned)(nil)
-	_ FreshCounter = (*Blocked)(nil)
-	_ FreshCounter = (*Counting)(nil)
-	_ FreshCounter = (*Scalable)(nil)
-)
+import "github.com/bloomlab/bloomlab/analysis"
 
 // FreshCells implements FreshCounter.
 func (f *Standard) FreshCells(d Digest) int {
@@ -107,4 +85,46 @@ func (f *Scalable) FreshCells(d Digest) int {
 		return st.b.FreshCells(d.Remix(i))
 	}
 	return st.f.FreshCells(d.Remix(i))
+}
+
+// FreshCells implements FreshCounter: the clear cells among the k probes
+// of the stage that would take AddHash(d), the newest, or k if the add
+// would open a new, empty stage.
+func (f *Dynamic) FreshCells(d Digest) int {
+	i := f.live - 1
+	if f.stages[i].items >= f.geom.N && f.err == nil && i+1 < analysis.MaxDynamicStages {
+		return f.stage.Hashes
+	}
+	st, s := &f.hot[i], streamSeed(d)
+	n, x := 0, s+st.x0
+	for j := range st.k {
+		b := st.index(x, j)
+		p := f.stages[i].words[uint64(j)*f.stages[i].sliceWords:]
+		if p[b>>6]>>(b&63)&1 == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// FreshCells implements FreshCounter: the clear bits among the probes of
+// the link that would take the add, the newest, or its hashes if the add
+// would open a new link. Like FreshCells of the other filters it does not
+// test the chain first, which RedisBloom's add does.
+func (f *RedisBloom) FreshCells(d Digest) int {
+	i := f.live - 1
+	l := &f.links[i]
+	if l.items >= l.Capacity && f.err == nil {
+		if next, err := f.geom.Link(i + 1); err == nil {
+			return next.Hashes
+		}
+	}
+	n := 0
+	for j := range uint64(l.Hashes) {
+		x := redisProbe(d, j, l.Modulus)
+		if l.words[x>>6]>>(x&63)&1 == 0 {
+			n++
+		}
+	}
+	return n
 }

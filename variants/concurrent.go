@@ -1,8 +1,6 @@
 package variants
 
 import (
-	"encoding"
-	"io"
 	"math"
 	"math/bits"
 	"sync/atomic"
@@ -50,14 +48,6 @@ type stripe struct {
 	n atomic.Uint64
 	_ [120]byte
 }
-
-var (
-	_ Filter                     = (*ConcurrentStandard)(nil)
-	_ encoding.BinaryMarshaler   = (*ConcurrentStandard)(nil)
-	_ encoding.BinaryUnmarshaler = (*ConcurrentStandard)(nil)
-	_ io.WriterTo                = (*ConcurrentStandard)(nil)
-	_ io.ReaderFrom              = (*ConcurrentStandard)(nil)
-)
 
 // NewConcurrentStandard returns an empty concurrent standard filter with
 // geometry g. Its parameters are checked as NewStandard checks them.
@@ -249,64 +239,6 @@ func (f *ConcurrentStandard) Reset() {
 	for i := range f.items {
 		f.items[i].n.Store(0)
 	}
-}
-
-func (f *ConcurrentStandard) encode(e *encoder) {
-	e.bitTable(codeStandard, f.hashing, f.params(), f.words, true)
-}
-
-// params returns the parameter block of the standard format.
-func (f *ConcurrentStandard) params() bitParams {
-	return bitParams{size: f.m, k: f.k, capacity: f.capacity, items: f.itemCount()}
-}
-
-func (f *ConcurrentStandard) encodedSize() uint64 {
-	return bitTableSize(f.params(), len(f.words)) + f.hashing.keyBytes()
-}
-
-// MarshalBinary encodes the filter in the standard format (see
-// FormatVersion and Standard.MarshalBinary). It may run while other
-// goroutines add keys; the encoding then holds every key whose Add
-// returned before MarshalBinary was called, and its item count may miss
-// keys whose bits it holds.
-func (f *ConcurrentStandard) MarshalBinary() ([]byte, error) {
-	if f.m == 0 {
-		return nil, errZero("ConcurrentStandard")
-	}
-	return marshal(f.encodedSize(), f.encode)
-}
-
-// WriteTo writes the encoding that MarshalBinary returns to w, streaming
-// the bits through a small buffer. It may run while other goroutines add
-// keys, as MarshalBinary may.
-func (f *ConcurrentStandard) WriteTo(w io.Writer) (int64, error) {
-	if f.m == 0 {
-		return 0, errZero("ConcurrentStandard")
-	}
-	return writeTo(w, f.encodedSize(), f.encode)
-}
-
-// UnmarshalBinary replaces f with the standard filter encoded in data, as
-// Standard.UnmarshalBinary does. It needs exclusive access. On error f is
-// unchanged.
-func (f *ConcurrentStandard) UnmarshalBinary(data []byte) error {
-	g, err := unmarshal(data, (*decoder).readStandard)
-	if err == nil {
-		f.take(g)
-	}
-	return err
-}
-
-// ReadFrom replaces f with the standard filter read from r, as
-// Standard.ReadFrom does. It needs exclusive access. On error f is
-// unchanged.
-func (f *ConcurrentStandard) ReadFrom(r io.Reader) (int64, error) {
-	d := newDecoder(r)
-	g, err := d.readStandard()
-	if err == nil {
-		f.take(g)
-	}
-	return d.n, err
 }
 
 // take makes f the filter s, taking over its bits.

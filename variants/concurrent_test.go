@@ -10,19 +10,6 @@ import (
 	"testing"
 )
 
-func init() {
-	// The concurrent filter joins the shared conformance suite.
-	conformanceVariants["concurrent-standard"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewConcurrentStandardFor(n, p, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	persistentTypes["concurrent"] = func(g Geometry, h Hashing) (persistent, error) { return NewConcurrentStandard(g, h) }
-	setCapacityHook = func(f Filter, n uint64) { f.(*ConcurrentStandard).capacity = n }
-}
-
 // asStandard returns a Standard sharing the bits of a concurrent filter.
 func asStandard(f *ConcurrentStandard) *Standard {
 	return &Standard{bitCore: bitCore{words: f.words, k: f.k, capacity: f.capacity, items: f.itemCount(), hashing: f.hashing}, m: f.m}
@@ -213,9 +200,11 @@ func TestConcurrentTestAndAdd(t *testing.T) {
 // one) from several goroutines at once: the read-only methods must be free
 // of data races; run it with -race.
 func TestRaceContains(t *testing.T) {
+	t.Parallel()
 	present := testKeys(51, 1, 5000)
 	absent := testKeys(51, 2, 1000)
-	for name, newFilter := range conformanceVariants {
+	for _, v := range conformanceVariants {
+		name, newFilter := v.name, v.new
 		t.Run(name, func(t *testing.T) {
 			f := newFilter(t, 5000, 0.01, Hashing{Kind: Metro, Seed: 2})
 			for _, k := range present {

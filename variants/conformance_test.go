@@ -9,26 +9,117 @@ import (
 )
 
 // newFilterFunc builds a filter sized for capacity items at rate p with
-// hashing h, as each variant's test registers it.
+// hashing h.
 type newFilterFunc func(t testing.TB, capacity uint64, p float64, h Hashing) Filter
 
-// conformanceVariants lists every variant the shared suite runs over. Later
-// variants join by appending here.
-var conformanceVariants = map[string]newFilterFunc{
-	"standard": func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewStandardFor(n, p, h)
+// conformanceVariant is one row of the shared suite: a name, which also
+// names its subtests, and a constructor from capacity, rate and hashing.
+type conformanceVariant struct {
+	name string
+	new  newFilterFunc
+}
+
+// sized adapts a constructor that reports an error to newFilterFunc.
+func sized[F Filter](build func(n uint64, p float64, h Hashing) (F, error)) newFilterFunc {
+	return func(t testing.TB, n uint64, p float64, h Hashing) Filter {
+		f, err := build(n, p, h)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return f
+	}
+}
+
+// conformanceVariants lists, in order, every variant the shared suites
+// (TestConformance, TestAddContainsNoAllocs, TestEveryVariantPersists,
+// TestRaceContains) run over. A new variant gets a row here.
+var conformanceVariants = []conformanceVariant{
+	{"standard", sized(func(n uint64, p float64, h Hashing) (*Standard, error) {
+		return NewStandardFor(n, p, h)
+	})},
+	{"partitioned", sized(func(n uint64, p float64, h Hashing) (*Partitioned, error) {
+		return NewPartitionedFor(n, p, h)
+	})},
+	{"counting", sized(func(n uint64, p float64, h Hashing) (*Counting, error) {
+		return NewCountingFor(n, p, 0, h)
+	})},
+	// Two-bit counters saturate at a load of 3 and so exercise the sticky
+	// path in the shared suite.
+	{"counting-w2", sized(func(n uint64, p float64, h Hashing) (*Counting, error) {
+		return NewCountingFor(n, p, 2, h)
+	})},
+	{"blocked-256", sized(func(n uint64, p float64, h Hashing) (*Blocked, error) {
+		return NewBlockedFor(n, p, 256, h)
+	})},
+	{"blocked", sized(func(n uint64, p float64, h Hashing) (*Blocked, error) {
+		return NewBlockedFor(n, p, 512, h)
+	})},
+	{"blocked-1024", sized(func(n uint64, p float64, h Hashing) (*Blocked, error) {
+		return NewBlockedFor(n, p, 1024, h)
+	})},
+	{"split-block", sized(NewSplitBlockFor)},
+	{"concurrent-standard", sized(NewConcurrentStandardFor)},
+	// The first stage holds a sixteenth of the suite's capacity, so the
+	// suite's keys fill five stages and exercise growth.
+	{"scalable", sized(func(n uint64, p float64, h Hashing) (*Scalable, error) {
+		return NewScalable(ScalableParams{P: p, N0: max(n/16, 1), Hashing: h})
+	})},
+	// As for "scalable": the suite's keys fill five stages.
+	{"scalable-blocked", sized(func(n uint64, p float64, h Hashing) (*Scalable, error) {
+		return NewScalable(ScalableParams{P: p, N0: max(n/16, 1), BlockBits: 512, Hashing: h})
+	})},
+	// Four stages of a quarter of the suite's capacity at a quarter of its
+	// rate: about the suite's rate once its keys fill them.
+	{"dynamic", sized(func(n uint64, p float64, h Hashing) (*Dynamic, error) {
+		return NewDynamic(DynamicParams{N: max(n/4, 1), P: p / 4, Hashing: h})
+	})},
+	// The first link holds a sixteenth of the suite's capacity, so the
+	// suite's keys open five links. RedisBloom's hashing is its own: the
+	// suite's hash options give only the seed.
+	{"redisbloom", sized(func(n uint64, p float64, h Hashing) (*RedisBloom, error) {
+		return NewRedisBloom(RedisBloomParams{ErrorRate: p, Capacity: max(n/16, 1), Seed: h.Seed})
+	})},
+	{"redisbloom-power-of-two", sized(func(n uint64, p float64, h Hashing) (*RedisBloom, error) {
+		return NewRedisBloom(RedisBloomParams{ErrorRate: p, Capacity: max(n/16, 1), PowerOfTwo: true, Seed: h.Seed})
+	})},
+	{"age-partitioned", newAgeFor(false)},
+	{"age-partitioned-blocked", newAgeFor(true)},
+}
+
+// persistentTypes builds, by name, an empty filter of every type that
+// implements the format, from a geometry and hashing.
+var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error){
+	"standard":    func(g Geometry, h Hashing) (persistent, error) { return NewStandard(g, h) },
+	"partitioned": func(g Geometry, h Hashing) (persistent, error) { return NewPartitioned(g, h) },
+	"counting":    func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 0, h) },
+	"counting-w2": func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 2, h) },
+	"counting-w16": func(g Geometry, h Hashing) (persistent, error) {
+		return NewCounting(g, 16, h)
 	},
-	"partitioned": func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewPartitionedFor(n, p, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+	"blocked-256":  func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, 256, h) },
+	"blocked":      func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, 512, h) },
+	"blocked-1024": func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, 1024, h) },
+	"split-block":  func(g Geometry, h Hashing) (persistent, error) { return NewSplitBlock(g.Bits, h) },
+	"concurrent":   func(g Geometry, h Hashing) (persistent, error) { return NewConcurrentStandard(g, h) },
+	// A scalable filter whose first stage holds about m/16 keys, so that
+	// small geometries grow several stages.
+	"scalable": func(g Geometry, h Hashing) (persistent, error) {
+		return NewScalable(ScalableParams{P: 0.01, N0: max(1, g.Bits/16), Hashing: h})
 	},
+	"dynamic": func(g Geometry, h Hashing) (persistent, error) {
+		return NewDynamic(DynamicParams{N: max(1, g.Bits/16), P: 0.01, Hashing: h})
+	},
+	"redisbloom": func(g Geometry, h Hashing) (persistent, error) {
+		return NewRedisBloom(RedisBloomParams{ErrorRate: 0.01, Capacity: max(1, g.Bits/16), Seed: h.Seed})
+	},
+	"redisbloom-power-of-two": func(g Geometry, h Hashing) (persistent, error) {
+		return NewRedisBloom(RedisBloomParams{ErrorRate: 0.01, Capacity: max(1, g.Bits/16), PowerOfTwo: true, Seed: h.Seed})
+	},
+	// From a geometry: K = Hashes slices per key, L = 3, slices of about
+	// Bits/(K + L) bits (whole words for the blocked layout), generations
+	// that half fill a full slice.
+	"age-partitioned":         func(g Geometry, h Hashing) (persistent, error) { return newAgeGeometry(g, h, false) },
+	"age-partitioned-blocked": func(g Geometry, h Hashing) (persistent, error) { return newAgeGeometry(g, h, true) },
 }
 
 // testKeys returns n distinct 16-byte keys from a seeded generator, tagged
@@ -64,9 +155,9 @@ var refKey = HashKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 
 // ownIndexing lists the name prefixes of the variants that derive their
 // bit positions themselves and so take only the default derivation.
-var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "age-partitioned"}
+var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "dynamic", "age-partitioned"}
 
-// supports reports whether the variant (a key of conformanceVariants or
+// supports reports whether the variant (a name in conformanceVariants or
 // persistentTypes) takes hashing h.
 func supports(name string, h Hashing) bool {
 	if isRedis, ok := redisSupports(name, h); isRedis {
@@ -80,15 +171,28 @@ func supports(name string, h Hashing) bool {
 	return true
 }
 
+// redisSupports reports whether the variant named name is a RedisBloom
+// filter, which the suites run once, with the default hash options, since
+// it hashes only with its own.
+func redisSupports(name string, h Hashing) (isRedis, ok bool) {
+	if !strings.HasPrefix(name, "redisbloom") {
+		return false, false
+	}
+	return true, h.Kind == XXH3 && h.Derivation == EnhancedDouble
+}
+
 // TestConformance runs the shared contract over every variant and every
 // hashing option.
 func TestConformance(t *testing.T) {
-	for name, newFilter := range conformanceVariants {
+	t.Parallel()
+	for _, v := range conformanceVariants {
+		name, newFilter := v.name, v.new
 		for _, h := range allHashings {
 			if !supports(name, h) {
 				continue
 			}
 			t.Run(name+"/"+h.Kind.String()+"/"+h.Derivation.String(), func(t *testing.T) {
+				t.Parallel()
 				testFilter(t, func(capacity uint64, p float64) Filter { return newFilter(t, capacity, p, h) })
 			})
 		}
@@ -241,7 +345,8 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 // TestAddContainsNoAllocs checks that the hot paths do not allocate.
 func TestAddContainsNoAllocs(t *testing.T) {
 	keys := testKeys(3, 1, 100)
-	for name, newFilter := range conformanceVariants {
+	for _, v := range conformanceVariants {
+		name, newFilter := v.name, v.new
 		for _, h := range allHashings {
 			if !supports(name, h) {
 				continue

@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -68,6 +69,28 @@ func (c *bitCore) compatible(g *bitCore, geometry ...any) error {
 	return d.err()
 }
 
+// allocWords returns a zeroed slice of n words, or an error if the memory
+// cannot be had: more than the machine has (where the system says), or
+// more than the runtime can allocate. Tables of 4 MiB and more are backed
+// by transparent huge pages where the system offers them (see
+// adviseHugePages).
+func allocWords(n uint64) (w []uint64, err error) {
+	if n > math.MaxInt/8 {
+		return nil, invalid("%d words of memory cannot be addressed", n)
+	}
+	if mem := physicalMemory(); mem > 0 && n > mem/8 {
+		return nil, invalid("the filter needs %d bytes of memory, more than this machine's %d", n*8, mem)
+	}
+	defer func() {
+		if recover() != nil {
+			w, err = nil, invalid("cannot allocate %d bytes", n*8)
+		}
+	}()
+	w = make([]uint64, n)
+	adviseHugePages(w)
+	return w, nil
+}
+
 // alignedWords returns a zeroed table of n words whose first word starts
 // on a 64-byte boundary, so that every 64-byte block of a blocked filter
 // is one cache line. It over-allocates by at most seven words.
@@ -78,6 +101,12 @@ func alignedWords(n uint64) ([]uint64, error) {
 	}
 	off := (64 - uintptr(unsafe.Pointer(unsafe.SliceData(w)))&63) & 63 / 8
 	return w[off : off+uintptr(n) : off+uintptr(n)], nil
+}
+
+// wordPtr returns the address of the word that holds bit i of the table
+// at base.
+func wordPtr(base unsafe.Pointer, i uint64) *uint64 {
+	return (*uint64)(unsafe.Add(base, i>>6<<3))
 }
 
 func popcount(w []uint64) uint64 {

@@ -48,11 +48,6 @@ type Counting struct {
 	hashing  Hashing
 }
 
-var (
-	_ Filter  = (*Counting)(nil)
-	_ Remover = (*Counting)(nil)
-)
-
 // DefaultCounterWidth is the counter width of a Counting filter built with
 // width 0: 4 bits, which Fan et al. (2000) show overflows with negligible
 // probability in a filter sized for its load.

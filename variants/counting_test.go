@@ -10,25 +10,6 @@ import (
 	"testing"
 )
 
-func init() {
-	conformanceVariants["counting"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewCountingFor(n, p, 0, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	// Two-bit counters saturate at a load of 3 and so exercise the sticky
-	// path in the shared suite.
-	conformanceVariants["counting-w2"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewCountingFor(n, p, 2, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-}
-
 var counterWidths = []int{2, 4, 8, 16}
 
 // counter returns counter i of f, read without the packed shortcuts.

@@ -89,8 +89,9 @@
 // times a standard filter's query (BenchmarkScalable measures both, and a
 // standard filter of the same memory). With ScalableParams.BlockBits its
 // stages are blocked filters: a query reads every stage's block in one
-// pass, so the stages' cache misses overlap; at 3e7 keys that halved the
-// time of an add, for about 14% more memory.
+// pass, so the stages' cache misses overlap, which far beyond cache makes
+// an add cheaper, for about 14% more memory (BenchmarkScalable,
+// variant=scalable-blocked).
 //
 // # Concurrency
 //

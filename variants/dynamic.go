@@ -63,8 +63,6 @@ type Dynamic struct {
 	err    error
 }
 
-var _ Filter = (*Dynamic)(nil)
-
 // NewDynamic returns an empty dynamic filter with one stage. It reports an
 // error wrapping ErrInvalidParams if a parameter is outside its domain or
 // the first stage cannot be built.

@@ -170,6 +170,66 @@ func (d *decoder) padding(words []uint64, b uint64) error {
 	return d.err
 }
 
+// ---- ConcurrentStandard (the standard layout) ----
+
+func (f *ConcurrentStandard) encode(e *encoder) {
+	e.bitTable(codeStandard, f.hashing, f.params(), f.words, true)
+}
+
+// params returns the parameter block of the standard format.
+func (f *ConcurrentStandard) params() bitParams {
+	return bitParams{size: f.m, k: f.k, capacity: f.capacity, items: f.itemCount()}
+}
+
+func (f *ConcurrentStandard) encodedSize() uint64 {
+	return bitTableSize(f.params(), len(f.words)) + f.hashing.keyBytes()
+}
+
+// MarshalBinary encodes the filter in the standard format (see
+// FormatVersion and Standard.MarshalBinary). It may run while other
+// goroutines add keys; the encoding then holds every key whose Add
+// returned before MarshalBinary was called, and its item count may miss
+// keys whose bits it holds.
+func (f *ConcurrentStandard) MarshalBinary() ([]byte, error) {
+	if f.m == 0 {
+		return nil, errZero("ConcurrentStandard")
+	}
+	return marshal(f.encodedSize(), f.encode)
+}
+
+// WriteTo writes the encoding that MarshalBinary returns to w, streaming
+// the bits through a small buffer. It may run while other goroutines add
+// keys, as MarshalBinary may.
+func (f *ConcurrentStandard) WriteTo(w io.Writer) (int64, error) {
+	if f.m == 0 {
+		return 0, errZero("ConcurrentStandard")
+	}
+	return writeTo(w, f.encodedSize(), f.encode)
+}
+
+// UnmarshalBinary replaces f with the standard filter encoded in data, as
+// Standard.UnmarshalBinary does. It needs exclusive access. On error f is
+// unchanged.
+func (f *ConcurrentStandard) UnmarshalBinary(data []byte) error {
+	g, err := unmarshal(data, (*decoder).readStandard)
+	if err == nil {
+		f.take(g)
+	}
+	return err
+}
+
+// ReadFrom replaces f with the standard filter read from r, as
+// Standard.ReadFrom does. It needs exclusive access. On error f is
+// unchanged.
+func (f *ConcurrentStandard) ReadFrom(r io.Reader) (int64, error) {
+	d := newDecoder(r)
+	g, err := d.readStandard()
+	if err == nil {
+		f.take(g)
+	}
+	return d.n, err
+}
+
 // ---- Partitioned ----
 
 func (f *Partitioned) encodedSize() uint64 {

@@ -1,22 +1,10 @@
 package variants
 
 import (
-	"encoding"
 	"io"
 	"math"
 
 	"github.com/bloomlab/bloomlab/analysis"
-)
-
-var (
-	_ encoding.BinaryMarshaler   = (*Dynamic)(nil)
-	_ encoding.BinaryUnmarshaler = (*Dynamic)(nil)
-	_ io.WriterTo                = (*Dynamic)(nil)
-	_ io.ReaderFrom              = (*Dynamic)(nil)
-	_ encoding.BinaryMarshaler   = (*RedisBloom)(nil)
-	_ encoding.BinaryUnmarshaler = (*RedisBloom)(nil)
-	_ io.WriterTo                = (*RedisBloom)(nil)
-	_ io.ReaderFrom              = (*RedisBloom)(nil)
 )
 
 // ---- Dynamic ----

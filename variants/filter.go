@@ -1,9 +1,8 @@
 package variants
 
 import (
-	"errors"
-	"fmt"
-	"strings"
+	"encoding"
+	"io"
 )
 
 // Filter is an approximate-membership set: Contains never reports false for
@@ -50,6 +49,62 @@ type Remover interface {
 	Remove(key []byte) bool
 	// RemoveHash is Remove for a digest.
 	RemoveHash(d Digest) bool
+}
+
+// Batcher is implemented by filters with batched operations, which take
+// many keys at once so that the memory accesses of different keys overlap
+// instead of waiting one for another. The filter works in groups of 16
+// keys and three passes: it hashes every key of the group and computes
+// where its block lies (no memory access to the table), then reads one
+// word of every block in a tight loop, so that the processor has the whole
+// group's cache misses in flight at once, and only then sets or tests the
+// bits, in blocks that are now in cache.
+//
+// AddBatch(keys) has the effect of Add on each key in turn, and
+// ContainsBatch(keys, out) sets out[i] = Contains(keys[i]); ContainsBatch
+// panics if out is shorter than keys. Neither allocates.
+type Batcher interface {
+	// AddBatch inserts every key of keys.
+	AddBatch(keys [][]byte)
+	// ContainsBatch sets out[i] to whether keys[i] is possibly in the
+	// set, for every i < len(keys).
+	ContainsBatch(keys [][]byte, out []bool)
+	// AddHashBatch inserts the keys whose digests are ds.
+	AddHashBatch(ds []Digest)
+	// ContainsHashBatch sets out[i] to ContainsHash(ds[i]).
+	ContainsHashBatch(ds []Digest, out []bool)
+}
+
+// LineCounter is implemented by every filter of this package. LinesHash
+// reports the number of distinct 64-byte lines of memory that
+// ContainsHash(d) reads from the filter's cells: the lines of the addresses
+// that the query's own probe sequence loads, with the same groups of loads
+// and the same early exits, taken from the filter's actual memory, so a
+// table that does not start on a line boundary counts the lines its probes
+// really straddle. It counts loads of the cells only, not of the filter's
+// own fields, and is a measurement tool, not a fast path: it may allocate.
+//
+// A query that reads more lines costs more once the filter is larger than
+// the cache; analysis.Scalable.Lines and analysis.TableLines predict the
+// count.
+type LineCounter interface {
+	LinesHash(d Digest) int
+}
+
+// FreshCounter is implemented by filters that can say, without changing
+// anything, how many of the cells a digest would set on AddHash are still
+// zero. It is what an attacker who knows a filter's hashing and contents
+// computes to choose keys that fill the filter as fast as possible (a
+// pollution attack; see the adversary experiment), and a research tool
+// for studying how keys overlap. With the Keyed hash kind and a secret
+// key, nobody without the key can compute the digest it needs.
+type FreshCounter interface {
+	// FreshCells returns the number of the k cell probes of AddHash(d)
+	// that find a zero cell (bit or counter); two probes that coincide
+	// on a zero cell count twice. For a scalable filter it counts in
+	// the stage that would take the add: the newest, or a new empty one
+	// (k fresh cells) if the newest is full.
+	FreshCells(d Digest) int
 }
 
 // Stats is a filter's geometry and load as plain data.
@@ -143,23 +198,95 @@ type StageStats struct {
 	EstimatedItems float64
 }
 
-// Errors wrapped by the errors this package returns.
+// SliceStats describes one slice of an age-partitioned filter.
+type SliceStats struct {
+	Age       int     // generations since the slice was the newest (0: newest)
+	Items     uint64  // items of the generations it received
+	Bits      uint64  // bits of the slice
+	FillRatio float64 // fraction of its bits set
+}
+
+// Compile-time checks that every filter implements Filter, the encoding
+// interfaces and the optional capabilities it offers.
 var (
-	// ErrInvalidParams reports a parameter outside its domain.
-	ErrInvalidParams = errors.New("invalid parameters")
-	// ErrCorrupt reports input that does not decode to a valid filter.
-	ErrCorrupt = errors.New("corrupt filter data")
-	// ErrIncompatible reports filters that cannot be combined.
-	ErrIncompatible = errors.New("incompatible filters")
+	_ Filter                     = (*Standard)(nil)
+	_ LineCounter                = (*Standard)(nil)
+	_ FreshCounter               = (*Standard)(nil)
+	_ encoding.BinaryMarshaler   = (*Standard)(nil)
+	_ encoding.BinaryUnmarshaler = (*Standard)(nil)
+	_ io.WriterTo                = (*Standard)(nil)
+	_ io.ReaderFrom              = (*Standard)(nil)
+
+	_ Filter                     = (*ConcurrentStandard)(nil)
+	_ LineCounter                = (*ConcurrentStandard)(nil)
+	_ encoding.BinaryMarshaler   = (*ConcurrentStandard)(nil)
+	_ encoding.BinaryUnmarshaler = (*ConcurrentStandard)(nil)
+	_ io.WriterTo                = (*ConcurrentStandard)(nil)
+	_ io.ReaderFrom              = (*ConcurrentStandard)(nil)
+
+	_ Filter                     = (*Partitioned)(nil)
+	_ LineCounter                = (*Partitioned)(nil)
+	_ FreshCounter               = (*Partitioned)(nil)
+	_ encoding.BinaryMarshaler   = (*Partitioned)(nil)
+	_ encoding.BinaryUnmarshaler = (*Partitioned)(nil)
+	_ io.WriterTo                = (*Partitioned)(nil)
+	_ io.ReaderFrom              = (*Partitioned)(nil)
+
+	_ Filter                     = (*Counting)(nil)
+	_ Remover                    = (*Counting)(nil)
+	_ LineCounter                = (*Counting)(nil)
+	_ FreshCounter               = (*Counting)(nil)
+	_ encoding.BinaryMarshaler   = (*Counting)(nil)
+	_ encoding.BinaryUnmarshaler = (*Counting)(nil)
+	_ io.WriterTo                = (*Counting)(nil)
+	_ io.ReaderFrom              = (*Counting)(nil)
+
+	_ Filter                     = (*Blocked)(nil)
+	_ Batcher                    = (*Blocked)(nil)
+	_ LineCounter                = (*Blocked)(nil)
+	_ FreshCounter               = (*Blocked)(nil)
+	_ encoding.BinaryMarshaler   = (*Blocked)(nil)
+	_ encoding.BinaryUnmarshaler = (*Blocked)(nil)
+	_ io.WriterTo                = (*Blocked)(nil)
+	_ io.ReaderFrom              = (*Blocked)(nil)
+
+	_ Filter                     = (*SplitBlock)(nil)
+	_ Batcher                    = (*SplitBlock)(nil)
+	_ LineCounter                = (*SplitBlock)(nil)
+	_ encoding.BinaryMarshaler   = (*SplitBlock)(nil)
+	_ encoding.BinaryUnmarshaler = (*SplitBlock)(nil)
+	_ io.WriterTo                = (*SplitBlock)(nil)
+	_ io.ReaderFrom              = (*SplitBlock)(nil)
+
+	_ Filter                     = (*Scalable)(nil)
+	_ LineCounter                = (*Scalable)(nil)
+	_ FreshCounter               = (*Scalable)(nil)
+	_ encoding.BinaryMarshaler   = (*Scalable)(nil)
+	_ encoding.BinaryUnmarshaler = (*Scalable)(nil)
+	_ io.WriterTo                = (*Scalable)(nil)
+	_ io.ReaderFrom              = (*Scalable)(nil)
+
+	_ Filter                     = (*Dynamic)(nil)
+	_ LineCounter                = (*Dynamic)(nil)
+	_ FreshCounter               = (*Dynamic)(nil)
+	_ encoding.BinaryMarshaler   = (*Dynamic)(nil)
+	_ encoding.BinaryUnmarshaler = (*Dynamic)(nil)
+	_ io.WriterTo                = (*Dynamic)(nil)
+	_ io.ReaderFrom              = (*Dynamic)(nil)
+
+	_ Filter                     = (*RedisBloom)(nil)
+	_ LineCounter                = (*RedisBloom)(nil)
+	_ FreshCounter               = (*RedisBloom)(nil)
+	_ encoding.BinaryMarshaler   = (*RedisBloom)(nil)
+	_ encoding.BinaryUnmarshaler = (*RedisBloom)(nil)
+	_ io.WriterTo                = (*RedisBloom)(nil)
+	_ io.ReaderFrom              = (*RedisBloom)(nil)
+
+	_ Filter                     = (*AgePartitioned)(nil)
+	_ Batcher                    = (*AgePartitioned)(nil)
+	_ LineCounter                = (*AgePartitioned)(nil)
+	_ encoding.BinaryMarshaler   = (*AgePartitioned)(nil)
+	_ encoding.BinaryUnmarshaler = (*AgePartitioned)(nil)
+	_ io.WriterTo                = (*AgePartitioned)(nil)
+	_ io.ReaderFrom              = (*AgePartitioned)(nil)
 )
-
-// trimPrefix returns the message of an error of package analysis without
-// its package prefix and sentinel, to be wrapped in one of this package.
-func trimPrefix(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "analysis: ")
-	return strings.TrimPrefix(msg, ErrInvalidParams.Error()+": ")
-}
-
-func invalid(format string, args ...any) error {
-	return fmt.Errorf("variants: %w: "+format, append([]any{ErrInvalidParams}, args...)...)
-}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/dchest/siphash"
 	metro "github.com/dgryski/go-metro"
@@ -376,4 +377,50 @@ func (h Hashing) Indexes(dst []uint64, d Digest, k int, m uint64) []uint64 {
 		return true
 	})
 	return dst
+}
+
+// xxh3Sum returns the digest of the default hash, xxh3.Hash128Seed(key,
+// seed) as Hashing.Sum gives it: by xxh3Short for keys of 9 to 16 bytes,
+// by the package for the others.
+func xxh3Sum(key []byte, seed uint64) Digest {
+	if uint64(len(key))-9 <= 7 {
+		return xxh3Short(unsafe.Pointer(unsafe.SliceData(key)), uint64(len(key)), seed)
+	}
+	u := xxh3.Hash128Seed(key, seed)
+	return Digest{u.Lo, u.Hi}
+}
+
+// xxh3Short is xxh3.Hash128Seed for the l bytes at p, 9 <= l <= 16: the
+// package's formula for these lengths written out, without its calls and
+// its dispatch on the length, and without a call of its own, so that the
+// query and insert paths call it directly (TestXXH3Sum checks it against
+// the package for every length).
+func xxh3Short(p unsafe.Pointer, l, seed uint64) Digest {
+	const (
+		prime64x1 = 11400714785074694791
+		prime64x2 = 14029467366897019727
+		prime32x2 = 2246822519
+		// Words 4 to 7 of xxh3's default secret.
+		secret32 = 0x78e5c0cc4ee679cb
+		secret40 = 0x2172ffcc7dd05a82
+		secret48 = 0x8e2443f7744608b8
+		secret56 = 0x4c263a81e69035e0
+	)
+	lo := binary.LittleEndian.Uint64((*[8]byte)(p)[:])
+	hi := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, l-8))[:])
+	mh, ml := bits.Mul64(lo^hi^(secret32^secret40-seed), prime64x1)
+	ml += (l - 1) << 54
+	hi ^= secret48 ^ secret56 + seed
+	mh += hi + uint64(uint32(hi))*(prime32x2-1)
+	ml ^= bits.ReverseBytes64(mh)
+	h, g := bits.Mul64(ml, prime64x2)
+	h += mh * prime64x2
+	return Digest{xxh3Avalanche(g), xxh3Avalanche(h)}
+}
+
+// xxh3Avalanche is xxh3's final mix of a 64-bit value.
+func xxh3Avalanche(x uint64) uint64 {
+	x ^= x >> 37
+	x *= 0x165667919e3779f9
+	return x ^ x>>32
 }

@@ -172,7 +172,8 @@ func TestKeyedDecodeErrors(t *testing.T) {
 	}
 	// Every prefix and every single-bit change of a keyed encoding of
 	// every variant is rejected.
-	for name, newf := range persistentTypes {
+	for _, name := range sortedTypes() {
+		newf := persistentTypes[name]
 		g, err := newf(Geometry{Bits: 100, Hashes: 2}, Hashing{Kind: Keyed, Key: refKey})
 		if err != nil {
 			t.Fatal(name, err)
@@ -226,6 +227,7 @@ func TestKeyedGoldenLayout(t *testing.T) {
 // (1-e^(-kn/m))^k for the geometry built. TestEveryHashingMatchesTheory
 // checks one keyed filter over more queries.
 func TestKeyedRateMatchesTheory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("4 s under the race detector; TestEveryHashingMatchesTheory checks one keyed filter")
 	}

@@ -6,33 +6,6 @@ import (
 	"unsafe"
 )
 
-// LineCounter is implemented by every filter of this package. LinesHash
-// reports the number of distinct 64-byte lines of memory that
-// ContainsHash(d) reads from the filter's cells: the lines of the addresses
-// that the query's own probe sequence loads, with the same groups of loads
-// and the same early exits, taken from the filter's actual memory, so a
-// table that does not start on a line boundary counts the lines its probes
-// really straddle. It counts loads of the cells only, not of the filter's
-// own fields, and is a measurement tool, not a fast path: it may allocate.
-//
-// A query that reads more lines costs more once the filter is larger than
-// the cache; analysis.Scalable.Lines and analysis.TableLines predict the
-// count.
-type LineCounter interface {
-	LinesHash(d Digest) int
-}
-
-// Every filter counts its lines.
-var (
-	_ LineCounter = (*Standard)(nil)
-	_ LineCounter = (*ConcurrentStandard)(nil)
-	_ LineCounter = (*Partitioned)(nil)
-	_ LineCounter = (*Counting)(nil)
-	_ LineCounter = (*Blocked)(nil)
-	_ LineCounter = (*SplitBlock)(nil)
-	_ LineCounter = (*Scalable)(nil)
-)
-
 // lineSet collects the distinct 64-byte lines of the addresses loaded.
 type lineSet struct {
 	buf   [32]uintptr
@@ -251,4 +224,79 @@ func (st *streamStage) lines(s *lineSet, seed uint64) bool {
 		p := wordPtr(unsafe.Add(st.words, uintptr(j)*st.step), i)
 		return unsafe.Pointer(p), *p>>(i&63)&1 != 0
 	})
+}
+
+// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// (see LineCounter): the stages tested newest first, each as the scalable
+// filter's stream stages are, in pairs of slices up to the first pair with
+// a clear bit, until a stage holds the key.
+func (f *Dynamic) LinesHash(d Digest) int {
+	var s lineSet
+	seed := streamSeed(d)
+	for i := f.live - 1; i >= 0; i-- {
+		if f.hot[i].lines(&s, seed) {
+			break
+		}
+	}
+	return s.count()
+}
+
+// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// (see LineCounter): the links tested newest first, each probe by probe
+// up to its first clear bit, until a link holds the key.
+func (f *RedisBloom) LinesHash(d Digest) int {
+	var s lineSet
+	for i := f.live - 1; i >= 0; i-- {
+		l := &f.links[i]
+		if s.groupLines(l.Hashes, 1, func(j int) (unsafe.Pointer, bool) {
+			x := redisProbe(d, uint64(j), l.Modulus)
+			return wordAt(l.words, x>>6), l.words[x>>6]>>(x&63)&1 != 0
+		}) {
+			break
+		}
+	}
+	return s.count()
+}
+
+// The age-partitioned filter's lines. LinesHash counts the 64-byte lines
+// a query reads (see LineCounter), InsertLinesHash those an insert writes,
+// with the same exact counter as the other filters.
+
+// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads:
+// the words of the slices it tests, in the order and with the early exits
+// of ContainsHash.
+func (f *AgePartitioned) LinesHash(d Digest) int {
+	var ls lineSet
+	s := streamSeed(d)
+	runOf(f.live(), f.geom.K, func(j int) bool {
+		p, ok := f.probe(s, (f.front+j)%f.n)
+		ls.add(p)
+		return ok
+	})
+	return ls.count()
+}
+
+// InsertLinesHash reports the distinct 64-byte lines that AddHash(d) would
+// write if it did not age the filter first: the word of the key's bit in
+// each of the K newest slices.
+func (f *AgePartitioned) InsertLinesHash(d Digest) int {
+	var ls lineSet
+	s := streamSeed(d)
+	for j := range f.geom.K {
+		p, _ := f.probe(s, (f.front+j)%f.n)
+		ls.add(p)
+	}
+	return ls.count()
+}
+
+// probe returns the address of the word that holds seed s's bit in slot r
+// and whether the bit is set.
+func (f *AgePartitioned) probe(s uint64, r int) (unsafe.Pointer, bool) {
+	if f.blocked {
+		p := unsafe.Add(f.blockOf(s), r*8)
+		return p, *(*uint64)(p)>>blockedBit(s, r)&1 != 0
+	}
+	i := f.slotIndex(s, r, f.geom.SliceBits)
+	p := unsafe.Pointer(wordPtr(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(r)*f.step), i))
+	return p, *(*uint64)(p)>>(i&63)&1 != 0
 }

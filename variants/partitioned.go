@@ -36,8 +36,6 @@ type Partitioned struct {
 	sliceWords uint64 // words per slice, ceil(b/64)
 }
 
-var _ Filter = (*Partitioned)(nil)
-
 // NewPartitioned returns an empty partitioned filter of g.Hashes slices of
 // ceil(g.Bits/g.Hashes) bits each; Geometry reports the bits actually built,
 // which exceed g.Bits by less than g.Hashes. It reports an error if

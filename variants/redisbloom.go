@@ -86,8 +86,6 @@ type redisLink struct {
 	items uint64
 }
 
-var _ Filter = (*RedisBloom)(nil)
-
 // NewRedisBloom returns an empty RedisBloom filter with its first link. It
 // reports an error wrapping ErrInvalidParams if a parameter is outside its
 // domain or the first link cannot be built.

@@ -48,6 +48,7 @@ func growingRate(t *testing.T, name string, filters, items, queries int, build f
 // paper-notes.md §13e), and against DoubleHashingTheory, the exact rate of
 // its own probing, for power-of-two tables.
 func TestRedisBloomRate(t *testing.T) {
+	t.Parallel()
 	for _, pow2 := range []bool{false, true} {
 		geom := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: pow2}
 		name := "redisbloom"
@@ -83,6 +84,7 @@ func TestRedisBloomRate(t *testing.T) {
 // the exact rate of double hashing modulo a power of two,
 // analysis.DoubleHashing.
 func TestRedisBloomDoubleHashingRate(t *testing.T) {
+	t.Parallel()
 	dh, err := analysis.NewDoubleHashing(16384, 8)
 	if err != nil {
 		t.Fatal(err)

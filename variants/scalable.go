@@ -215,8 +215,6 @@ func (st *scalableStage) fill() (fill, est, items float64) {
 	return fill, est, st.f.estimatedItems(fill)
 }
 
-var _ Filter = (*Scalable)(nil)
-
 // NewScalable returns an empty scalable filter with one stage. It reports an
 // error if a parameter is outside its domain (see ScalableParams) or the
 // first stage cannot be built.
@@ -324,7 +322,7 @@ func (f *Scalable) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
 // Contains reports whether key is possibly in the set.
 func (f *Scalable) Contains(key []byte) bool {
 	// The default hash and derivation go straight to the stream query,
-	// which saves a query two calls (about 35 instructions).
+	// which saves a query two calls.
 	if f.stream && f.hashing.Kind == XXH3 {
 		u := xxh3.Hash128Seed(key, f.hashing.Seed)
 		if f.geom.BlockBits != 0 {

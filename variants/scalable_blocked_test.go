@@ -8,17 +8,6 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-func init() {
-	// As for "scalable": the suite's keys fill five stages.
-	conformanceVariants["scalable-blocked"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewScalable(ScalableParams{P: p, N0: max(n/16, 1), BlockBits: 512, Hashing: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-}
-
 // TestScalableBlockedRate measures scalable filters with blocked stages
 // (B = 64 and 512) over 30 seeded filters each at four sizes and checks
 // the mean rate against the compound theory of analysis.Scalable with
@@ -27,6 +16,7 @@ func init() {
 // (Stats.EstimatedItems) are checked the same way against the bias and
 // spread analysis.Scalable.EstimateError predicts for blocked stages.
 func TestScalableBlockedRate(t *testing.T) {
+	t.Parallel()
 	const (
 		P  = 0.01
 		n0 = 100

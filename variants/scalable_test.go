@@ -16,18 +16,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-func init() {
-	// The first stage holds a sixteenth of the suite's capacity, so the
-	// suite's keys fill five stages and exercise growth.
-	conformanceVariants["scalable"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewScalable(ScalableParams{P: p, N0: max(n/16, 1), Hashing: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-}
-
 // streamKey writes into buf the i-th key of a stream tagged by seed and
 // set: streams with different (seed, set) never share a key. It lets the
 // growth tests use millions of keys without holding them.
@@ -67,6 +55,7 @@ func expectedStages(t *testing.T, g analysis.Scalable, items uint64) int {
 // only if the stages' false positives are independent. Checks the stage
 // count against the geometry and the absence of false negatives on a sample.
 func TestScalableGrowthRate(t *testing.T) {
+	t.Parallel()
 	const (
 		P  = 0.001
 		n0 = 1000
@@ -187,6 +176,7 @@ func meanSD(x []float64) (mean, sd float64) {
 // enhanced double hashing the tiny first stages exceed their design error
 // (see the Scalable documentation), so there it is only logged.
 func TestScalableFromOne(t *testing.T) {
+	t.Parallel()
 	const P = 0.001
 	n := uint64(1_000_000)
 	if testing.Short() {

@@ -330,3 +330,41 @@ func (f *SplitBlock) Equal(g *SplitBlock) bool {
 	}
 	return f.blocks == g.blocks && f.sameBits(&g.bitCore)
 }
+
+// Equal reports whether f and g have the same parameters, hashing and
+// stages in use, bit for bit, and so answer every query alike and grow
+// alike. It ignores item counts, Err and the memory kept by Reset; a nil
+// filter equals only a nil filter.
+func (f *Dynamic) Equal(g *Dynamic) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	if f.geom != g.geom || f.stage != g.stage || f.hashing != g.hashing || f.live != g.live {
+		return false
+	}
+	for i := range f.live {
+		if !slices.Equal(f.stages[i].words, g.stages[i].words) {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports whether f and g have the same parameters, seed and links
+// in use, bit for bit, and so answer every query alike and grow alike. It
+// ignores item counts, Err and the memory kept by Reset; a nil filter
+// equals only a nil filter.
+func (f *RedisBloom) Equal(g *RedisBloom) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	if f.geom != g.geom || f.hashing != g.hashing || f.live != g.live {
+		return false
+	}
+	for i := range f.live {
+		if f.links[i].RedisBloomLink != g.links[i].RedisBloomLink || !slices.Equal(f.links[i].words, g.links[i].words) {
+			return false
+		}
+	}
+	return true
+}

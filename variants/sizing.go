@@ -7,6 +7,94 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
+// Geometry is an explicit filter geometry: m bits (or counters) and k
+// hashes.
+type Geometry struct {
+	Bits   uint64 // m, at least 1
+	Hashes int    // k, from 1 to MaxHashes
+}
+
+// MaxHashes is the largest number of hashes a filter accepts.
+const MaxHashes = analysis.MaxHashes
+
+// MaxBits is the largest number of cells a filter accepts: 2^48, beyond
+// any memory this library will meet. Allocation of a size below it may
+// still fail; the constructors then report an error.
+const MaxBits = analysis.MaxBits
+
+func (g Geometry) validate() error {
+	if g.Bits == 0 {
+		return invalid("bits m = 0, want m >= 1")
+	}
+	if g.Bits > MaxBits {
+		return invalid("bits m = %d, want at most %d", g.Bits, uint64(MaxBits))
+	}
+	if g.Hashes < 1 || g.Hashes > MaxHashes {
+		return invalid("hashes k = %d, want 1 <= k <= %d", g.Hashes, MaxHashes)
+	}
+	return nil
+}
+
+// Sized returns the geometry of a standard filter for capacity n and target
+// false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
+// that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
+// (analysis.OptimalBits and analysis.OptimalHashes).
+func Sized(capacity uint64, fpr float64) (Geometry, error) {
+	if capacity == 0 {
+		return Geometry{}, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
+	m, err := analysis.OptimalBits(capacity, fpr)
+	if err != nil {
+		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
+	}
+	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
+}
+
+// BlockedSized returns the geometry of a blocked filter with blocks of
+// blockBits bits (0 means DefaultBlockBits) for capacity n at false-positive
+// rate p: the fewest whole blocks, and the k that minimises the exact
+// blocked rate for them, whose rate analysis.BlockedFPR is at most p
+// (analysis.BlockedSize). It needs more bits than Sized: the block penalty.
+func BlockedSized(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
+	if blockBits == 0 {
+		blockBits = DefaultBlockBits
+	}
+	if err := checkBlockBits(blockBits); err != nil {
+		return Geometry{}, err
+	}
+	if capacity == 0 {
+		return Geometry{}, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
+	m, k, err := analysis.BlockedSize(capacity, fpr, uint64(blockBits))
+	if err != nil {
+		return Geometry{}, invalid("a blocked filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
+	}
+	return Geometry{Bits: m, Hashes: k}, nil
+}
+
+// SplitBlockSized returns the bits of a split-block filter for capacity n
+// at false-positive rate p: the fewest whole blocks whose rate
+// analysis.SplitBlockFPR is at most p (analysis.SplitBlockSize).
+func SplitBlockSized(capacity uint64, fpr float64) (uint64, error) {
+	if capacity == 0 {
+		return 0, invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return 0, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
+	m, err := analysis.SplitBlockSize(capacity, fpr)
+	if err != nil {
+		return 0, invalid("a split-block filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
+	}
+	return m, nil
+}
+
 // SizingRule selects how NewStandardFor and NewPartitionedFor turn a
 // capacity n and a target rate p into a geometry.
 type SizingRule int

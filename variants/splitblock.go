@@ -2,7 +2,6 @@ package variants
 
 import (
 	"encoding/binary"
-	"math"
 	"math/bits"
 	"unsafe"
 
@@ -70,8 +69,6 @@ func splitPath(h Hashing) uint8 {
 	return splitPathOther
 }
 
-var _ Filter = (*SplitBlock)(nil)
-
 // checkSplitHashing reports an error unless h suits a split-block filter:
 // any hash kind, xxh64 included, and the default derivation.
 func checkSplitHashing(h Hashing) error {
@@ -103,23 +100,6 @@ func NewSplitBlock(m uint64, h Hashing) (*SplitBlock, error) {
 		return nil, err
 	}
 	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, hashing: h}, blocks: z, path: splitPath(h)}, nil
-}
-
-// SplitBlockSized returns the bits of a split-block filter for capacity n
-// at false-positive rate p: the fewest whole blocks whose rate
-// analysis.SplitBlockFPR is at most p (analysis.SplitBlockSize).
-func SplitBlockSized(capacity uint64, fpr float64) (uint64, error) {
-	if capacity == 0 {
-		return 0, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return 0, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
-	}
-	m, err := analysis.SplitBlockSize(capacity, fpr)
-	if err != nil {
-		return 0, invalid("a split-block filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
-	}
-	return m, nil
 }
 
 // NewSplitBlockFor returns an empty split-block filter sized by

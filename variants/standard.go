@@ -5,8 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
-
-	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // Standard is the classic Bloom filter (Bloom 1970): m bits, k hashes, each
@@ -17,76 +15,6 @@ import (
 type Standard struct {
 	bitCore
 	m uint64
-}
-
-var _ Filter = (*Standard)(nil)
-
-// Geometry is an explicit filter geometry: m bits (or counters) and k
-// hashes.
-type Geometry struct {
-	Bits   uint64 // m, at least 1
-	Hashes int    // k, from 1 to MaxHashes
-}
-
-// MaxHashes is the largest number of hashes a filter accepts.
-const MaxHashes = analysis.MaxHashes
-
-// MaxBits is the largest number of cells a filter accepts: 2^48, beyond
-// any memory this library will meet. Allocation of a size below it may
-// still fail; the constructors then report an error.
-const MaxBits = analysis.MaxBits
-
-func (g Geometry) validate() error {
-	if g.Bits == 0 {
-		return invalid("bits m = 0, want m >= 1")
-	}
-	if g.Bits > MaxBits {
-		return invalid("bits m = %d, want at most %d", g.Bits, uint64(MaxBits))
-	}
-	if g.Hashes < 1 || g.Hashes > MaxHashes {
-		return invalid("hashes k = %d, want 1 <= k <= %d", g.Hashes, MaxHashes)
-	}
-	return nil
-}
-
-// Sized returns the geometry of a standard filter for capacity n and target
-// false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
-// that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
-// (analysis.OptimalBits and analysis.OptimalHashes).
-func Sized(capacity uint64, fpr float64) (Geometry, error) {
-	if capacity == 0 {
-		return Geometry{}, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
-	}
-	m, err := analysis.OptimalBits(capacity, fpr)
-	if err != nil {
-		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
-	}
-	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
-}
-
-// allocWords returns a zeroed slice of n words, or an error if the memory
-// cannot be had: more than the machine has (where the system says), or
-// more than the runtime can allocate. Tables of 4 MiB and more are backed
-// by transparent huge pages where the system offers them (see
-// adviseHugePages).
-func allocWords(n uint64) (w []uint64, err error) {
-	if n > math.MaxInt/8 {
-		return nil, invalid("%d words of memory cannot be addressed", n)
-	}
-	if mem := physicalMemory(); mem > 0 && n > mem/8 {
-		return nil, invalid("the filter needs %d bytes of memory, more than this machine's %d", n*8, mem)
-	}
-	defer func() {
-		if recover() != nil {
-			w, err = nil, invalid("cannot allocate %d bytes", n*8)
-		}
-	}()
-	w = make([]uint64, n)
-	adviseHugePages(w)
-	return w, nil
 }
 
 // NewStandard returns an empty standard filter with geometry g.
@@ -135,8 +63,9 @@ func (f *Standard) Add(key []byte) {
 	// The default hashing, with Sum and Hashing.recurrence (whose
 	// EnhancedDouble start is x, y, weyl, weyl) inlined by hand in Add,
 	// Contains and TestAndAdd. With the loops below, which need no bounds
-	// checks and no stack frame, this takes a query for an absent key
-	// from 229 to 191 instructions, hash included (callgrind).
+	// checks and no stack frame, this spares a query the calls and the
+	// checks of the general path (BenchmarkFilterInCache, where the
+	// filter's instructions dominate).
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	f.set(u.Lo, u.Hi, weyl, weyl)
 }
@@ -195,12 +124,6 @@ func (f *Standard) TestAndAddHash(d Digest) bool {
 // loop asserts it once). Without the checks, and without calls, they are
 // leaf functions with no stack frame.
 
-// wordPtr returns the address of the word that holds bit i of the table
-// at base.
-func wordPtr(base unsafe.Pointer, i uint64) *uint64 {
-	return (*uint64)(unsafe.Add(base, i>>6<<3))
-}
-
 // set sets the k bits of the recurrence.
 func (f *Standard) set(x, y, z, c uint64) {
 	m := f.m
@@ -220,8 +143,8 @@ func (f *Standard) set(x, y, z, c uint64) {
 // of a group are independent, so the processor overlaps their cache misses,
 // and the one test per group is predictable (an absent key is rejected by
 // the first group with probability about 1 - 2^-4 at the optimal fill of
-// one half). Groups of two test sooner but mispredict more, and measured
-// slower; so did testing all k bits at once.
+// one half). Groups of two test sooner but mispredict more, and are
+// slower in BenchmarkFilter; so is testing all k bits at once.
 func (f *Standard) test(x, y, z, c uint64) bool {
 	m, k := f.m, f.k
 	_ = f.words[(m-1)>>6]

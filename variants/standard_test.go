@@ -52,6 +52,7 @@ func within4SE(measured, p float64, q int) (bool, float64) {
 // classic formula and the exact finite-m rate differ by a relative 1e-7,
 // far below the standard error of 1%.
 func TestStandardRateMatchesTheory(t *testing.T) {
+	t.Parallel()
 	const n, q = 1_000_000, 1_000_000
 	f, err := NewStandardFor(n, 0.01, Hashing{Seed: 42})
 	if err != nil {
@@ -68,6 +69,7 @@ func TestStandardRateMatchesTheory(t *testing.T) {
 // TestPartitionedRateMatchesTheory is the same for a partitioned filter
 // against (1-(1-1/b)^n)^k with b its slice size.
 func TestPartitionedRateMatchesTheory(t *testing.T) {
+	t.Parallel()
 	const n, q = 1_000_000, 1_000_000
 	f, err := NewPartitionedFor(n, 0.01, Hashing{Seed: 43})
 	if err != nil {
@@ -83,6 +85,7 @@ func TestPartitionedRateMatchesTheory(t *testing.T) {
 // TestEveryHashingMatchesTheory checks the rate of every hash kind and
 // derivation at a smaller size, where derivation defects would show.
 func TestEveryHashingMatchesTheory(t *testing.T) {
+	t.Parallel()
 	const n, q = 50_000, 400_000
 	for i, h := range allHashings {
 		f, err := NewStandardFor(n, 0.01, h)
@@ -102,6 +105,7 @@ func TestEveryHashingMatchesTheory(t *testing.T) {
 // position, and each pair of positions jointly, is uniform over the table,
 // for every derivation, at table sizes that are and are not powers of two.
 func TestIndexUniformity(t *testing.T) {
+	t.Parallel()
 	const k = 8
 	for _, h := range allHashings {
 		for _, m := range []uint64{1009, 1024} {
@@ -191,6 +195,8 @@ func TestDegenerateSecondHalf(t *testing.T) {
 // TestBeyond32Bits builds filters of more than 2^32 bits and checks that
 // keys whose indexes lie beyond 2^32 are set and found.
 func TestBeyond32Bits(t *testing.T) {
+	// Not parallel, so that its 512 MiB filters are never held at the
+	// same time as TestBeyond32BitsRoundTrip's.
 	if testing.Short() {
 		t.Skip("allocates 512 MiB per filter")
 	}
@@ -385,6 +391,7 @@ func TestFastPathMatchesProbe(t *testing.T) {
 // filters the mean rate must lie within 4 standard errors (of the spread
 // between filters) of the formula, for every derivation.
 func TestSmallPartitionedMatchesTheory(t *testing.T) {
+	t.Parallel()
 	const filters, n, q = 400, 500, 25_000
 	for _, h := range []Hashing{{}, {Derivation: Double}} {
 		rates := make([]float64, filters)

@@ -10,51 +10,6 @@ import (
 	"testing"
 )
 
-func init() {
-	// Four stages of a quarter of the suite's capacity at a quarter of its
-	// rate: about the suite's rate once its keys fill them.
-	conformanceVariants["dynamic"] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewDynamic(DynamicParams{N: max(n/4, 1), P: p / 4, Hashing: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	// The first link holds a sixteenth of the suite's capacity, so the
-	// suite's keys open five links. RedisBloom's hashing is its own: the
-	// suite's hash options give only the seed.
-	for _, pow2 := range []bool{false, true} {
-		name := "redisbloom"
-		if pow2 {
-			name += "-power-of-two"
-		}
-		conformanceVariants[name] = func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-			f, err := NewRedisBloom(RedisBloomParams{ErrorRate: p, Capacity: max(n/16, 1), PowerOfTwo: pow2, Seed: h.Seed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-		persistentTypes[name] = func(g Geometry, h Hashing) (persistent, error) {
-			return NewRedisBloom(RedisBloomParams{ErrorRate: 0.01, Capacity: max(1, g.Bits/16), PowerOfTwo: pow2, Seed: h.Seed})
-		}
-	}
-	persistentTypes["dynamic"] = func(g Geometry, h Hashing) (persistent, error) {
-		return NewDynamic(DynamicParams{N: max(1, g.Bits/16), P: 0.01, Hashing: h})
-	}
-	ownIndexing = append(ownIndexing, "dynamic")
-}
-
-// redisSupports reports whether the variant named name is a RedisBloom
-// filter, which the suites run once, with the default hash options, since
-// it hashes only with its own.
-func redisSupports(name string, h Hashing) (isRedis, ok bool) {
-	if !strings.HasPrefix(name, "redisbloom") {
-		return false, false
-	}
-	return true, h.Kind == XXH3 && h.Derivation == EnhancedDouble
-}
-
 // growingGolden returns the golden filters of the growing variants: a
 // dynamic filter of stages of 2 items and RedisBloom chains (capacity 2,
 // expansion 1, and capacity 1 with power-of-two tables of 4 bits in one
