@@ -15,7 +15,7 @@ import (
 // Contains hash with its own XXH64, parquet-go's Insert and Check are
 // given its XXH64 of the key. hash=precomputed times the filters alone on
 // hashes computed beforehand, and op=insertbulk parquet-go's InsertBulk
-// beside bloomlab's AddHashBatch.
+// beside bloomlab's AddDigestBatch.
 func BenchmarkParquet(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000, 30_000_000} {
 		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) { benchParquetAt(b, n) })
@@ -112,7 +112,7 @@ func benchParquetAt(b *testing.B, n int) {
 	b.Run("lib=bloomlab-split-block/hash=precomputed/op=addhashbatch", func(b *testing.B) {
 		i := 0
 		for b.Loop() {
-			ours.AddHashBatch(ds[i : i+batch])
+			ours.AddDigestBatch(ds[i : i+batch])
 			if i += batch; i+batch > n {
 				i = 0
 			}

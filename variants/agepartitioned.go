@@ -92,7 +92,7 @@ type AgePartitionedParams struct {
 //
 // # Concurrency
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter (with Refresh they read the clock, and treat slices
 // older than the clock allows as gone without clearing them); Add,
 // TestAndAdd, Reset and their digest forms need exclusive access.
@@ -357,7 +357,7 @@ func (f *AgePartitioned) Contains(key []byte) bool {
 // TestAndAdd inserts key and reports whether it tested present before.
 // Unlike the scalable filter, it inserts a key that tests present too,
 // which renews it: it is then among the most recent keys again.
-func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.sum(key)) }
+func (f *AgePartitioned) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.sum(key)) }
 
 // sum returns the digest of key, calling xxh3 directly for the default
 // hash.
@@ -368,25 +368,25 @@ func (f *AgePartitioned) sum(key []byte) Digest {
 	return f.hashing.Sum(key)
 }
 
-// TestAndAddHash is TestAndAdd for a digest.
-func (f *AgePartitioned) TestAndAddHash(d Digest) bool {
+// TestAndAddDigest is TestAndAdd for a digest.
+func (f *AgePartitioned) TestAndAddDigest(d Digest) bool {
 	if f.refresh != 0 {
 		f.Tick()
 	}
-	present := f.ContainsHash(d)
+	present := f.ContainsDigest(d)
 	f.insert(d)
 	return present
 }
 
-// AddHash inserts the key whose digest is d.
-func (f *AgePartitioned) AddHash(d Digest) {
+// AddDigest inserts the key whose digest is d.
+func (f *AgePartitioned) AddDigest(d Digest) {
 	if f.refresh != 0 {
 		f.Tick()
 	}
 	f.insert(d)
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly
+// ContainsDigest reports whether the key whose digest is d is possibly
 // among the recent keys.
 //
 // It looks for K consecutive slices holding the key's bit without testing
@@ -397,7 +397,7 @@ func (f *AgePartitioned) AddHash(d Digest) {
 // down to the first clear bit; a clear bit at age j means a run must start
 // after j, so the next test is at age j + K, and the slices already seen
 // set are not read again. A recent key costs its K tests.
-func (f *AgePartitioned) ContainsHash(d Digest) bool {
+func (f *AgePartitioned) ContainsDigest(d Digest) bool {
 	live := f.n
 	if f.refresh != 0 {
 		live = f.live()

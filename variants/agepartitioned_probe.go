@@ -218,7 +218,7 @@ func blockedBit(s uint64, r int) uint64 {
 	return wyout(s+uint64(2+r>>3)*wyp0) >> (8 * (r & 7)) & 63
 }
 
-// containsSeed is ContainsHash for the stream seed s over the live newest
+// containsSeed is ContainsDigest for the stream seed s over the live newest
 // slices.
 func (f *AgePartitioned) containsSeed(s uint64, live int) bool {
 	if f.blocked {

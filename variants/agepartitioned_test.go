@@ -70,9 +70,9 @@ func TestAgePartitionedWindowEveryPhase(t *testing.T) {
 		}
 		ds := ageDigests(uint64(p.K), 1, 20000)
 		for i, d := range ds {
-			f.AddHash(d)
+			f.AddDigest(d)
 			for a := 0; a < w && a <= i; a++ {
-				if !f.ContainsHash(ds[i-a]) {
+				if !f.ContainsDigest(ds[i-a]) {
 					t.Fatalf("%+v: after %d adds (position %d) the key of age %d tests absent; the window is %d", p, i+1, f.Position(), a, w)
 				}
 			}
@@ -108,8 +108,8 @@ func TestAgePartitionedTenMillion(t *testing.T) {
 		w := int(f.Window())
 		mask := len(ds) - 1
 		for i := range total / len(geoms) {
-			f.AddHash(ds[i&mask])
-			if i >= w-1 && !f.ContainsHash(ds[(i-w+1)&mask]) {
+			f.AddDigest(ds[i&mask])
+			if i >= w-1 && !f.ContainsDigest(ds[(i-w+1)&mask]) {
 				t.Fatalf("%+v: after %d adds a key within the window %d tests absent", p, i+1, w)
 			}
 		}
@@ -480,7 +480,7 @@ func TestAgePartitionedBatch(t *testing.T) {
 			for i, k := range keys[lo:hi] {
 				ds[i] = c.Hashing().Sum(k)
 			}
-			c.AddHashBatch(ds)
+			c.AddDigestBatch(ds)
 		}
 		da, db, dc := encoded(t, a), encoded(t, b), encoded(t, c)
 		if !bytes.Equal(da, db) || !bytes.Equal(da, dc) {
@@ -493,7 +493,7 @@ func TestAgePartitionedBatch(t *testing.T) {
 			ds[i] = a.Hashing().Sum(k)
 		}
 		a.ContainsBatch(probe, out)
-		a.ContainsHashBatch(ds, outH)
+		a.ContainsDigestBatch(ds, outH)
 		for i, k := range probe {
 			if want := a.Contains(k); out[i] != want || outH[i] != want {
 				t.Fatalf("blocked=%v: key %d: batch %v, hash batch %v, single %v", blocked, i, out[i], outH[i], want)
@@ -539,17 +539,17 @@ func TestAgePartitionedLines(t *testing.T) {
 				// The next add ages the filter first when the newest slice
 				// is full; count the lines of the slot it will write.
 				if f.Position() < geom.G {
-					n := f.InsertLinesHash(d)
+					n := f.InsertLines(d)
 					ins, insN, maxIns = ins+n, insN+1, max(maxIns, n)
 				}
 				if i%10 == 0 {
 					for _, a := range absent[:50] {
-						n := f.LinesHash(a)
+						n := f.QueryLines(a)
 						q, qN, maxQ = q+n, qN+1, max(maxQ, n)
 					}
 				}
 			}
-			f.AddHash(d)
+			f.AddDigest(d)
 		}
 		if !f.blocked {
 			t.Logf("plain layout, %+v: lines per insert %.3f (max %d), per absent query %.3f (max %d)", geom, float64(ins)/float64(insN), maxIns, float64(q)/float64(qN), maxQ)
@@ -637,7 +637,7 @@ func TestRunOf(t *testing.T) {
 	}
 }
 
-// TestAgePartitionedContainsMatchesSlices checks ContainsHash of both
+// TestAgePartitionedContainsMatchesSlices checks ContainsDigest of both
 // layouts, with L < K and L >= K and with slices dropped by a pending
 // clock shift, against a plain scan of the key's bits over the slices.
 func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
@@ -678,8 +678,8 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 						run = 0
 					}
 				}
-				if got := f.ContainsHash(d); got != want {
-					t.Fatalf("%+v, %d live slices: ContainsHash = %v, the slices say %v", p, live, got, want)
+				if got := f.ContainsDigest(d); got != want {
+					t.Fatalf("%+v, %d live slices: ContainsDigest = %v, the slices say %v", p, live, got, want)
 				}
 				if want {
 					hits++
@@ -715,11 +715,11 @@ func TestXXH3Sum(t *testing.T) {
 	}
 }
 
-// TestAgePartitionedInsertBits checks that AddHash sets exactly the bits
+// TestAgePartitionedInsertBits checks that AddDigest sets exactly the bits
 // that probe names (the reference derivation of the doc comment, one
 // slot at a time), for the newest slice at every slot and geometries
 // whose K newest slots wrap and split unevenly over the outputs, in both
-// layouts, and that TestAndAddHash and AddBatch set the same bits.
+// layouts, and that TestAndAddDigest and AddBatch set the same bits.
 func TestAgePartitionedInsertBits(t *testing.T) {
 	for _, p := range []AgePartitionedParams{
 		{K: 10, L: 7, G: 3, SliceBits: 700},
@@ -741,8 +741,8 @@ func TestAgePartitionedInsertBits(t *testing.T) {
 		keys := testKeys(11, 5, f.n*int(p.G)*3)
 		for i, key := range keys {
 			d := Hashing{}.Sum(key)
-			f.AddHash(d)
-			tst.TestAndAddHash(d)
+			f.AddDigest(d)
+			tst.TestAndAddDigest(d)
 			bat.AddBatch(keys[i : i+1])
 			// The reference: age ref as insert does, then set the bits
 			// that probe names.
@@ -761,7 +761,7 @@ func TestAgePartitionedInsertBits(t *testing.T) {
 				}
 				*(*uint64)(ptr) |= 1 << bit
 			}
-			for name, g := range map[string]*AgePartitioned{"AddHash": f, "TestAndAddHash": tst, "AddBatch": bat} {
+			for name, g := range map[string]*AgePartitioned{"AddDigest": f, "TestAndAddDigest": tst, "AddBatch": bat} {
 				if g.front != ref.front || !slices.Equal(g.words, ref.words) {
 					t.Fatalf("%+v: after %d adds %s set other bits than the reference (front %d, want %d)", p, i+1, name, g.front, ref.front)
 				}

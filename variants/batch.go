@@ -75,8 +75,8 @@ func (f *Blocked) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// AddHashBatch inserts the keys whose digests are ds (see Batcher).
-func (f *Blocked) AddHashBatch(ds []Digest) {
+// AddDigestBatch inserts the keys whose digests are ds (see Batcher).
+func (f *Blocked) AddDigestBatch(ds []Digest) {
 	var g group
 	for len(ds) > 0 {
 		n := min(len(ds), batchGroup)
@@ -92,8 +92,8 @@ func (f *Blocked) AddHashBatch(ds []Digest) {
 	}
 }
 
-// ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
-func (f *Blocked) ContainsHashBatch(ds []Digest, out []bool) {
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see Batcher).
+func (f *Blocked) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	var g group
 	for len(ds) > 0 {
@@ -183,17 +183,17 @@ func (f *SplitBlock) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// AddHashBatch inserts the keys whose digests are ds (see Batcher); it
+// AddDigestBatch inserts the keys whose digests are ds (see Batcher); it
 // uses each digest's H1.
-func (f *SplitBlock) AddHashBatch(ds []Digest) {
+func (f *SplitBlock) AddDigestBatch(ds []Digest) {
 	if len(ds) == 0 {
 		return
 	}
 	f.addHashes(unsafe.Pointer(&ds[0].H1), unsafe.Sizeof(Digest{}), len(ds))
 }
 
-// ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
-func (f *SplitBlock) ContainsHashBatch(ds []Digest, out []bool) {
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see Batcher).
+func (f *SplitBlock) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	if len(ds) == 0 {
 		return
@@ -238,9 +238,9 @@ func (f *AgePartitioned) AddBatch(keys [][]byte) {
 	}
 }
 
-// AddHashBatch inserts the keys whose digests are ds, in order (see
+// AddDigestBatch inserts the keys whose digests are ds, in order (see
 // Batcher).
-func (f *AgePartitioned) AddHashBatch(ds []Digest) {
+func (f *AgePartitioned) AddDigestBatch(ds []Digest) {
 	f.Tick()
 	if !f.blocked {
 		for _, d := range ds {
@@ -287,8 +287,8 @@ func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// ContainsHashBatch sets out[i] to ContainsHash(ds[i]) (see Batcher).
-func (f *AgePartitioned) ContainsHashBatch(ds []Digest, out []bool) {
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see Batcher).
+func (f *AgePartitioned) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	live := f.live()
 	if !f.blocked {

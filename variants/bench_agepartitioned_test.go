@@ -15,7 +15,7 @@ import (
 // on b.N), op=contains-present queries keys among the last l g added (the
 // window), op=contains-absent keys never added; each loop cycles through
 // at most 2^16 keys. It reports lines/query,
-// the mean distinct 64-byte lines an absent query reads (LinesHash over
+// the mean distinct 64-byte lines an absent query reads (QueryLines over
 // 10,000 keys, outside the timer), and fpr, the measured rate of the
 // absent queries. compare/window_bench_test.go times decred's filter at
 // the same k, l and g.
@@ -59,7 +59,7 @@ func benchWindow(b *testing.B, k, l int, g uint64, blocked bool) {
 	adds := benchKeys(3, 1<<16, 16)
 	var lines int
 	for _, key := range absent[:10_000] {
-		lines += f.LinesHash(f.hashing.Sum(key))
+		lines += f.QueryLines(f.hashing.Sum(key))
 	}
 	b.Run("op=add", func(b *testing.B) {
 		g := f.clone()

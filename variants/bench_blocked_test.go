@@ -137,7 +137,7 @@ func benchRandomLines(b *testing.B, size uint64) {
 	}
 }
 
-// BenchmarkBlockedProbes times ContainsHash of a blocked filter on
+// BenchmarkBlockedProbes times ContainsDigest of a blocked filter on
 // precomputed digests of absent keys, in cache (10,000 keys at 10 bits per
 // key), for k from 1 to 16 at B = 256 and 512: the in-block test alone.
 // With the AVX2 probe a value of h2 gives eight positions at B = 256 and
@@ -164,7 +164,7 @@ func BenchmarkBlockedProbes(b *testing.B) {
 			b.Run(fmt.Sprintf("B=%d/k=%d", bb, k), func(b *testing.B) {
 				hits, i := 0, 0
 				for b.Loop() {
-					if f.ContainsHash(ds[i]) {
+					if f.ContainsDigest(ds[i]) {
 						hits++
 					}
 					if i++; i == n {

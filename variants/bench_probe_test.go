@@ -74,7 +74,7 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 			for i := range ds {
 				ds[i] = Digest{H1: rng.Uint64(), H2: rng.Uint64()}
 				if i%2 == 0 {
-					f.AddHash(ds[i])
+					f.AddDigest(ds[i])
 				}
 			}
 			blocks := make([]unsafe.Pointer, nHash)
@@ -108,7 +108,7 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 			for i := range seeds {
 				d := Digest{H1: rng.Uint64(), H2: rng.Uint64()}
 				if i%2 == 0 {
-					f.AddHash(d)
+					f.AddDigest(d)
 				}
 				seeds[i] = streamSeed(d)
 			}

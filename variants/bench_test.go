@@ -45,7 +45,7 @@ var benchVariants = []benchVariant{
 // lengths, beside the cost of one XXH3 128-bit hash of the same keys and
 // of one keyed hash (op=siphash-128, Hashing.Sum of the Keyed kind, as a
 // keyed filter calls it; the target is at most twice op=xxh3-128). The
-// op containshash-absent is ContainsHash of the absent keys' precomputed
+// op containshash-absent is ContainsDigest of the absent keys' precomputed
 // digests: the filter's own share of a query, without the hash. The
 // filter size does not depend on b.N: each op cycles through a fixed,
 // precomputed key set.
@@ -143,7 +143,7 @@ func BenchmarkFilter(b *testing.B) {
 					hits := 0
 					i := 0
 					for b.Loop() {
-						if f.ContainsHash(absentDigests[i]) {
+						if f.ContainsDigest(absentDigests[i]) {
 							hits++
 						}
 						i++

@@ -41,7 +41,7 @@ const (
 // The table is aligned to 64 bytes in memory, so that a block of 512 bits
 // is exactly one cache line.
 //
-// Contains, ContainsHash and ContainsBatch are safe for concurrent use
+// Contains, ContainsDigest and ContainsBatch are safe for concurrent use
 // while nothing mutates the filter; mutation needs exclusive access.
 type Blocked struct {
 	bitCore
@@ -131,7 +131,7 @@ func NewBlockedFor(capacity uint64, fpr float64, blockBits int, h Hashing) (*Blo
 // Add inserts key.
 func (f *Blocked) Add(key []byte) {
 	if f.hashing.Kind != XXH3 {
-		f.AddHash(f.hashing.Sum(key))
+		f.AddDigest(f.hashing.Sum(key))
 		return
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
@@ -142,7 +142,7 @@ func (f *Blocked) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *Blocked) Contains(key []byte) bool {
 	if f.hashing.Kind != XXH3 {
-		return f.ContainsHash(f.hashing.Sum(key))
+		return f.ContainsDigest(f.hashing.Sum(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.test(f.block(u.Lo), u.Hi)
@@ -150,22 +150,22 @@ func (f *Blocked) Contains(key []byte) bool {
 
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *Blocked) TestAndAdd(key []byte) bool {
-	return f.TestAndAddHash(f.hashing.Sum(key))
+	return f.TestAndAddDigest(f.hashing.Sum(key))
 }
 
-// AddHash inserts the key whose digest is d.
-func (f *Blocked) AddHash(d Digest) {
+// AddDigest inserts the key whose digest is d.
+func (f *Blocked) AddDigest(d Digest) {
 	f.set(f.block(d.H1), d.H2)
 	f.items++
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly present.
-func (f *Blocked) ContainsHash(d Digest) bool {
+// ContainsDigest reports whether the key whose digest is d is possibly present.
+func (f *Blocked) ContainsDigest(d Digest) bool {
 	return f.test(f.block(d.H1), d.H2)
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present.
-func (f *Blocked) TestAndAddHash(d Digest) bool {
+// TestAndAddDigest inserts d and reports whether it was possibly present.
+func (f *Blocked) TestAndAddDigest(d Digest) bool {
 	p := f.block(d.H1)
 	present := f.test(p, d.H2)
 	f.set(p, d.H2)

@@ -252,7 +252,7 @@ func TestBatchesMatchSingle(t *testing.T) {
 		for i, k := range keys {
 			ds[i] = one.Hashing().Sum(k)
 		}
-		digests.AddHashBatch(ds)
+		digests.AddDigestBatch(ds)
 		if !equalFilters(one, batch) || !equalFilters(one, digests) {
 			t.Fatalf("%s: batched adds set other bits", name)
 		}
@@ -266,7 +266,7 @@ func TestBatchesMatchSingle(t *testing.T) {
 			qd[i] = one.Hashing().Sum(q)
 		}
 		outD := make([]bool, len(queries))
-		batch.ContainsHashBatch(qd, outD)
+		batch.ContainsDigestBatch(qd, outD)
 		for i, q := range queries {
 			if want := one.Contains(q); out[i] != want || outD[i] != want {
 				t.Fatalf("%s: query %d: batch %v, by digest %v, one at a time %v", name, i, out[i], outD[i], want)

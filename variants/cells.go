@@ -82,13 +82,13 @@ func (f *Scalable) FreshCells(d Digest) int {
 		return f.freshStream(i, d)
 	}
 	if st.b != nil {
-		return st.b.FreshCells(d.Remix(i))
+		return st.b.FreshCells(d.remix(i))
 	}
-	return st.f.FreshCells(d.Remix(i))
+	return st.f.FreshCells(d.remix(i))
 }
 
 // FreshCells implements FreshCounter: the clear cells among the k probes
-// of the stage that would take AddHash(d), the newest, or k if the add
+// of the stage that would take AddDigest(d), the newest, or k if the add
 // would open a new, empty stage.
 func (f *Dynamic) FreshCells(d Digest) int {
 	i := f.live - 1

@@ -75,7 +75,7 @@ func TestGrowingFreshCellsAndEqual(t *testing.T) {
 		dg := h.Sum(keys[349])
 		fresh := f.FreshCells(dg)
 		before := f.Stats()
-		f.AddHash(dg)
+		f.AddDigest(dg)
 		after := f.Stats()
 		var set0, set1 float64
 		for i, s := range before.Stages {

@@ -19,7 +19,7 @@ import (
 // (see FormatVersion), so a filter filled concurrently can be saved and
 // loaded as a Standard, and the other way round.
 //
-// Add, AddHash, TestAndAdd, TestAndAddHash, Contains, ContainsHash, Stats,
+// Add, AddDigest, TestAndAdd, TestAndAddDigest, Contains, ContainsDigest, Stats,
 // MarshalBinary and WriteTo are safe for concurrent use with each other.
 // A key is guaranteed to test present once its Add has returned; a
 // Contains that overlaps the Add of the same key may report either
@@ -74,22 +74,22 @@ func NewConcurrentStandardFor(capacity uint64, fpr float64, h Hashing) (*Concurr
 }
 
 // Add inserts key. It is safe for concurrent use.
-func (f *ConcurrentStandard) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+func (f *ConcurrentStandard) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
 
 // Contains reports whether key is possibly in the set. It is safe for
 // concurrent use.
 func (f *ConcurrentStandard) Contains(key []byte) bool {
-	return f.ContainsHash(f.hashing.Sum(key))
+	return f.ContainsDigest(f.hashing.Sum(key))
 }
 
 // TestAndAdd inserts key and reports whether it was possibly present. See
-// TestAndAddHash for its meaning under concurrency.
+// TestAndAddDigest for its meaning under concurrency.
 func (f *ConcurrentStandard) TestAndAdd(key []byte) bool {
-	return f.TestAndAddHash(f.hashing.Sum(key))
+	return f.TestAndAddDigest(f.hashing.Sum(key))
 }
 
-// AddHash inserts the key whose digest is d. It is safe for concurrent use.
-func (f *ConcurrentStandard) AddHash(d Digest) {
+// AddDigest inserts the key whose digest is d. It is safe for concurrent use.
+func (f *ConcurrentStandard) AddDigest(d Digest) {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64
@@ -125,14 +125,14 @@ func (f *ConcurrentStandard) setBits(g []uint64, mask uint) {
 	}
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly
+// ContainsDigest reports whether the key whose digest is d is possibly
 // present. It is safe for concurrent use.
-func (f *ConcurrentStandard) ContainsHash(d Digest) bool {
+func (f *ConcurrentStandard) ContainsDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.containsProbe(d)
 	}
-	// As Standard.ContainsHash: groups of four independent loads, one test
+	// As Standard.ContainsDigest: groups of four independent loads, one test
 	// per group. Atomic loads compile to plain loads on amd64 and arm64.
 	words, m := f.words, f.m
 	k := f.k
@@ -162,7 +162,7 @@ func (f *ConcurrentStandard) ContainsHash(d Digest) bool {
 	return acc&1 != 0
 }
 
-// containsProbe is ContainsHash on the general path, for every derivation.
+// containsProbe is ContainsDigest on the general path, for every derivation.
 func (f *ConcurrentStandard) containsProbe(d Digest) bool {
 	return f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
 		i := reduce(g, f.m)
@@ -170,15 +170,15 @@ func (f *ConcurrentStandard) containsProbe(d Digest) bool {
 	})
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present,
+// TestAndAddDigest inserts d and reports whether it was possibly present,
 // that is whether all of its k bits were set when it looked at them,
 // before it set the clear ones. It is safe for concurrent use, but the
 // k bits are neither tested nor set together: two concurrent TestAndAdds
 // of the same new key may both report it absent, and a TestAndAdd that
 // overlaps the Add of the same key may report either answer. Without
 // concurrent calls on the same key it answers as
-// Standard.TestAndAddHash.
-func (f *ConcurrentStandard) TestAndAddHash(d Digest) bool {
+// Standard.TestAndAddDigest.
+func (f *ConcurrentStandard) TestAndAddDigest(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)
 	var g [batch]uint64

@@ -233,7 +233,7 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 	}
 	// Half by key, half by digest.
 	for _, k := range present[n/2:] {
-		f.AddHash(h.Sum(k))
+		f.AddDigest(h.Sum(k))
 	}
 
 	// No false negatives, by key and by digest.
@@ -241,16 +241,16 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 		if !f.Contains(k) {
 			t.Fatalf("false negative for %x", k)
 		}
-		if !f.ContainsHash(h.Sum(k)) {
+		if !f.ContainsDigest(h.Sum(k)) {
 			t.Fatalf("false negative by digest for %x", k)
 		}
 	}
 	// Key and digest paths agree on absent keys too.
 	fp := 0
 	for _, k := range absent {
-		a, b := f.Contains(k), f.ContainsHash(h.Sum(k))
+		a, b := f.Contains(k), f.ContainsDigest(h.Sum(k))
 		if a != b {
-			t.Fatalf("Contains(%x) = %v but ContainsHash = %v", k, a, b)
+			t.Fatalf("Contains(%x) = %v but ContainsDigest = %v", k, a, b)
 		}
 		if a {
 			fp++
@@ -359,8 +359,8 @@ func TestAddContainsNoAllocs(t *testing.T) {
 					f.Contains(k)
 					f.TestAndAdd(k)
 				}
-				f.AddHash(d)
-				f.ContainsHash(d)
+				f.AddDigest(d)
+				f.ContainsDigest(d)
 			})
 			if allocs != 0 {
 				t.Errorf("%s/%v/%v: %v allocations per run, want 0", name, h.Kind, h.Derivation, allocs)

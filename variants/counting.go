@@ -33,7 +33,7 @@ import (
 // belong to members and can make a member test absent: a false negative.
 // See Remove.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, Remove, TestAndAdd, Reset and their digest forms
 // need exclusive access.
 type Counting struct {
@@ -103,13 +103,13 @@ func NewCountingFor(capacity uint64, fpr float64, width int, h Hashing) (*Counti
 }
 
 // Add inserts key.
-func (f *Counting) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+func (f *Counting) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *Counting) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+func (f *Counting) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Sum(key)) }
 
 // TestAndAdd inserts key and reports whether it was possibly present before.
-func (f *Counting) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *Counting) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
 
 // Remove deletes one occurrence of key: if key tests present, it decrements
 // each of its k counters that is not saturated and reports true; if key
@@ -119,10 +119,10 @@ func (f *Counting) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashi
 // test present (a false positive); removing it decrements counters that
 // members set and can make a member test absent. The filter cannot tell the
 // two cases apart.
-func (f *Counting) Remove(key []byte) bool { return f.RemoveHash(f.hashing.Sum(key)) }
+func (f *Counting) Remove(key []byte) bool { return f.RemoveDigest(f.hashing.Sum(key)) }
 
-// AddHash inserts the key whose digest is d.
-func (f *Counting) AddHash(d Digest) {
+// AddDigest inserts the key whose digest is d.
+func (f *Counting) AddDigest(d Digest) {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		f.addProbe(d)
@@ -143,13 +143,13 @@ func (f *Counting) AddHash(d Digest) {
 	f.items++
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly present.
-func (f *Counting) ContainsHash(d Digest) bool {
+// ContainsDigest reports whether the key whose digest is d is possibly present.
+func (f *Counting) ContainsDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.containsProbe(d)
 	}
-	// As in Standard.ContainsHash: groups of four independent loads, one
+	// As in Standard.ContainsDigest: groups of four independent loads, one
 	// test per group. For a counter c, c - 1 has its top bit set exactly
 	// when c is zero.
 	words, m, max, ws := f.words, f.m, f.max, f.wshift&7
@@ -180,9 +180,9 @@ func (f *Counting) ContainsHash(d Digest) bool {
 	return zero>>63 == 0
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present
+// TestAndAddDigest inserts d and reports whether it was possibly present
 // before.
-func (f *Counting) TestAndAddHash(d Digest) bool {
+func (f *Counting) TestAndAddDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.testAndAddProbe(d)
@@ -205,9 +205,9 @@ func (f *Counting) TestAndAddHash(d Digest) bool {
 	return zero>>63 == 0
 }
 
-// RemoveHash is Remove for the key whose digest is d.
-func (f *Counting) RemoveHash(d Digest) bool {
-	if !f.ContainsHash(d) {
+// RemoveDigest is Remove for the key whose digest is d.
+func (f *Counting) RemoveDigest(d Digest) bool {
+	if !f.ContainsDigest(d) {
 		return false
 	}
 	x, y, z, c, ok := f.hashing.recurrence(d)
@@ -237,7 +237,7 @@ func (f *Counting) decrement(w *uint64, s, max uint64) {
 	}
 }
 
-// addProbe is AddHash on the general path, for every derivation.
+// addProbe is AddDigest on the general path, for every derivation.
 func (f *Counting) addProbe(d Digest) {
 	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
 		i := reduce(g, f.m) << (f.wshift & 7)
@@ -249,7 +249,7 @@ func (f *Counting) addProbe(d Digest) {
 	f.items++
 }
 
-// containsProbe is ContainsHash on the general path, for every derivation.
+// containsProbe is ContainsDigest on the general path, for every derivation.
 func (f *Counting) containsProbe(d Digest) bool {
 	return f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
 		i := reduce(g, f.m) << (f.wshift & 7)
@@ -257,7 +257,7 @@ func (f *Counting) containsProbe(d Digest) bool {
 	})
 }
 
-// testAndAddProbe is TestAndAddHash on the general path, for every
+// testAndAddProbe is TestAndAddDigest on the general path, for every
 // derivation.
 func (f *Counting) testAndAddProbe(d Digest) bool {
 	present := true
@@ -277,7 +277,7 @@ func (f *Counting) testAndAddProbe(d Digest) bool {
 	return present
 }
 
-// removeProbe is the decrementing pass of RemoveHash on the general path.
+// removeProbe is the decrementing pass of RemoveDigest on the general path.
 func (f *Counting) removeProbe(d Digest) {
 	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
 		i := reduce(g, f.m) << (f.wshift & 7)

@@ -57,7 +57,7 @@ func TestCountingSticky(t *testing.T) {
 					if j%2 == 0 {
 						ok = f.Remove(key)
 					} else {
-						ok = f.RemoveHash(d)
+						ok = f.RemoveDigest(d)
 					}
 					if !ok {
 						t.Fatalf("remove %d of %d reported the key absent", j+1, times)
@@ -123,7 +123,7 @@ func TestCountingRemoveAbsent(t *testing.T) {
 		if f.Contains(k) {
 			continue // a false positive; see TestCountingRemoveNonMember
 		}
-		if f.Remove(k) || f.RemoveHash(f.Hashing().Sum(k)) {
+		if f.Remove(k) || f.RemoveDigest(f.Hashing().Sum(k)) {
 			t.Fatalf("Remove of absent key %x reported true", k)
 		}
 		removed++
@@ -180,7 +180,7 @@ func TestCountingRandomOps(t *testing.T) {
 					case 0:
 						f.Add(k)
 					case 1:
-						f.AddHash(h.Sum(k))
+						f.AddDigest(h.Sum(k))
 					case 2:
 						if was := f.TestAndAdd(k); mult[j] > 0 && !was {
 							t.Fatalf("op %d: TestAndAdd of a member reported absent", op)
@@ -193,7 +193,7 @@ func TestCountingRandomOps(t *testing.T) {
 					if op%2 == 0 {
 						ok = f.Remove(k)
 					} else {
-						ok = f.RemoveHash(h.Sum(k))
+						ok = f.RemoveDigest(h.Sum(k))
 					}
 					if !ok {
 						t.Fatalf("op %d: Remove of key %d with multiplicity %d reported false", op, j, mult[j])

@@ -57,7 +57,7 @@
 // filter are one call to the hash and one loop over the k cells, which
 // reads its words without bounds checks (every index is below the table
 // size by construction, and the loop asserts the table's size once).
-// Other hash options go through Sum and ContainsHash, one or two calls
+// Other hash options go through Sum and ContainsDigest, one or two calls
 // more. A query for an absent key usually ends after the first four
 // cells. BenchmarkFilter and BenchmarkFilterInCache measure both against
 // the hash alone.
@@ -77,7 +77,7 @@
 // hash a group of keys, touch every group member's block, and only then set
 // or test the bits, so that the cache misses of independent keys overlap
 // instead of being paid one after another. The split-block filter's
-// AddHashBatch and ContainsHashBatch hand the whole slice of digests to
+// AddDigestBatch and ContainsDigestBatch hand the whole slice of digests to
 // one vector loop, whose few instructions per key leave the processor room
 // for many misses in flight without a touch pass. BenchmarkBlocked
 // measures them against one-at-a-time calls and against a baseline of raw

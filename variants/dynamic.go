@@ -47,7 +47,7 @@ type DynamicParams struct {
 // memory cannot be allocated), the filter keeps working: keys go into the
 // newest stage beyond its capacity. Err reports the error.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
 // exclusive access.
 type Dynamic struct {
@@ -147,18 +147,18 @@ func (f *Dynamic) Err() error { return f.err }
 func (f *Dynamic) Stages() int { return f.live }
 
 // Add inserts key into the newest stage.
-func (f *Dynamic) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+func (f *Dynamic) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *Dynamic) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+func (f *Dynamic) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Sum(key)) }
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
-func (f *Dynamic) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *Dynamic) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
 
-// AddHash inserts the key whose digest is d into the newest stage,
+// AddDigest inserts the key whose digest is d into the newest stage,
 // opening a new stage first if the newest holds N items.
-func (f *Dynamic) AddHash(d Digest) {
+func (f *Dynamic) AddDigest(d Digest) {
 	i := f.live - 1
 	if f.stages[i].items >= f.geom.N && f.err == nil {
 		if err := f.grow(); err != nil {
@@ -172,9 +172,9 @@ func (f *Dynamic) AddHash(d Digest) {
 	f.items++
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly
+// ContainsDigest reports whether the key whose digest is d is possibly
 // present: whether some stage, tested newest first, holds all its bits.
-func (f *Dynamic) ContainsHash(d Digest) bool {
+func (f *Dynamic) ContainsDigest(d Digest) bool {
 	s := streamSeed(d)
 	hot := f.hot[:f.live]
 	for i := len(hot) - 1; i >= 0; i-- {
@@ -185,13 +185,13 @@ func (f *Dynamic) ContainsHash(d Digest) bool {
 	return false
 }
 
-// TestAndAddHash inserts d unless it tests present, and reports whether it
+// TestAndAddDigest inserts d unless it tests present, and reports whether it
 // tested present.
-func (f *Dynamic) TestAndAddHash(d Digest) bool {
-	if f.ContainsHash(d) {
+func (f *Dynamic) TestAndAddDigest(d Digest) bool {
+	if f.ContainsDigest(d) {
 		return true
 	}
-	f.AddHash(d)
+	f.AddDigest(d)
 	return false
 }
 

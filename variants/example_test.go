@@ -29,8 +29,8 @@ func ExampleHashing_Sum() {
 	a, _ := variants.NewStandard(variants.Geometry{Bits: 1 << 16, Hashes: 5}, h)
 	b, _ := variants.NewPartitioned(variants.Geometry{Bits: 1 << 16, Hashes: 5}, h)
 	d := h.Sum([]byte("key"))
-	a.AddHash(d)
-	b.AddHash(d)
+	a.AddDigest(d)
+	b.AddDigest(d)
 	fmt.Println(a.Contains([]byte("key")), b.Contains([]byte("key")))
 	// Output: true true
 }

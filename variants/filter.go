@@ -10,12 +10,12 @@ import (
 // was not added with a small probability, the false-positive rate.
 //
 // The Digest forms operate on a key's precomputed 128-bit hash. For a filter
-// f, f.Contains(key) equals f.ContainsHash(f.Hashing().Sum(key)), so callers
+// f, f.Contains(key) equals f.ContainsDigest(f.Hashing().Sum(key)), so callers
 // can hash a key once and feed the digest to several filters that share the
 // same Hashing.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
-// mutates the filter. Add, AddHash, TestAndAdd and Reset must not run
+// Contains and ContainsDigest are safe for concurrent use while nothing
+// mutates the filter. Add, AddDigest, TestAndAdd and Reset must not run
 // concurrently with any other method.
 type Filter interface {
 	// Add inserts key.
@@ -26,13 +26,13 @@ type Filter interface {
 	// before the insertion.
 	TestAndAdd(key []byte) bool
 
-	// AddHash inserts the key whose digest is d.
-	AddHash(d Digest)
-	// ContainsHash reports whether the key whose digest is d is possibly
+	// AddDigest inserts the key whose digest is d.
+	AddDigest(d Digest)
+	// ContainsDigest reports whether the key whose digest is d is possibly
 	// in the set.
-	ContainsHash(d Digest) bool
-	// TestAndAddHash is TestAndAdd for a digest.
-	TestAndAddHash(d Digest) bool
+	ContainsDigest(d Digest) bool
+	// TestAndAddDigest is TestAndAdd for a digest.
+	TestAndAddDigest(d Digest) bool
 
 	// Hashing returns the hash options the filter was built with.
 	Hashing() Hashing
@@ -47,8 +47,8 @@ type Remover interface {
 	// Remove deletes one occurrence of key and reports whether it did so.
 	// A key that tests absent is left alone and Remove reports false.
 	Remove(key []byte) bool
-	// RemoveHash is Remove for a digest.
-	RemoveHash(d Digest) bool
+	// RemoveDigest is Remove for a digest.
+	RemoveDigest(d Digest) bool
 }
 
 // Batcher is implemented by filters with batched operations, which take
@@ -69,15 +69,15 @@ type Batcher interface {
 	// ContainsBatch sets out[i] to whether keys[i] is possibly in the
 	// set, for every i < len(keys).
 	ContainsBatch(keys [][]byte, out []bool)
-	// AddHashBatch inserts the keys whose digests are ds.
-	AddHashBatch(ds []Digest)
-	// ContainsHashBatch sets out[i] to ContainsHash(ds[i]).
-	ContainsHashBatch(ds []Digest, out []bool)
+	// AddDigestBatch inserts the keys whose digests are ds.
+	AddDigestBatch(ds []Digest)
+	// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]).
+	ContainsDigestBatch(ds []Digest, out []bool)
 }
 
-// LineCounter is implemented by every filter of this package. LinesHash
+// LineCounter is implemented by every filter of this package. QueryLines
 // reports the number of distinct 64-byte lines of memory that
-// ContainsHash(d) reads from the filter's cells: the lines of the addresses
+// ContainsDigest(d) reads from the filter's cells: the lines of the addresses
 // that the query's own probe sequence loads, with the same groups of loads
 // and the same early exits, taken from the filter's actual memory, so a
 // table that does not start on a line boundary counts the lines its probes
@@ -88,18 +88,18 @@ type Batcher interface {
 // the cache; analysis.Scalable.Lines and analysis.TableLines predict the
 // count.
 type LineCounter interface {
-	LinesHash(d Digest) int
+	QueryLines(d Digest) int
 }
 
 // FreshCounter is implemented by filters that can say, without changing
-// anything, how many of the cells a digest would set on AddHash are still
+// anything, how many of the cells a digest would set on AddDigest are still
 // zero. It is what an attacker who knows a filter's hashing and contents
 // computes to choose keys that fill the filter as fast as possible (a
 // pollution attack; see the adversary experiment), and a research tool
 // for studying how keys overlap. With the Keyed hash kind and a secret
 // key, nobody without the key can compute the digest it needs.
 type FreshCounter interface {
-	// FreshCells returns the number of the k cell probes of AddHash(d)
+	// FreshCells returns the number of the k cell probes of AddDigest(d)
 	// that find a zero cell (bit or counter); two probes that coincide
 	// on a zero cell count twice. For a scalable filter it counts in
 	// the stage that would take the add: the newest, or a new empty one

@@ -74,7 +74,7 @@ import (
 //	61     L stages, each a partitioned parameter block (slice bits b_i,
 //	       hashes k_i, capacity n_i, items) and its k_i ceil(b_i/64) words
 //	       as above; the stage's hashing is the filter's, and stage i
-//	       queries with Digest.Remix(i)
+//	       queries with Digest.remix(i)
 //
 // Scalable with blocked stages (48 bytes of parameters; derivation 0):
 //
@@ -84,12 +84,12 @@ import (
 //	61  4  stages L (uint32), 1 <= L <= 256
 //	65     L stages, each a blocked parameter block (bits m_i, hashes
 //	       k_i, block bits B, capacity n_i, items) and its m_i/64 words as
-//	       below; stage i queries with Digest.Remix(i)
+//	       below; stage i queries with Digest.remix(i)
 //
 // Scalable, stream stages (code 10; derivation 0) and scalable, blocked
 // stream stages (code 11; derivation 0): the layouts of codes 4 and 7,
 // but stage i derives its bits from the key's wyrand stream (see
-// Scalable), not from Digest.Remix(i). A scalable filter with the default
+// Scalable), not from Digest.remix(i). A scalable filter with the default
 // derivation writes these codes; filters with other derivations still
 // write codes 4 and 7, and every code loads as written.
 //

@@ -235,10 +235,10 @@ func mix64(x uint64) uint64 {
 	return x
 }
 
-// Remix returns a digest for stage i of a multi-stage filter: stage 0 gets
+// remix returns a digest for stage i of a multi-stage filter: stage 0 gets
 // d itself and every other stage a bijective remix of it, so that the
 // stages' index patterns are unrelated while the key is hashed only once.
-func (d Digest) Remix(i int) Digest {
+func (d Digest) remix(i int) Digest {
 	if i == 0 {
 		return d
 	}

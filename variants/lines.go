@@ -68,9 +68,9 @@ func (s *lineSet) groupLines(k, g int, probe func(j int) (unsafe.Pointer, bool))
 // wordAt returns the address of word i of words.
 func wordAt(words []uint64, i uint64) unsafe.Pointer { return unsafe.Pointer(&words[i]) }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter).
-func (f *Standard) LinesHash(d Digest) int {
+func (f *Standard) QueryLines(d Digest) int {
 	var s lineSet
 	vals, g := f.hashing.probes(d, f.k, false)
 	s.groupLines(f.k, g, func(j int) (unsafe.Pointer, bool) {
@@ -80,9 +80,9 @@ func (f *Standard) LinesHash(d Digest) int {
 	return s.count()
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter).
-func (f *ConcurrentStandard) LinesHash(d Digest) int {
+func (f *ConcurrentStandard) QueryLines(d Digest) int {
 	var s lineSet
 	vals, g := f.hashing.probes(d, f.k, false)
 	s.groupLines(f.k, g, func(j int) (unsafe.Pointer, bool) {
@@ -92,15 +92,15 @@ func (f *ConcurrentStandard) LinesHash(d Digest) int {
 	return s.count()
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter).
-func (f *Partitioned) LinesHash(d Digest) int {
+func (f *Partitioned) QueryLines(d Digest) int {
 	var s lineSet
 	f.lines(&s, d)
 	return s.count()
 }
 
-// lines records the loads of ContainsHash(d) and reports its answer.
+// lines records the loads of ContainsDigest(d) and reports its answer.
 func (f *Partitioned) lines(s *lineSet, d Digest) bool {
 	vals, g := f.hashing.probes(d, f.k, true)
 	return s.groupLines(f.k, g, func(j int) (unsafe.Pointer, bool) {
@@ -110,9 +110,9 @@ func (f *Partitioned) lines(s *lineSet, d Digest) bool {
 	})
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter).
-func (f *Counting) LinesHash(d Digest) int {
+func (f *Counting) QueryLines(d Digest) int {
 	var s lineSet
 	vals, g := f.hashing.probes(d, f.k, false)
 	s.groupLines(f.k, g, func(j int) (unsafe.Pointer, bool) {
@@ -122,10 +122,10 @@ func (f *Counting) LinesHash(d Digest) int {
 	return s.count()
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter): the lines of the words that hold the key's k
 // positions in its block, all of which the test reads.
-func (f *Blocked) LinesHash(d Digest) int {
+func (f *Blocked) QueryLines(d Digest) int {
 	var s lineSet
 	f.lines(&s, f.block(d.H1), d.H2)
 	return s.count()
@@ -153,20 +153,20 @@ func (f *Blocked) lines(s *lineSet, b unsafe.Pointer, h2 uint64) bool {
 	}
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter): those of the key's 32-byte block.
-func (f *SplitBlock) LinesHash(d Digest) int {
+func (f *SplitBlock) QueryLines(d Digest) int {
 	var s lineSet
 	s.addRange(f.block(d.H1), SplitBlockBits/8)
 	return s.count()
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter): the stages' lines, newest stage first, up to the
 // first stage that answers present. With blocked stages the query reads
 // the first word of the blocks of up to 16 stages before it tests any, and
 // those lines count even when an earlier-tested stage answers present.
-func (f *Scalable) LinesHash(d Digest) int {
+func (f *Scalable) QueryLines(d Digest) int {
 	var s lineSet
 	if f.geom.BlockBits != 0 {
 		f.blockedLines(&s, d)
@@ -177,7 +177,7 @@ func (f *Scalable) LinesHash(d Digest) int {
 		if f.stream {
 			present = f.hot[i].lines(&s, streamSeed(d))
 		} else {
-			present = f.stages[i].f.lines(&s, d.Remix(i))
+			present = f.stages[i].f.lines(&s, d.remix(i))
 		}
 		if present {
 			break
@@ -197,7 +197,7 @@ func (f *Scalable) blockedLines(s *lineSet, d Digest) {
 		if f.stream {
 			h1, h2 = f.hot[i].blockDigest(streamSeed(d))
 		} else {
-			r := d.Remix(i)
+			r := d.remix(i)
 			h1, h2 = r.H1, r.H2
 		}
 		at[i], rest[i] = f.stages[i].b.block(h1), h2
@@ -226,11 +226,11 @@ func (st *streamStage) lines(s *lineSet, seed uint64) bool {
 	})
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter): the stages tested newest first, each as the scalable
 // filter's stream stages are, in pairs of slices up to the first pair with
 // a clear bit, until a stage holds the key.
-func (f *Dynamic) LinesHash(d Digest) int {
+func (f *Dynamic) QueryLines(d Digest) int {
 	var s lineSet
 	seed := streamSeed(d)
 	for i := f.live - 1; i >= 0; i-- {
@@ -241,10 +241,10 @@ func (f *Dynamic) LinesHash(d Digest) int {
 	return s.count()
 }
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
 // (see LineCounter): the links tested newest first, each probe by probe
 // up to its first clear bit, until a link holds the key.
-func (f *RedisBloom) LinesHash(d Digest) int {
+func (f *RedisBloom) QueryLines(d Digest) int {
 	var s lineSet
 	for i := f.live - 1; i >= 0; i-- {
 		l := &f.links[i]
@@ -258,14 +258,14 @@ func (f *RedisBloom) LinesHash(d Digest) int {
 	return s.count()
 }
 
-// The age-partitioned filter's lines. LinesHash counts the 64-byte lines
-// a query reads (see LineCounter), InsertLinesHash those an insert writes,
+// The age-partitioned filter's lines. QueryLines counts the 64-byte lines
+// a query reads (see LineCounter), InsertLines those an insert writes,
 // with the same exact counter as the other filters.
 
-// LinesHash reports the distinct 64-byte lines that ContainsHash(d) reads:
+// QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads:
 // the words of the slices it tests, in the order and with the early exits
-// of ContainsHash.
-func (f *AgePartitioned) LinesHash(d Digest) int {
+// of ContainsDigest.
+func (f *AgePartitioned) QueryLines(d Digest) int {
 	var ls lineSet
 	s := streamSeed(d)
 	runOf(f.live(), f.geom.K, func(j int) bool {
@@ -276,10 +276,10 @@ func (f *AgePartitioned) LinesHash(d Digest) int {
 	return ls.count()
 }
 
-// InsertLinesHash reports the distinct 64-byte lines that AddHash(d) would
+// InsertLines reports the distinct 64-byte lines that AddDigest(d) would
 // write if it did not age the filter first: the word of the key's bit in
 // each of the K newest slices.
-func (f *AgePartitioned) InsertLinesHash(d Digest) int {
+func (f *AgePartitioned) InsertLines(d Digest) int {
 	var ls lineSet
 	s := streamSeed(d)
 	for j := range f.geom.K {

@@ -8,12 +8,12 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// meanLines returns the mean of LinesHash over the digests of keys and the
+// meanLines returns the mean of QueryLines over the digests of keys and the
 // standard error of that mean.
 func meanLines(f LineCounter, h Hashing, keys [][]byte) (mean, se float64) {
 	var sum, sq float64
 	for _, k := range keys {
-		l := float64(f.LinesHash(h.Sum(k)))
+		l := float64(f.QueryLines(h.Sum(k)))
 		sum += l
 		sq += l * l
 	}
@@ -125,7 +125,7 @@ func TestLinesAnswer(t *testing.T) {
 						t.Fatalf("stage %d forced wide: lines answer %v, test %v", i, gw, ww)
 					}
 				} else {
-					got, want = f.stages[i].f.lines(&s, d.Remix(i)), f.stages[i].f.ContainsHash(d.Remix(i))
+					got, want = f.stages[i].f.lines(&s, d.remix(i)), f.stages[i].f.ContainsDigest(d.remix(i))
 				}
 				if got != want {
 					t.Fatalf("stream %v stage %d: lines answer %v, test %v", stream, i, got, want)
@@ -161,13 +161,13 @@ func TestLinesFixed(t *testing.T) {
 	}
 	for _, k := range keys {
 		d := h.Sum(k)
-		if n := bl.LinesHash(d); n != 1 {
+		if n := bl.QueryLines(d); n != 1 {
 			t.Fatalf("blocked: %d lines, want 1", n)
 		}
-		if n := sb.LinesHash(d); n != 1 {
+		if n := sb.QueryLines(d); n != 1 {
 			t.Fatalf("split-block: %d lines, want 1", n)
 		}
-		if n := p.LinesHash(d); n != 7 {
+		if n := p.QueryLines(d); n != 7 {
 			t.Fatalf("partitioned, present key: %d lines, want 7", n)
 		}
 	}
@@ -199,7 +199,7 @@ func TestLinesConcurrent(t *testing.T) {
 			// start at different offsets within a line, and both come
 			// from one size class of the allocator (2688 bytes, a
 			// multiple of 64), so they start at the same offset.
-			a, b := s.LinesHash(d), c.LinesHash(d)
+			a, b := s.QueryLines(d), c.QueryLines(d)
 			if a != b {
 				t.Fatalf("%v: standard %d lines, concurrent %d", h, a, b)
 			}
@@ -259,8 +259,8 @@ func TestGrowingLines(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		f    interface {
-			LinesHash(Digest) int
-			ContainsHash(Digest) bool
+			QueryLines(Digest) int
+			ContainsDigest(Digest) bool
 		}
 		h      Hashing
 		stages int
@@ -273,8 +273,8 @@ func TestGrowingLines(t *testing.T) {
 		others := testKeys(63, 2, 2000)
 		for _, k := range others {
 			dg := c.h.Sum(k)
-			n := c.f.LinesHash(dg)
-			if low := c.stages; c.f.ContainsHash(dg) {
+			n := c.f.QueryLines(dg)
+			if low := c.stages; c.f.ContainsDigest(dg) {
 				low = 1
 				if n < low || n > c.stages*c.hashes {
 					t.Fatalf("%s: false positive reads %d lines", c.name, n)
@@ -285,7 +285,7 @@ func TestGrowingLines(t *testing.T) {
 			absent += float64(n)
 		}
 		for _, k := range keys[:500] {
-			if n := c.f.LinesHash(c.h.Sum(k)); n < 1 || n > c.stages*c.hashes {
+			if n := c.f.QueryLines(c.h.Sum(k)); n < 1 || n > c.stages*c.hashes {
 				t.Fatalf("%s: present key reads %d lines", c.name, n)
 			}
 		}

@@ -28,7 +28,7 @@ import (
 // m = k b bits, which lowers that floor k^2 times; it does not mix, so that
 // the derivations can be studied as published.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
 type Partitioned struct {
 	bitCore
@@ -86,7 +86,7 @@ func NewPartitionedFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRu
 // Add inserts key.
 func (f *Partitioned) Add(key []byte) {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		f.AddHash(f.hashing.Sum(key))
+		f.AddDigest(f.hashing.Sum(key))
 		return
 	}
 	// As in Standard.Add: Sum and the recurrence inlined for the default.
@@ -97,7 +97,7 @@ func (f *Partitioned) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *Partitioned) Contains(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.ContainsHash(f.hashing.Sum(key))
+		return f.ContainsDigest(f.hashing.Sum(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.test(u.Lo, u.Hi, weyl, weyl)
@@ -106,14 +106,14 @@ func (f *Partitioned) Contains(key []byte) bool {
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *Partitioned) TestAndAdd(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.TestAndAddHash(f.hashing.Sum(key))
+		return f.TestAndAddDigest(f.hashing.Sum(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.testAndSet(u.Lo, u.Hi, weyl, weyl)
 }
 
-// AddHash inserts the key whose digest is d.
-func (f *Partitioned) AddHash(d Digest) {
+// AddDigest inserts the key whose digest is d.
+func (f *Partitioned) AddDigest(d Digest) {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		f.addProbe(d)
@@ -122,8 +122,8 @@ func (f *Partitioned) AddHash(d Digest) {
 	f.set(x, y, z, c)
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly present.
-func (f *Partitioned) ContainsHash(d Digest) bool {
+// ContainsDigest reports whether the key whose digest is d is possibly present.
+func (f *Partitioned) ContainsDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.containsProbe(d)
@@ -131,8 +131,8 @@ func (f *Partitioned) ContainsHash(d Digest) bool {
 	return f.test(x, y, z, c)
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present.
-func (f *Partitioned) TestAndAddHash(d Digest) bool {
+// TestAndAddDigest inserts d and reports whether it was possibly present.
+func (f *Partitioned) TestAndAddDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.testAndAddProbe(d)
@@ -215,7 +215,7 @@ func (f *Partitioned) testAndSet(x, y, z, c uint64) bool {
 	return acc&1 != 0
 }
 
-// addProbe is AddHash on the general path, for every derivation.
+// addProbe is AddDigest on the general path, for every derivation.
 func (f *Partitioned) addProbe(d Digest) {
 	base := uint64(0)
 	f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
@@ -227,7 +227,7 @@ func (f *Partitioned) addProbe(d Digest) {
 	f.items++
 }
 
-// containsProbe is ContainsHash on the general path, for every derivation.
+// containsProbe is ContainsDigest on the general path, for every derivation.
 func (f *Partitioned) containsProbe(d Digest) bool {
 	base := uint64(0)
 	return f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
@@ -238,7 +238,7 @@ func (f *Partitioned) containsProbe(d Digest) bool {
 	})
 }
 
-// testAndAddProbe is TestAndAddHash on the general path, for every
+// testAndAddProbe is TestAndAddDigest on the general path, for every
 // derivation.
 func (f *Partitioned) testAndAddProbe(d Digest) bool {
 	base := uint64(0)

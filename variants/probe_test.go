@@ -15,10 +15,10 @@ type probeFilter interface {
 }
 
 // probeOps runs every operation that reaches the block probes on a fresh
-// filter from mk, with or without the vector probes: Add, AddHash (and
+// filter from mk, with or without the vector probes: Add, AddDigest (and
 // AddHash64 on a split-block filter), TestAndAdd, AddBatch and
-// AddHashBatch for a quarter of the keys each, then Contains,
-// ContainsHash, ContainsBatch and ContainsHashBatch for every query. It
+// AddDigestBatch for a quarter of the keys each, then Contains,
+// ContainsDigest, ContainsBatch and ContainsDigestBatch for every query. It
 // returns the filter's words and the answers, one slice per query form.
 func probeOps(mk func() probeFilter, vector bool, keys, queries [][]byte) (words []uint64, answers [][]bool) {
 	withVector(vector, func() {
@@ -32,7 +32,7 @@ func probeOps(mk func() probeFilter, vector bool, keys, queries [][]byte) (words
 			if s, ok := f.(*SplitBlock); ok {
 				s.AddHash64(h.Sum(k).H1)
 			} else {
-				f.AddHash(h.Sum(k))
+				f.AddDigest(h.Sum(k))
 			}
 		}
 		tested := make([]bool, 0, q)
@@ -44,7 +44,7 @@ func probeOps(mk func() probeFilter, vector bool, keys, queries [][]byte) (words
 		for i, k := range keys[3*q:] {
 			ds[i] = h.Sum(k)
 		}
-		f.AddHashBatch(ds)
+		f.AddDigestBatch(ds)
 
 		one, byHash := make([]bool, len(queries)), make([]bool, len(queries))
 		batch, hashBatch := make([]bool, len(queries)), make([]bool, len(queries))
@@ -52,10 +52,10 @@ func probeOps(mk func() probeFilter, vector bool, keys, queries [][]byte) (words
 		for i, k := range queries {
 			qd[i] = h.Sum(k)
 			one[i] = f.Contains(k)
-			byHash[i] = f.ContainsHash(qd[i])
+			byHash[i] = f.ContainsDigest(qd[i])
 		}
 		f.ContainsBatch(queries, batch)
-		f.ContainsHashBatch(qd, hashBatch)
+		f.ContainsDigestBatch(qd, hashBatch)
 		answers = [][]bool{tested, one, byHash, batch, hashBatch}
 		switch f := f.(type) {
 		case *SplitBlock:
@@ -238,7 +238,7 @@ func TestScalableBlockedPathsAgree(t *testing.T) {
 				added := make([]Digest, n)
 				for i := range added {
 					added[i] = Digest{H1: rng.Uint64(), H2: rng.Uint64()}
-					f.AddHash(added[i])
+					f.AddDigest(added[i])
 				}
 				trues, falses := 0, 0
 				for i := range 20000 {
@@ -247,8 +247,8 @@ func TestScalableBlockedPathsAgree(t *testing.T) {
 						d = added[rng.IntN(n)]
 					}
 					var vec, pure bool
-					withVector(true, func() { vec = f.ContainsHash(d) })
-					withVector(false, func() { pure = f.ContainsHash(d) })
+					withVector(true, func() { vec = f.ContainsDigest(d) })
+					withVector(false, func() { pure = f.ContainsDigest(d) })
 					if vec != pure {
 						t.Fatalf("B = %d, P = %g, %d stages: digest %v: vector %v, pure Go %v", b, p, f.Stages(), d, vec, pure)
 					}

@@ -67,7 +67,7 @@ type RedisBloomParams struct {
 // keeps inserting into its newest link beyond capacity, so that it never
 // gives a false negative, and Err reports the error.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
 // exclusive access.
 type RedisBloom struct {
@@ -157,22 +157,22 @@ func (f *RedisBloom) Err() error { return f.err }
 func (f *RedisBloom) Links() int { return f.live }
 
 // Add inserts key unless it tests present.
-func (f *RedisBloom) Add(key []byte) { f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *RedisBloom) Add(key []byte) { f.TestAndAddDigest(f.hashing.Sum(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *RedisBloom) Contains(key []byte) bool { return f.ContainsHash(f.hashing.Sum(key)) }
+func (f *RedisBloom) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Sum(key)) }
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
-func (f *RedisBloom) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *RedisBloom) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
 
-// AddHash inserts the key whose digest is d unless it tests present.
-func (f *RedisBloom) AddHash(d Digest) { f.TestAndAddHash(d) }
+// AddDigest inserts the key whose digest is d unless it tests present.
+func (f *RedisBloom) AddDigest(d Digest) { f.TestAndAddDigest(d) }
 
-// ContainsHash reports whether the key whose digest is d = (a, b) is
+// ContainsDigest reports whether the key whose digest is d = (a, b) is
 // possibly present: whether some link, tested newest first, has all its
 // probes set.
-func (f *RedisBloom) ContainsHash(d Digest) bool {
+func (f *RedisBloom) ContainsDigest(d Digest) bool {
 	links := f.links[:f.live]
 	for i := len(links) - 1; i >= 0; i-- {
 		if links[i].test(d) {
@@ -203,10 +203,10 @@ func (l *redisLink) set(d Digest) {
 	}
 }
 
-// TestAndAddHash inserts d unless it tests present, and reports whether it
+// TestAndAddDigest inserts d unless it tests present, and reports whether it
 // tested present.
-func (f *RedisBloom) TestAndAddHash(d Digest) bool {
-	if f.ContainsHash(d) {
+func (f *RedisBloom) TestAndAddDigest(d Digest) bool {
+	if f.ContainsDigest(d) {
 		return true
 	}
 	i := f.live - 1

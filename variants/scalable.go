@@ -136,7 +136,7 @@ func (p ScalableParams) withDefaults() ScalableParams {
 //
 // Filters with another derivation (Double, Triple, Independent), and
 // filters saved by earlier versions (codes 4 and 7), keep the former
-// indexing: stage i derives its indexes from d.Remix(i) by the filter's
+// indexing: stage i derives its indexes from d.remix(i) by the filter's
 // derivation, so stages have independent index patterns, as the compound
 // rate assumes. They load and answer exactly as before.
 //
@@ -156,7 +156,7 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // the newest stage's Items above its Capacity and an EstimatedFPR from the
 // actual fill.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
 // exclusive access.
 type Scalable struct {
@@ -171,7 +171,7 @@ type Scalable struct {
 	err    error // why the filter could not grow, or nil
 	// stream selects the stream derivation (format codes 10 and 11); hot
 	// then holds every stage's stream record, in step with stages.
-	// Without it stage i queries with Digest.Remix(i) (codes 4 and 7).
+	// Without it stage i queries with Digest.remix(i) (codes 4 and 7).
 	stream bool
 	hot    []streamStage
 	wide   bool // some stage in hot has slices of more than wideSlice bits
@@ -317,7 +317,7 @@ func (f *Scalable) Params() ScalableParams {
 func (f *Scalable) Err() error { return f.err }
 
 // Add inserts key unless it tests present.
-func (f *Scalable) Add(key []byte) { f.AddHash(f.hashing.Sum(key)) }
+func (f *Scalable) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
 
 // Contains reports whether key is possibly in the set.
 func (f *Scalable) Contains(key []byte) bool {
@@ -330,17 +330,17 @@ func (f *Scalable) Contains(key []byte) bool {
 		}
 		return f.containsStream(Digest{u.Lo, u.Hi})
 	}
-	return f.ContainsHash(f.hashing.Sum(key))
+	return f.ContainsDigest(f.hashing.Sum(key))
 }
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
-func (f *Scalable) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hashing.Sum(key)) }
+func (f *Scalable) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
 
-// AddHash inserts the key whose digest is d unless it tests present.
-func (f *Scalable) AddHash(d Digest) { f.TestAndAddHash(d) }
+// AddDigest inserts the key whose digest is d unless it tests present.
+func (f *Scalable) AddDigest(d Digest) { f.TestAndAddDigest(d) }
 
-// ContainsHash reports whether the key whose digest is d is possibly
+// ContainsDigest reports whether the key whose digest is d is possibly
 // present.
 //
 // It tests the newest stage first: with s >= 2 the newest stage holds the
@@ -354,7 +354,7 @@ func (f *Scalable) AddHash(d Digest) { f.TestAndAddHash(d) }
 // one word of every block in a first pass (see Batcher), and with AVX2 and
 // blocks of 256 or 512 bits one assembly call derives and tests every
 // stage's block.
-func (f *Scalable) ContainsHash(d Digest) bool {
+func (f *Scalable) ContainsDigest(d Digest) bool {
 	if f.stream {
 		if f.geom.BlockBits != 0 {
 			return f.containsStreamBlocked(d)
@@ -366,17 +366,17 @@ func (f *Scalable) ContainsHash(d Digest) bool {
 	}
 	st := f.stages[:f.live]
 	for i := len(st) - 1; i >= 0; i-- {
-		if st[i].f.ContainsHash(d.Remix(i)) {
+		if st[i].f.ContainsDigest(d.remix(i)) {
 			return true
 		}
 	}
 	return false
 }
 
-// TestAndAddHash inserts d unless it tests present, and reports whether it
+// TestAndAddDigest inserts d unless it tests present, and reports whether it
 // tested present.
-func (f *Scalable) TestAndAddHash(d Digest) bool {
-	if f.ContainsHash(d) {
+func (f *Scalable) TestAndAddDigest(d Digest) bool {
+	if f.ContainsDigest(d) {
 		return true
 	}
 	i := f.live - 1
@@ -390,9 +390,9 @@ func (f *Scalable) TestAndAddHash(d Digest) bool {
 	if f.stream {
 		f.addStream(i, d)
 	} else if st := &f.stages[i]; st.b != nil {
-		st.b.AddHash(d.Remix(i))
+		st.b.AddDigest(d.remix(i))
 	} else {
-		st.f.AddHash(d.Remix(i))
+		st.f.AddDigest(d.remix(i))
 	}
 	f.items++
 	return false
@@ -458,7 +458,7 @@ func (f *Scalable) Reset() {
 	f.err = nil
 }
 
-// containsBlocked is ContainsHash for blocked stages: the blocks of up to
+// containsBlocked is ContainsDigest for blocked stages: the blocks of up to
 // batchGroup stages located and read together, then tested newest first.
 func (f *Scalable) containsBlocked(d Digest) bool {
 	st := f.stages[:f.live]
@@ -466,7 +466,7 @@ func (f *Scalable) containsBlocked(d Digest) bool {
 	for hi := len(st); hi > 0; hi -= batchGroup {
 		lo := max(hi-batchGroup, 0)
 		for i := lo; i < hi; i++ {
-			r := d.Remix(i)
+			r := d.remix(i)
 			g.at[i-lo], g.rest[i-lo] = st[i].b.block(r.H1), r.H2
 		}
 		touch(g.at[:hi-lo])

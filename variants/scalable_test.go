@@ -259,7 +259,7 @@ func streamReference(p *Partitioned, i int, d Digest) {
 // TestScalableStages checks the stages against analysis.Scalable.Stage, the
 // sums in Stats, and that stage i holds exactly the bits of the keys it
 // received: those of the stream derivation (streamReference) by default,
-// and those of a partitioned filter fed the digests d.Remix(i) for the
+// and those of a partitioned filter fed the digests d.remix(i) for the
 // other derivations.
 func TestScalableStages(t *testing.T) {
 	for _, p := range []ScalableParams{
@@ -313,7 +313,7 @@ func TestScalableStages(t *testing.T) {
 					if f.stream {
 						streamReference(ref, i, d)
 					} else {
-						ref.AddHash(d.Remix(i))
+						ref.AddDigest(d.remix(i))
 					}
 				}
 				if !slices.Equal(ref.words, f.stages[i].f.words) {
@@ -360,7 +360,7 @@ func TestScalableSkipsPresent(t *testing.T) {
 				t.Fatalf("TestAndAdd of a repeat reported absent")
 			}
 			f.Add(k)
-			f.AddHash(f.Hashing().Sum(k))
+			f.AddDigest(f.Hashing().Sum(k))
 		}
 	}
 	if again := f.Stats(); again.Items != st.Items || len(again.Stages) != len(st.Stages) {

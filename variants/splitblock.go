@@ -39,7 +39,7 @@ const MaxSplitBlocks = 1 << 32
 // take the 64-bit hash directly, and NewSplitBlockFromBitset and
 // AppendBitset exchange the raw bitset of a Parquet column chunk.
 //
-// Contains, ContainsHash, ContainsHash64 and ContainsBatch are safe for
+// Contains, ContainsDigest, ContainsHash64 and ContainsBatch are safe for
 // concurrent use while nothing mutates the filter; mutation needs
 // exclusive access.
 type SplitBlock struct {
@@ -198,15 +198,15 @@ func (f *SplitBlock) hash64(key []byte) uint64 {
 	return f.hashing.Sum(key).H1
 }
 
-// AddHash inserts the key whose digest is d; it uses d.H1.
-func (f *SplitBlock) AddHash(d Digest) { f.AddHash64(d.H1) }
+// AddDigest inserts the key whose digest is d; it uses d.H1.
+func (f *SplitBlock) AddDigest(d Digest) { f.AddHash64(d.H1) }
 
-// ContainsHash reports whether the key whose digest is d is possibly
+// ContainsDigest reports whether the key whose digest is d is possibly
 // present; it uses d.H1.
-func (f *SplitBlock) ContainsHash(d Digest) bool { return f.ContainsHash64(d.H1) }
+func (f *SplitBlock) ContainsDigest(d Digest) bool { return f.ContainsHash64(d.H1) }
 
-// TestAndAddHash inserts d and reports whether it was possibly present.
-func (f *SplitBlock) TestAndAddHash(d Digest) bool { return f.TestAndAddHash64(d.H1) }
+// TestAndAddDigest inserts d and reports whether it was possibly present.
+func (f *SplitBlock) TestAndAddDigest(d Digest) bool { return f.TestAndAddHash64(d.H1) }
 
 // AddHash64 inserts the key whose 64-bit hash is h, as Parquet's
 // insert(h) does.

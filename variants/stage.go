@@ -203,7 +203,7 @@ func (st *streamStage) block(h1 uint64) unsafe.Pointer {
 	return unsafe.Add(st.words, reduce(h1, st.b)<<(st.bshift&63))
 }
 
-// containsStream is ContainsHash for partitioned stages of the stream
+// containsStream is ContainsDigest for partitioned stages of the stream
 // derivation: the stages tested newest first, each as streamStage.test
 // does, written out here so that the loop over the stages makes no call.
 func (f *Scalable) containsStream(d Digest) bool {
@@ -258,7 +258,7 @@ func (f *Scalable) containsStreamWide(d Digest) bool {
 	return false
 }
 
-// containsStreamBlocked is ContainsHash for blocked stages of the stream
+// containsStreamBlocked is ContainsDigest for blocked stages of the stream
 // derivation. With AVX2 and blocks of 256 or 512 bits (the block size is
 // the same in every stage), one call of streamBlockedTest locates and
 // tests every stage's block in assembly, prefetching the blocks first

@@ -10,7 +10,7 @@ import (
 // Standard is the classic Bloom filter (Bloom 1970): m bits, k hashes, each
 // key setting the k bits that its digest derives.
 //
-// Contains and ContainsHash are safe for concurrent use while nothing
+// Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
 type Standard struct {
 	bitCore
@@ -57,7 +57,7 @@ func NewStandardFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule)
 // Add inserts key.
 func (f *Standard) Add(key []byte) {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		f.AddHash(f.hashing.Sum(key))
+		f.AddDigest(f.hashing.Sum(key))
 		return
 	}
 	// The default hashing, with Sum and Hashing.recurrence (whose
@@ -73,7 +73,7 @@ func (f *Standard) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *Standard) Contains(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.ContainsHash(f.hashing.Sum(key))
+		return f.ContainsDigest(f.hashing.Sum(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.test(u.Lo, u.Hi, weyl, weyl)
@@ -82,14 +82,14 @@ func (f *Standard) Contains(key []byte) bool {
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *Standard) TestAndAdd(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.TestAndAddHash(f.hashing.Sum(key))
+		return f.TestAndAddDigest(f.hashing.Sum(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.testAndSet(u.Lo, u.Hi, weyl, weyl)
 }
 
-// AddHash inserts the key whose digest is d.
-func (f *Standard) AddHash(d Digest) {
+// AddDigest inserts the key whose digest is d.
+func (f *Standard) AddDigest(d Digest) {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		f.addProbe(d)
@@ -98,8 +98,8 @@ func (f *Standard) AddHash(d Digest) {
 	f.set(x, y, z, c)
 }
 
-// ContainsHash reports whether the key whose digest is d is possibly present.
-func (f *Standard) ContainsHash(d Digest) bool {
+// ContainsDigest reports whether the key whose digest is d is possibly present.
+func (f *Standard) ContainsDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.containsProbe(d)
@@ -107,8 +107,8 @@ func (f *Standard) ContainsHash(d Digest) bool {
 	return f.test(x, y, z, c)
 }
 
-// TestAndAddHash inserts d and reports whether it was possibly present.
-func (f *Standard) TestAndAddHash(d Digest) bool {
+// TestAndAddDigest inserts d and reports whether it was possibly present.
+func (f *Standard) TestAndAddDigest(d Digest) bool {
 	x, y, z, c, ok := f.hashing.recurrence(d)
 	if !ok {
 		return f.testAndAddProbe(d)
@@ -193,7 +193,7 @@ func (f *Standard) testAndSet(x, y, z, c uint64) bool {
 	return acc&1 != 0
 }
 
-// addProbe is AddHash on the general path, for every derivation.
+// addProbe is AddDigest on the general path, for every derivation.
 func (f *Standard) addProbe(d Digest) {
 	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
 		i := reduce(g, f.m)
@@ -203,7 +203,7 @@ func (f *Standard) addProbe(d Digest) {
 	f.items++
 }
 
-// containsProbe is ContainsHash on the general path, for every derivation.
+// containsProbe is ContainsDigest on the general path, for every derivation.
 func (f *Standard) containsProbe(d Digest) bool {
 	return f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
 		i := reduce(g, f.m)
@@ -211,7 +211,7 @@ func (f *Standard) containsProbe(d Digest) bool {
 	})
 }
 
-// testAndAddProbe is TestAndAddHash on the general path, for every
+// testAndAddProbe is TestAndAddDigest on the general path, for every
 // derivation.
 func (f *Standard) testAndAddProbe(d Digest) bool {
 	present := true

@@ -351,11 +351,11 @@ func TestFastPathMatchesProbe(t *testing.T) {
 		for i, k := range keys {
 			d := h.Sum(k)
 			if i%2 == 0 {
-				s1.AddHash(d)
+				s1.AddDigest(d)
 				s2.addProbe(d)
-				p1.AddHash(d)
+				p1.AddDigest(d)
 				p2.addProbe(d)
-			} else if s1.TestAndAddHash(d) != s2.testAndAddProbe(d) || p1.TestAndAddHash(d) != p2.testAndAddProbe(d) {
+			} else if s1.TestAndAddDigest(d) != s2.testAndAddProbe(d) || p1.TestAndAddDigest(d) != p2.testAndAddProbe(d) {
 				t.Fatalf("%v: TestAndAdd paths disagree", h.Derivation)
 			}
 		}
@@ -378,7 +378,7 @@ func TestFastPathMatchesProbe(t *testing.T) {
 		}
 		for _, k := range testKeys(10, 2, 5000) {
 			d := h.Sum(k)
-			if s1.ContainsHash(d) != s1.containsProbe(d) || p1.ContainsHash(d) != p1.containsProbe(d) {
+			if s1.ContainsDigest(d) != s1.containsProbe(d) || p1.ContainsDigest(d) != p1.containsProbe(d) {
 				t.Fatalf("%v: Contains paths disagree", h.Derivation)
 			}
 		}

@@ -44,20 +44,20 @@ func newAlternating(w analysis.AlternatingWindow, h variants.Hashing) (*alternat
 	return &alternatingFilter{older: a, newer: b, half: w.Half}, nil
 }
 
-// Add, Contains, TestAndAdd, ContainsHash and Hashing are those of
+// Add, Contains, TestAndAdd, ContainsDigest and Hashing are those of
 // variants.Filter; the queries go to the older filter.
-func (f *alternatingFilter) Add(key []byte)           { f.AddHash(f.older.Hashing().Sum(key)) }
+func (f *alternatingFilter) Add(key []byte)           { f.AddDigest(f.older.Hashing().Sum(key)) }
 func (f *alternatingFilter) Contains(key []byte) bool { return f.older.Contains(key) }
 func (f *alternatingFilter) TestAndAdd(key []byte) bool {
-	return f.TestAndAddHash(f.older.Hashing().Sum(key))
+	return f.TestAndAddDigest(f.older.Hashing().Sum(key))
 }
-func (f *alternatingFilter) ContainsHash(d variants.Digest) bool { return f.older.ContainsHash(d) }
-func (f *alternatingFilter) Hashing() variants.Hashing           { return f.older.Hashing() }
+func (f *alternatingFilter) ContainsDigest(d variants.Digest) bool { return f.older.ContainsDigest(d) }
+func (f *alternatingFilter) Hashing() variants.Hashing             { return f.older.Hashing() }
 
-// AddHash adds d to both filters, then swaps them after every half-th add.
-func (f *alternatingFilter) AddHash(d variants.Digest) {
-	f.older.AddHash(d)
-	f.newer.AddHash(d)
+// AddDigest adds d to both filters, then swaps them after every half-th add.
+func (f *alternatingFilter) AddDigest(d variants.Digest) {
+	f.older.AddDigest(d)
+	f.newer.AddDigest(d)
 	f.adds++
 	if f.adds%f.half == 0 {
 		f.older.Reset()
@@ -65,10 +65,10 @@ func (f *alternatingFilter) AddHash(d variants.Digest) {
 	}
 }
 
-// TestAndAddHash reports whether d tested present before it was added.
-func (f *alternatingFilter) TestAndAddHash(d variants.Digest) bool {
-	present := f.older.ContainsHash(d)
-	f.AddHash(d)
+// TestAndAddDigest reports whether d tested present before it was added.
+func (f *alternatingFilter) TestAndAddDigest(d variants.Digest) bool {
+	present := f.older.ContainsDigest(d)
+	f.AddDigest(d)
 	return present
 }
 
@@ -111,28 +111,30 @@ func newCleared(w analysis.ClearedWindow, h variants.Hashing) (*clearedFilter, e
 	return &clearedFilter{f: s, capacity: w.Capacity}, nil
 }
 
-// Add, Contains, TestAndAdd, ContainsHash and Hashing are those of
+// Add, Contains, TestAndAdd, ContainsDigest and Hashing are those of
 // variants.Filter.
-func (c *clearedFilter) Add(key []byte)                      { c.AddHash(c.f.Hashing().Sum(key)) }
-func (c *clearedFilter) Contains(key []byte) bool            { return c.f.Contains(key) }
-func (c *clearedFilter) TestAndAdd(key []byte) bool          { return c.TestAndAddHash(c.f.Hashing().Sum(key)) }
-func (c *clearedFilter) ContainsHash(d variants.Digest) bool { return c.f.ContainsHash(d) }
-func (c *clearedFilter) Hashing() variants.Hashing           { return c.f.Hashing() }
+func (c *clearedFilter) Add(key []byte)           { c.AddDigest(c.f.Hashing().Sum(key)) }
+func (c *clearedFilter) Contains(key []byte) bool { return c.f.Contains(key) }
+func (c *clearedFilter) TestAndAdd(key []byte) bool {
+	return c.TestAndAddDigest(c.f.Hashing().Sum(key))
+}
+func (c *clearedFilter) ContainsDigest(d variants.Digest) bool { return c.f.ContainsDigest(d) }
+func (c *clearedFilter) Hashing() variants.Hashing             { return c.f.Hashing() }
 
-// AddHash clears the filter if it holds capacity items, then adds d.
-func (c *clearedFilter) AddHash(d variants.Digest) {
+// AddDigest clears the filter if it holds capacity items, then adds d.
+func (c *clearedFilter) AddDigest(d variants.Digest) {
 	if c.held == c.capacity {
 		c.f.Reset()
 		c.held = 0
 	}
-	c.f.AddHash(d)
+	c.f.AddDigest(d)
 	c.held++
 }
 
-// TestAndAddHash reports whether d tested present before it was added.
-func (c *clearedFilter) TestAndAddHash(d variants.Digest) bool {
-	present := c.f.ContainsHash(d)
-	c.AddHash(d)
+// TestAndAddDigest reports whether d tested present before it was added.
+func (c *clearedFilter) TestAndAddDigest(d variants.Digest) bool {
+	present := c.f.ContainsDigest(d)
+	c.AddDigest(d)
 	return present
 }
 
