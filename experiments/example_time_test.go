@@ -46,7 +46,7 @@ func ExampleTime() {
 	// The rate: 10 filters for 20,000 keys, each filled with 20,000 keys
 	// of the file and queried with 20,000 others, beside the theory.
 	const n = 20_000
-	g, _ := variants.Sized(n, 0.01)
+	g, _ := variants.StandardGeometry(n, 0.01)
 	rates, err := experiments.Measure(ctx, []experiments.Spec{{
 		Name:   "mine",
 		New:    func(seed uint64) (experiments.Filter, error) { return newFilter(n, seed) },

@@ -146,7 +146,7 @@ func keysFromData(name string, data []byte) (*KeySource, error) {
 			return nil, paramError("keys", "%s: line %d is %d bytes long, want at most %d", name, lineNo, len(line), maxLineLen)
 		}
 		if len(line) > 0 {
-			entries = append(entries, entry{hash: variants.Hashing{}.Sum(line).H1, line: uint64(off)<<lenBits | uint64(len(line))})
+			entries = append(entries, entry{hash: variants.Hashing{}.Digest(line).H1, line: uint64(off)<<lenBits | uint64(len(line))})
 		}
 		off = next
 	}

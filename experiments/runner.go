@@ -191,7 +191,7 @@ func (t *Job) CountPositives(ctx context.Context, f Filter, q uint64) (uint64, e
 // secret: it stands for a key an attacker does not know. The harness
 // seeds [Job.Hashing] this way.
 func SeedHashing(h variants.Hashing, seed uint64) variants.Hashing {
-	if h.Kind != variants.Keyed {
+	if h.Kind != variants.SipHash {
 		h.Seed = seed
 		return h
 	}

@@ -228,9 +228,9 @@ func (f *AgePartitioned) Params() AgePartitionedParams {
 	return AgePartitionedParams{K: f.geom.K, L: f.geom.L, G: f.geom.G, SliceBits: f.geom.SliceBits, Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing}
 }
 
-// Geometry returns the filter's geometry for the theory of package
+// Model returns the filter's geometry for the theory of package
 // analysis.
-func (f *AgePartitioned) Geometry() analysis.AgePartitioned { return f.geom }
+func (f *AgePartitioned) Model() analysis.AgePartitioned { return f.geom }
 
 // Window returns L G + 1, the number of most recent keys that always test
 // present (see AgePartitioned).
@@ -365,7 +365,7 @@ func (f *AgePartitioned) sum(key []byte) Digest {
 	if f.hashing.Kind == XXH3 {
 		return xxh3Sum(key, f.hashing.Seed)
 	}
-	return f.hashing.Sum(key)
+	return f.hashing.Digest(key)
 }
 
 // TestAndAddDigest is TestAndAdd for a digest.

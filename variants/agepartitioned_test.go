@@ -44,7 +44,7 @@ func ageDigests(seed uint64, set byte, n int) []Digest {
 	keys := testKeys(seed, set, n)
 	ds := make([]Digest, n)
 	for i, k := range keys {
-		ds[i] = Hashing{}.Sum(k)
+		ds[i] = Hashing{}.Digest(k)
 	}
 	return ds
 }
@@ -478,7 +478,7 @@ func TestAgePartitionedBatch(t *testing.T) {
 			b.AddBatch(keys[lo:hi])
 			ds := make([]Digest, hi-lo)
 			for i, k := range keys[lo:hi] {
-				ds[i] = c.Hashing().Sum(k)
+				ds[i] = c.Hashing().Digest(k)
 			}
 			c.AddDigestBatch(ds)
 		}
@@ -490,7 +490,7 @@ func TestAgePartitionedBatch(t *testing.T) {
 		out, outH := make([]bool, len(probe)), make([]bool, len(probe))
 		ds := make([]Digest, len(probe))
 		for i, k := range probe {
-			ds[i] = a.Hashing().Sum(k)
+			ds[i] = a.Hashing().Digest(k)
 		}
 		a.ContainsBatch(probe, out)
 		a.ContainsDigestBatch(ds, outH)
@@ -528,8 +528,8 @@ func TestAgePartitionedLines(t *testing.T) {
 		filters = append(filters, f)
 	}
 	for _, f := range filters {
-		fpr := f.Geometry().WorstFPR()
-		geom := f.Geometry()
+		fpr := f.Model().WorstFPR()
+		geom := f.Model()
 		ds := ageDigests(9, 1, int(geom.G)*geom.Slices()*2)
 		absent := ageDigests(9, 2, 2000)
 		var ins, insN, q, qN int
@@ -581,7 +581,7 @@ func TestAgePartitionedStats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		geom := f.Geometry()
+		geom := f.Model()
 		keys := testKeys(12, 1, (p.K+p.L+1)*int(p.G)+700)
 		for _, k := range keys {
 			f.Add(k)
@@ -666,7 +666,7 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 			live := f.live()
 			hits := 0
 			for _, k := range append(testKeys(3, 1, 2000), testKeys(4, 2, 2000)...) {
-				d := f.hashing.Sum(k)
+				d := f.hashing.Digest(k)
 				s := streamSeed(d)
 				want, run := false, 0
 				for j := range live {
@@ -693,7 +693,7 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 }
 
 // TestXXH3Sum checks the written-out short-key path of xxh3Sum against
-// the xxh3 package (through Hashing.Sum) for every key length from 0 to
+// the xxh3 package (through Hashing.Digest) for every key length from 0 to
 // 40 bytes, random bytes and seeds.
 func TestXXH3Sum(t *testing.T) {
 	r := rand.New(rand.NewPCG(28, 3))
@@ -708,7 +708,7 @@ func TestXXH3Sum(t *testing.T) {
 				seed = 0
 			}
 			key := buf[:l]
-			if got, want := xxh3Sum(key, seed), (Hashing{Seed: seed}).Sum(key); got != want {
+			if got, want := xxh3Sum(key, seed), (Hashing{Seed: seed}).Digest(key); got != want {
 				t.Fatalf("length %d, seed %#x: xxh3Sum = %x, xxh3 = %x", l, seed, got, want)
 			}
 		}
@@ -740,7 +740,7 @@ func TestAgePartitionedInsertBits(t *testing.T) {
 		bat, _ := NewAgePartitioned(p)
 		keys := testKeys(11, 5, f.n*int(p.G)*3)
 		for i, key := range keys {
-			d := Hashing{}.Sum(key)
+			d := Hashing{}.Digest(key)
 			f.AddDigest(d)
 			tst.TestAndAddDigest(d)
 			bat.AddBatch(keys[i : i+1])

@@ -116,7 +116,7 @@ func (f *Blocked) sum(key []byte) Digest {
 		u := xxh3.Hash128Seed(key, f.hashing.Seed)
 		return Digest{u.Lo, u.Hi}
 	}
-	return f.hashing.Sum(key)
+	return f.hashing.Digest(key)
 }
 
 // The split-block filter's batches hash a group of keys into hs, touch

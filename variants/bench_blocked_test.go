@@ -159,7 +159,7 @@ func BenchmarkBlockedProbes(b *testing.B) {
 			}
 			ds := make([]Digest, n)
 			for i, key := range absent {
-				ds[i] = f.Hashing().Sum(key)
+				ds[i] = f.Hashing().Digest(key)
 			}
 			b.Run(fmt.Sprintf("B=%d/k=%d", bb, k), func(b *testing.B) {
 				hits, i := 0, 0

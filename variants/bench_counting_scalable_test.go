@@ -17,7 +17,7 @@ func BenchmarkCSCounting(b *testing.B) {
 	present := benchKeys(1, n, 16)
 	absent := benchKeys(2, n, 16)
 	b.Run("op=xxh3-128/key=16", func(b *testing.B) { benchXXH3(b, present) })
-	g, err := Sized(n, p)
+	g, err := StandardGeometry(n, p)
 	if err != nil {
 		b.Fatal(err)
 	}

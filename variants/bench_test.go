@@ -36,14 +36,14 @@ var benchVariants = []benchVariant{
 	// The standard filter with the keyed hash (SipHash-2-4), beside the
 	// default: what keying costs a whole operation.
 	{"standard-siphash", func(n uint64, p float64) (Filter, error) {
-		return NewStandardFor(n, p, Hashing{Kind: Keyed, Key: refKey})
+		return NewStandardFor(n, p, Hashing{Kind: SipHash, Key: refKey})
 	}},
 }
 
 // BenchmarkFilter measures Add, Contains of present keys and Contains of
 // absent keys for filters sized for n = 1e6 at two rates and two key
 // lengths, beside the cost of one XXH3 128-bit hash of the same keys and
-// of one keyed hash (op=siphash-128, Hashing.Sum of the Keyed kind, as a
+// of one keyed hash (op=siphash-128, Hashing.Digest of the SipHash kind, as a
 // keyed filter calls it; the target is at most twice op=xxh3-128). The
 // op containshash-absent is ContainsDigest of the absent keys' precomputed
 // digests: the filter's own share of a query, without the hash. The
@@ -57,7 +57,7 @@ func BenchmarkFilter(b *testing.B) {
 		var h Hashing
 		absentDigests := make([]Digest, n)
 		for i, k := range absent {
-			absentDigests[i] = h.Sum(k)
+			absentDigests[i] = h.Digest(k)
 		}
 		b.Run(fmt.Sprintf("op=xxh3-128/key=%d", keyLen), func(b *testing.B) {
 			b.ReportAllocs()
@@ -72,13 +72,13 @@ func BenchmarkFilter(b *testing.B) {
 			}
 			_ = sink
 		})
-		keyed := Hashing{Kind: Keyed, Key: refKey}
+		keyed := Hashing{Kind: SipHash, Key: refKey}
 		b.Run(fmt.Sprintf("op=siphash-128/key=%d", keyLen), func(b *testing.B) {
 			b.ReportAllocs()
 			var sink uint64
 			i := 0
 			for b.Loop() {
-				sink += keyed.Sum(present[i]).H1
+				sink += keyed.Digest(present[i]).H1
 				i++
 				if i == n {
 					i = 0

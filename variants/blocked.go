@@ -113,10 +113,10 @@ func newBlocked(c bitCore, m, b uint64) *Blocked {
 }
 
 // NewBlockedFor returns an empty blocked filter with blocks of blockBits
-// bits (0 means DefaultBlockBits), sized by BlockedSized for capacity items
+// bits (0 means DefaultBlockBits), sized by BlockedGeometry for capacity items
 // at false-positive rate fpr.
 func NewBlockedFor(capacity uint64, fpr float64, blockBits int, h Hashing) (*Blocked, error) {
-	g, err := BlockedSized(capacity, fpr, blockBits)
+	g, err := BlockedGeometry(capacity, fpr, blockBits)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func NewBlockedFor(capacity uint64, fpr float64, blockBits int, h Hashing) (*Blo
 // Add inserts key.
 func (f *Blocked) Add(key []byte) {
 	if f.hashing.Kind != XXH3 {
-		f.AddDigest(f.hashing.Sum(key))
+		f.AddDigest(f.hashing.Digest(key))
 		return
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
@@ -142,7 +142,7 @@ func (f *Blocked) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *Blocked) Contains(key []byte) bool {
 	if f.hashing.Kind != XXH3 {
-		return f.ContainsDigest(f.hashing.Sum(key))
+		return f.ContainsDigest(f.hashing.Digest(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.test(f.block(u.Lo), u.Hi)
@@ -150,7 +150,7 @@ func (f *Blocked) Contains(key []byte) bool {
 
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *Blocked) TestAndAdd(key []byte) bool {
-	return f.TestAndAddDigest(f.hashing.Sum(key))
+	return f.TestAndAddDigest(f.hashing.Digest(key))
 }
 
 // AddDigest inserts the key whose digest is d.

@@ -157,7 +157,7 @@ func TestBlockedKeysInOneBlock(t *testing.T) {
 			for i, key := range testKeys(4, 1, 50) {
 				f.Reset()
 				f.Add(key)
-				d := f.hashing.Sum(key)
+				d := f.hashing.Digest(key)
 				blk := reduce(d.H1, f.blocks)
 				wpb := uint64(b / 64)
 				var set uint64
@@ -194,7 +194,7 @@ func TestBlockUniformity(t *testing.T) {
 		base := uintptr(unsafe.Pointer(&f.words[0]))
 		sbase := uintptr(unsafe.Pointer(&s.words[0]))
 		for _, key := range testKeys(12, 1, n) {
-			d := f.hashing.Sum(key)
+			d := f.hashing.Digest(key)
 			countB[(uintptr(f.block(d.H1))-base)/64]++
 			countS[(uintptr(s.block(d.H1))-sbase)/32]++
 		}
@@ -250,7 +250,7 @@ func TestBatchesMatchSingle(t *testing.T) {
 		batch.AddBatch(keys[37:])
 		ds := make([]Digest, len(keys))
 		for i, k := range keys {
-			ds[i] = one.Hashing().Sum(k)
+			ds[i] = one.Hashing().Digest(k)
 		}
 		digests.AddDigestBatch(ds)
 		if !equalFilters(one, batch) || !equalFilters(one, digests) {
@@ -263,7 +263,7 @@ func TestBatchesMatchSingle(t *testing.T) {
 		batch.ContainsBatch(queries, out)
 		qd := make([]Digest, len(queries))
 		for i, q := range queries {
-			qd[i] = one.Hashing().Sum(q)
+			qd[i] = one.Hashing().Digest(q)
 		}
 		outD := make([]bool, len(queries))
 		batch.ContainsDigestBatch(qd, outD)

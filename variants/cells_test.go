@@ -7,7 +7,7 @@ import "testing"
 // add does: a key with no fresh cell tests present, and one with fresh
 // cells tests absent.
 func TestFreshCells(t *testing.T) {
-	for _, h := range []Hashing{{Seed: 3}, {Derivation: Independent, Seed: 4}, {Kind: Keyed, Key: refKey}} {
+	for _, h := range []Hashing{{Seed: 3}, {Derivation: Independent, Seed: 4}, {Kind: SipHash, Key: refKey}} {
 		filters := map[string]Filter{}
 		s, _ := NewStandardFor(500, 0.01, h)
 		p, _ := NewPartitionedFor(500, 0.01, h)
@@ -22,11 +22,11 @@ func TestFreshCells(t *testing.T) {
 		for name, f := range filters {
 			fc := f.(FreshCounter)
 			keys := testKeys(7, 1, 1000)
-			if n, k := fc.FreshCells(h.Sum(keys[0])), f.Stats().Hashes; n != k {
+			if n, k := fc.FreshCells(h.Digest(keys[0])), f.Stats().Hashes; n != k {
 				t.Errorf("%s/%v: empty filter, %d fresh cells of %d", name, h.Kind, n, k)
 			}
 			for _, key := range keys {
-				d := h.Sum(key)
+				d := h.Digest(key)
 				fresh := fc.FreshCells(d)
 				sf, scalable := f.(*Scalable)
 				stages := 0
@@ -72,7 +72,7 @@ func TestGrowingFreshCellsAndEqual(t *testing.T) {
 			f.Add(k)
 		}
 		h := f.Hashing()
-		dg := h.Sum(keys[349])
+		dg := h.Digest(keys[349])
 		fresh := f.FreshCells(dg)
 		before := f.Stats()
 		f.AddDigest(dg)

@@ -68,16 +68,16 @@ func (e *encoder) header(c variantCode, h Hashing) {
 	e.u8(uint8(h.Kind))
 	e.u8(uint8(h.Derivation))
 	e.u64(h.Seed)
-	if h.Kind == Keyed {
+	if h.Kind == SipHash {
 		e.room(keySize)
 		e.buf = append(e.buf, h.Key[:]...)
 	}
 }
 
 // keyBytes is the size of h's key field in the format: keySize for the
-// Keyed kind, 0 otherwise. Encoded sizes add it to headerSize.
+// SipHash kind, 0 otherwise. Encoded sizes add it to headerSize.
 func (h Hashing) keyBytes() uint64 {
-	if h.Kind == Keyed {
+	if h.Kind == SipHash {
 		return keySize
 	}
 	return 0
@@ -267,7 +267,7 @@ func (d *decoder) header() (header, error) {
 	}
 	c := variantCode(d.u8())
 	h := Hashing{Kind: HashKind(d.u8()), Derivation: Derivation(d.u8()), Seed: d.u64()}
-	if h.Kind == Keyed {
+	if h.Kind == SipHash {
 		if b := d.read(keySize); b != nil {
 			copy(h.Key[:], b)
 		}

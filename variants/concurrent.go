@@ -62,7 +62,7 @@ func NewConcurrentStandard(g Geometry, h Hashing) (*ConcurrentStandard, error) {
 }
 
 // NewConcurrentStandardFor returns an empty concurrent standard filter
-// sized by Sized for capacity items at false-positive rate fpr.
+// sized by StandardGeometry for capacity items at false-positive rate fpr.
 func NewConcurrentStandardFor(capacity uint64, fpr float64, h Hashing) (*ConcurrentStandard, error) {
 	s, err := NewStandardFor(capacity, fpr, h)
 	if err != nil {
@@ -74,18 +74,18 @@ func NewConcurrentStandardFor(capacity uint64, fpr float64, h Hashing) (*Concurr
 }
 
 // Add inserts key. It is safe for concurrent use.
-func (f *ConcurrentStandard) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
+func (f *ConcurrentStandard) Add(key []byte) { f.AddDigest(f.hashing.Digest(key)) }
 
 // Contains reports whether key is possibly in the set. It is safe for
 // concurrent use.
 func (f *ConcurrentStandard) Contains(key []byte) bool {
-	return f.ContainsDigest(f.hashing.Sum(key))
+	return f.ContainsDigest(f.hashing.Digest(key))
 }
 
 // TestAndAdd inserts key and reports whether it was possibly present. See
 // TestAndAddDigest for its meaning under concurrency.
 func (f *ConcurrentStandard) TestAndAdd(key []byte) bool {
-	return f.TestAndAddDigest(f.hashing.Sum(key))
+	return f.TestAndAddDigest(f.hashing.Digest(key))
 }
 
 // AddDigest inserts the key whose digest is d. It is safe for concurrent use.

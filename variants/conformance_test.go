@@ -145,8 +145,8 @@ var allHashings = []Hashing{
 	{Derivation: Triple, Seed: 2},
 	{Derivation: Independent, Seed: 3},
 	{Kind: Metro, Derivation: Independent, Seed: 4},
-	{Kind: Keyed, Key: refKey},
-	{Kind: Keyed, Derivation: Independent, Key: HashKey{15: 1}},
+	{Kind: SipHash, Key: refKey},
+	{Kind: SipHash, Derivation: Independent, Key: HashKey{15: 1}},
 }
 
 // refKey is the key of the SipHash reference vectors (Aumasson and
@@ -233,7 +233,7 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 	}
 	// Half by key, half by digest.
 	for _, k := range present[n/2:] {
-		f.AddDigest(h.Sum(k))
+		f.AddDigest(h.Digest(k))
 	}
 
 	// No false negatives, by key and by digest.
@@ -241,14 +241,14 @@ func testFilter(t *testing.T, newFilter func(capacity uint64, p float64) Filter)
 		if !f.Contains(k) {
 			t.Fatalf("false negative for %x", k)
 		}
-		if !f.ContainsDigest(h.Sum(k)) {
+		if !f.ContainsDigest(h.Digest(k)) {
 			t.Fatalf("false negative by digest for %x", k)
 		}
 	}
 	// Key and digest paths agree on absent keys too.
 	fp := 0
 	for _, k := range absent {
-		a, b := f.Contains(k), f.ContainsDigest(h.Sum(k))
+		a, b := f.Contains(k), f.ContainsDigest(h.Digest(k))
 		if a != b {
 			t.Fatalf("Contains(%x) = %v but ContainsDigest = %v", k, a, b)
 		}
@@ -352,7 +352,7 @@ func TestAddContainsNoAllocs(t *testing.T) {
 				continue
 			}
 			f := newFilter(t, 1000, 0.01, h)
-			d := h.Sum(keys[0])
+			d := h.Digest(keys[0])
 			allocs := testing.AllocsPerRun(100, func() {
 				for _, k := range keys {
 					f.Add(k)

@@ -86,11 +86,11 @@ func NewCounting(g Geometry, width int, h Hashing) (*Counting, error) {
 	}, nil
 }
 
-// NewCountingFor returns an empty counting filter with the geometry Sized
+// NewCountingFor returns an empty counting filter with the geometry StandardGeometry
 // gives for capacity items at false-positive rate fpr (m counters, k
 // hashes), and counters of width bits as in NewCounting.
 func NewCountingFor(capacity uint64, fpr float64, width int, h Hashing) (*Counting, error) {
-	g, err := Sized(capacity, fpr)
+	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {
 		return nil, err
 	}
@@ -103,13 +103,13 @@ func NewCountingFor(capacity uint64, fpr float64, width int, h Hashing) (*Counti
 }
 
 // Add inserts key.
-func (f *Counting) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
+func (f *Counting) Add(key []byte) { f.AddDigest(f.hashing.Digest(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *Counting) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Sum(key)) }
+func (f *Counting) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Digest(key)) }
 
 // TestAndAdd inserts key and reports whether it was possibly present before.
-func (f *Counting) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
+func (f *Counting) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Digest(key)) }
 
 // Remove deletes one occurrence of key: if key tests present, it decrements
 // each of its k counters that is not saturated and reports true; if key
@@ -119,7 +119,7 @@ func (f *Counting) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.has
 // test present (a false positive); removing it decrements counters that
 // members set and can make a member test absent. The filter cannot tell the
 // two cases apart.
-func (f *Counting) Remove(key []byte) bool { return f.RemoveDigest(f.hashing.Sum(key)) }
+func (f *Counting) Remove(key []byte) bool { return f.RemoveDigest(f.hashing.Digest(key)) }
 
 // AddDigest inserts the key whose digest is d.
 func (f *Counting) AddDigest(d Digest) {

@@ -21,7 +21,7 @@ func (f *Counting) counter(i uint64) uint64 {
 // distinctIndexes returns the distinct counter indexes f derives for key.
 func distinctIndexes(f *Counting, key []byte) []uint64 {
 	g := f.Geometry()
-	idx := f.Hashing().Indexes(nil, f.Hashing().Sum(key), g.Hashes, g.Bits)
+	idx := f.Hashing().Indexes(nil, f.Hashing().Digest(key), g.Hashes, g.Bits)
 	slices.Sort(idx)
 	return slices.Compact(idx)
 }
@@ -50,7 +50,7 @@ func TestCountingSticky(t *testing.T) {
 				if st := f.Stats(); st.Saturated != uint64(len(idx)) {
 					t.Errorf("Stats.Saturated = %d, want %d", st.Saturated, len(idx))
 				}
-				d := h.Sum(key)
+				d := h.Digest(key)
 				for j := range times {
 					// Alternate the key and digest forms.
 					var ok bool
@@ -123,7 +123,7 @@ func TestCountingRemoveAbsent(t *testing.T) {
 		if f.Contains(k) {
 			continue // a false positive; see TestCountingRemoveNonMember
 		}
-		if f.Remove(k) || f.RemoveDigest(f.Hashing().Sum(k)) {
+		if f.Remove(k) || f.RemoveDigest(f.Hashing().Digest(k)) {
 			t.Fatalf("Remove of absent key %x reported true", k)
 		}
 		removed++
@@ -180,7 +180,7 @@ func TestCountingRandomOps(t *testing.T) {
 					case 0:
 						f.Add(k)
 					case 1:
-						f.AddDigest(h.Sum(k))
+						f.AddDigest(h.Digest(k))
 					case 2:
 						if was := f.TestAndAdd(k); mult[j] > 0 && !was {
 							t.Fatalf("op %d: TestAndAdd of a member reported absent", op)
@@ -193,7 +193,7 @@ func TestCountingRandomOps(t *testing.T) {
 					if op%2 == 0 {
 						ok = f.Remove(k)
 					} else {
-						ok = f.RemoveDigest(h.Sum(k))
+						ok = f.RemoveDigest(h.Digest(k))
 					}
 					if !ok {
 						t.Fatalf("op %d: Remove of key %d with multiplicity %d reported false", op, j, mult[j])
@@ -435,7 +435,7 @@ func TestCountingHistogram(t *testing.T) {
 		replay := make([]uint64, 1001)
 		for _, k := range testKeys(uint64(w), 1, 700) {
 			f.Add(k)
-			for _, i := range h.Indexes(nil, h.Sum(k), 5, 1001) {
+			for _, i := range h.Indexes(nil, h.Digest(k), 5, 1001) {
 				if replay[i] < top {
 					replay[i]++
 				}

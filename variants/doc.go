@@ -24,7 +24,7 @@
 // # Hashing
 //
 // Each key is hashed once, with a seeded 128-bit hash (XXH3 by default, or
-// MetroHash, or the Keyed kind, SipHash-2-4 under a secret key), into a
+// MetroHash, or the SipHash kind, SipHash-2-4 under a secret key), into a
 // Digest; the k cell indexes are derived from the digest
 // by enhanced double hashing in wrapping 64-bit arithmetic and reduced to
 // the table by multiply-shift. Blocked, SplitBlock and RedisBloom index by
@@ -45,7 +45,7 @@
 // times faster than random keys, forge keys that test present, or remove
 // forged keys from a counting filter and make members test absent (the
 // adversary experiment of package experiments measures each). When others
-// choose the keys, use Hashing{Kind: Keyed, Key: NewKey()}: without the key
+// choose the keys, use Hashing{Kind: SipHash, Key: NewKey()}: without the key
 // nobody can compute a key's cells (see FreshCounter for what an attacker
 // with them does). A saved keyed filter holds its key and is as secret as
 // the key. The keyed hash costs about four times the instructions of XXH3

@@ -147,14 +147,14 @@ func (f *Dynamic) Err() error { return f.err }
 func (f *Dynamic) Stages() int { return f.live }
 
 // Add inserts key into the newest stage.
-func (f *Dynamic) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
+func (f *Dynamic) Add(key []byte) { f.AddDigest(f.hashing.Digest(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *Dynamic) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Sum(key)) }
+func (f *Dynamic) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Digest(key)) }
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
-func (f *Dynamic) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
+func (f *Dynamic) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Digest(key)) }
 
 // AddDigest inserts the key whose digest is d into the newest stage,
 // opening a new stage first if the newest holds N items.

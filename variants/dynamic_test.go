@@ -108,7 +108,7 @@ func TestDynamicStagesIndependent(t *testing.T) {
 	}
 	same := 0
 	for _, k := range testKeys(23, 1, 10000) {
-		s := streamSeed(f.hashing.Sum(k))
+		s := streamSeed(f.hashing.Digest(k))
 		if h0.index(s+h0.x0, 0) == h1.index(s+h1.x0, 0) {
 			same++
 		}

@@ -19,7 +19,7 @@ func ExampleAgePartitioned() {
 	for i := range 100_000 {
 		f.Add(fmt.Appendf(nil, "event-%d", i))
 	}
-	g := f.Geometry()
+	g := f.Model()
 	fmt.Printf("k = %d, l = %d, g = %d, %d bits per slice: window %d\n", g.K, g.L, g.G, g.SliceBits, f.Window())
 	fmt.Printf("rate %.4f just after a shift, %.4f at worst, %.4f on average\n", g.FPR(1), g.WorstFPR(), g.MeanFPR())
 	fmt.Println("event-99000 present:", f.Contains([]byte("event-99000")))

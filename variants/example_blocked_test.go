@@ -18,7 +18,7 @@ func ExampleNewBlockedFor() {
 	f.Add([]byte("https://example.com/"))
 	fmt.Println(f.Contains([]byte("https://example.com/")))
 	g := f.Geometry()
-	std, _ := variants.Sized(1_000_000, 0.01)
+	std, _ := variants.StandardGeometry(1_000_000, 0.01)
 	fmt.Printf("m = %d bits (%.1f%% more than standard), k = %d\n", g.Bits, 100*(float64(g.Bits)/float64(std.Bits)-1), g.Hashes)
 	// Output:
 	// true

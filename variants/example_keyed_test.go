@@ -10,7 +10,7 @@ import (
 // hash with a secret key from crypto/rand. The saved filter carries the
 // key, so it must be kept as secret as the key.
 func ExampleNewKey() {
-	h := variants.Hashing{Kind: variants.Keyed, Key: variants.NewKey()}
+	h := variants.Hashing{Kind: variants.SipHash, Key: variants.NewKey()}
 	f, err := variants.NewStandardFor(10_000, 0.01, h)
 	if err != nil {
 		panic(err)

@@ -20,7 +20,7 @@ func ExampleLineCounter() {
 		f.Add(fmt.Appendf(nil, "key %d", i))
 	}
 	var h variants.Hashing
-	lines := f.QueryLines(h.Sum([]byte("a key never added")))
+	lines := f.QueryLines(h.Digest([]byte("a key never added")))
 	g := f.Params()
 	geom := analysis.Scalable{P: g.P, R: g.R, S: g.S, N0: g.N0, BlockBits: uint64(g.BlockBits)}
 	absent, _, err := geom.Lines(f.Stats().Items, 2)

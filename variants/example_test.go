@@ -24,11 +24,11 @@ func ExampleNewStandardFor() {
 
 // Hash a key once and query several filters that share the hashing with
 // the digest.
-func ExampleHashing_Sum() {
+func ExampleHashing_Digest() {
 	h := variants.Hashing{Seed: 42}
 	a, _ := variants.NewStandard(variants.Geometry{Bits: 1 << 16, Hashes: 5}, h)
 	b, _ := variants.NewPartitioned(variants.Geometry{Bits: 1 << 16, Hashes: 5}, h)
-	d := h.Sum([]byte("key"))
+	d := h.Digest([]byte("key"))
 	a.AddDigest(d)
 	b.AddDigest(d)
 	fmt.Println(a.Contains([]byte("key")), b.Contains([]byte("key")))

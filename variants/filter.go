@@ -10,7 +10,7 @@ import (
 // was not added with a small probability, the false-positive rate.
 //
 // The Digest forms operate on a key's precomputed 128-bit hash. For a filter
-// f, f.Contains(key) equals f.ContainsDigest(f.Hashing().Sum(key)), so callers
+// f, f.Contains(key) equals f.ContainsDigest(f.Hashing().Digest(key)), so callers
 // can hash a key once and feed the digest to several filters that share the
 // same Hashing.
 //
@@ -96,7 +96,7 @@ type LineCounter interface {
 // zero. It is what an attacker who knows a filter's hashing and contents
 // computes to choose keys that fill the filter as fast as possible (a
 // pollution attack; see the adversary experiment), and a research tool
-// for studying how keys overlap. With the Keyed hash kind and a secret
+// for studying how keys overlap. With the SipHash hash kind and a secret
 // key, nobody without the key can compute the digest it needs.
 type FreshCounter interface {
 	// FreshCells returns the number of the k cell probes of AddDigest(d)

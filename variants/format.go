@@ -23,7 +23,7 @@ import (
 //	              stream stages, 12 dynamic, 13 redisbloom,
 //	              14 age-partitioned, 15 age-partitioned (blocked layout)
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
-//	              3 siphash (Keyed), 4 murmur64a (redisbloom only)
+//	              3 siphash (SipHash), 4 murmur64a (redisbloom only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
 //	9       8     seed (uint64), 0 for hash kind 3
@@ -283,7 +283,7 @@ func (c variantCode) String() string {
 
 const (
 	headerSize  = 17 // magic, version, variant, hash kind, derivation, seed
-	keySize     = 16 // the key after the header, for hash kind Keyed only
+	keySize     = 16 // the key after the header, for hash kind SipHash only
 	trailerSize = 4  // CRC-32C
 	// bitParamsSize is the parameter block of Standard and Partitioned.
 	bitParamsSize = 28

@@ -158,7 +158,7 @@ func sameFilter(t *testing.T, a, b Filter) {
 // encodedLen returns the length of a filter's encoding from its Stats and
 // hashing, by the layouts documented at FormatVersion.
 func encodedLen(st Stats, h Hashing) int {
-	if h.Kind == Keyed {
+	if h.Kind == SipHash {
 		h.Kind = XXH3
 		return 16 + encodedLen(st, h) // the key after the seed
 	}
@@ -339,7 +339,7 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	}
 	// The keyed kind, whose header carries the key (the SipHash reference
 	// key) after the seed.
-	ks, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Kind: Keyed, Key: refKey})
+	ks, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Kind: SipHash, Key: refKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -581,7 +581,7 @@ func TestGoldenLayout(t *testing.T) {
 	f, _ := Unmarshal(data)
 	s := f.(*Standard)
 	for _, k := range goldenKeys {
-		for _, i := range s.hashing.Indexes(nil, s.hashing.Sum([]byte(k)), 3, 200) {
+		for _, i := range s.hashing.Indexes(nil, s.hashing.Digest([]byte(k)), 3, 200) {
 			if le.Uint64(data[45+8*(i/64):])>>(i%64)&1 != 1 {
 				t.Errorf("bit %d of %q not set in the payload", i, k)
 			}
@@ -732,7 +732,7 @@ func TestBeyond32BitsRoundTrip(t *testing.T) {
 	keys := testKeys(13, 1, 1000)
 	high := 0
 	for _, k := range keys {
-		for _, x := range f.hashing.Indexes(nil, f.hashing.Sum(k), 3, m) {
+		for _, x := range f.hashing.Indexes(nil, f.hashing.Digest(k), 3, m) {
 			if x >= 1<<32 {
 				high++
 			}

@@ -31,7 +31,7 @@ const (
 	// XXH64(key, seed) and H2 = 0, so only a SplitBlock filter, which uses
 	// 64 bits of the digest, takes it; the other constructors reject it.
 	XXH64
-	// Keyed is SipHash-2-4 with a 128-bit output (Aumasson and Bernstein
+	// SipHash is SipHash-2-4 with a 128-bit output (Aumasson and Bernstein
 	// 2012; github.com/dchest/siphash, assembly on amd64) under the secret
 	// 128-bit Hashing.Key: a pseudorandom function, so that someone who
 	// does not know the key cannot choose keys that fill the filter faster
@@ -41,7 +41,7 @@ const (
 	// place. Digests feed every derivation as those of the other kinds
 	// do; the Independent derivation rehashes the secret digest with
 	// seeded 64-bit XXH3, as for XXH3.
-	Keyed
+	SipHash
 	// Murmur64A is RedisBloom's hashing (bloom_calc_hash64 in its
 	// deps/bloom/bloom.c): H1 = a = MurmurHash64A(key, RedisBloomSeed xor
 	// Seed) and H2 = b = MurmurHash64A(key, a), Austin Appleby's
@@ -60,7 +60,7 @@ func (h HashKind) String() string {
 		return "metro"
 	case XXH64:
 		return "xxh64"
-	case Keyed:
+	case SipHash:
 		return "siphash"
 	case Murmur64A:
 		return "murmur64a"
@@ -124,19 +124,19 @@ func (d Derivation) String() string {
 // known seed anyone can compute which bits a key sets, choose keys that
 // fill the filter fast (pollution) or search offline for keys that test
 // present (forged false positives). When others choose the keys, use the
-// Keyed kind with a key from NewKey.
+// SipHash kind with a key from NewKey.
 type Hashing struct {
 	Kind       HashKind   // the 128-bit hash of keys
 	Derivation Derivation // how the k indexes come from the digest
-	Seed       uint64     // the hash seed; filters to be combined must share it. Zero for Keyed.
-	// Key is the secret key of the Keyed kind, and must be zero for the
+	Seed       uint64     // the hash seed; filters to be combined must share it. Zero for SipHash.
+	// Key is the secret key of the SipHash kind, and must be zero for the
 	// other kinds (a key given to an unkeyed hash would be ignored, which
 	// is rejected rather than done silently). Filters to be combined must
 	// share it.
 	Key HashKey
 }
 
-// HashKey is the 128-bit secret key of the Keyed hash kind: SipHash's k0
+// HashKey is the 128-bit secret key of the SipHash hash kind: SipHash's k0
 // and k1 are its bytes 0-7 and 8-15 read as little-endian integers.
 //
 // A filter with a keyed hash is as secret as its key: whoever holds the
@@ -170,13 +170,13 @@ func (k HashKey) GoString() string { return k.String() }
 
 func (h Hashing) validate() error {
 	if h.Kind == XXH64 {
-		return invalid("hash kind xxh64 gives 64 bits, and only a split-block filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(Keyed))
+		return invalid("hash kind xxh64 gives 64 bits, and only a split-block filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(SipHash))
 	}
 	if h.Kind == Murmur64A {
-		return invalid("hash kind murmur64a is RedisBloom's hashing, and only a RedisBloom filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(Keyed))
+		return invalid("hash kind murmur64a is RedisBloom's hashing, and only a RedisBloom filter takes it; want xxh3 (%d), metro (%d) or siphash (%d)", uint8(XXH3), uint8(Metro), uint8(SipHash))
 	}
-	if h.Kind > Keyed {
-		return invalid("hash kind %d, want xxh3 (%d), metro (%d) or siphash (%d), or xxh64 (%d) for a split-block filter", uint8(h.Kind), uint8(XXH3), uint8(Metro), uint8(Keyed), uint8(XXH64))
+	if h.Kind > SipHash {
+		return invalid("hash kind %d, want xxh3 (%d), metro (%d) or siphash (%d), or xxh64 (%d) for a split-block filter", uint8(h.Kind), uint8(XXH3), uint8(Metro), uint8(SipHash), uint8(XXH64))
 	}
 	if err := h.validateKey(); err != nil {
 		return err
@@ -187,26 +187,26 @@ func (h Hashing) validate() error {
 	return nil
 }
 
-// validateKey checks the key and seed rules of the Keyed kind: a non-zero
-// key and seed zero for Keyed, no key for the other kinds.
+// validateKey checks the key and seed rules of the SipHash kind: a non-zero
+// key and seed zero for SipHash, no key for the other kinds.
 func (h Hashing) validateKey() error {
 	switch {
-	case h.Kind != Keyed && h.Key != (HashKey{}):
-		return invalid("a hash key is set, but hash kind %v takes no key; use siphash (%d) for keyed hashing", h.Kind, uint8(Keyed))
-	case h.Kind == Keyed && h.Key == (HashKey{}):
+	case h.Kind != SipHash && h.Key != (HashKey{}):
+		return invalid("a hash key is set, but hash kind %v takes no key; use siphash (%d) for keyed hashing", h.Kind, uint8(SipHash))
+	case h.Kind == SipHash && h.Key == (HashKey{}):
 		return invalid("hash kind siphash with the zero key; draw a key with NewKey")
-	case h.Kind == Keyed && h.Seed != 0:
+	case h.Kind == SipHash && h.Seed != 0:
 		return invalid("hash kind siphash with seed %d; its seed must be 0 (the secret key takes the seed's place)", h.Seed)
 	}
 	return nil
 }
 
-// Sum returns the 128-bit digest of key under h (for XXH64, the 64-bit
+// Digest returns the 128-bit digest of key under h (for XXH64, the 64-bit
 // hash in H1 and zero in H2; for Murmur64A, RedisBloom's two 64-bit
 // hashes a and b).
-func (h Hashing) Sum(key []byte) Digest {
+func (h Hashing) Digest(key []byte) Digest {
 	switch h.Kind {
-	case Keyed:
+	case SipHash:
 		a, b := siphash.Hash128(binary.LittleEndian.Uint64(h.Key[:8]), binary.LittleEndian.Uint64(h.Key[8:]), key)
 		return Digest{a, b}
 	case Metro:
@@ -380,7 +380,7 @@ func (h Hashing) Indexes(dst []uint64, d Digest, k int, m uint64) []uint64 {
 }
 
 // xxh3Sum returns the digest of the default hash, xxh3.Hash128Seed(key,
-// seed) as Hashing.Sum gives it: by xxh3Short for keys of 9 to 16 bytes,
+// seed) as Hashing.Digest gives it: by xxh3Short for keys of 9 to 16 bytes,
 // by the package for the others.
 func xxh3Sum(key []byte, seed uint64) Digest {
 	if uint64(len(key))-9 <= 7 {

@@ -24,13 +24,13 @@ func TestKeyedReferenceVectors(t *testing.T) {
 		15: {0x54, 0x93, 0xe9, 0x99, 0x33, 0xb0, 0xa8, 0x11, 0x7e, 0x08, 0xec, 0x0f, 0x97, 0xcf, 0xc3, 0xd9},
 		16: {0x6e, 0xe2, 0xa4, 0xca, 0x67, 0xb0, 0x54, 0xbb, 0xfd, 0x33, 0x15, 0xbf, 0x85, 0x23, 0x05, 0x77},
 	}
-	h := Hashing{Kind: Keyed, Key: refKey}
+	h := Hashing{Kind: SipHash, Key: refKey}
 	for n, want := range vectors {
 		msg := make([]byte, n)
 		for i := range msg {
 			msg[i] = byte(i)
 		}
-		d := h.Sum(msg)
+		d := h.Digest(msg)
 		got := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, d.H1), d.H2)
 		if !bytes.Equal(got, want[:]) {
 			t.Errorf("length %d: digest %x, want %x", n, got, want)
@@ -41,12 +41,12 @@ func TestKeyedReferenceVectors(t *testing.T) {
 // TestKeyedKeyMatters: the same key under two keys gives unrelated
 // digests, and filters with different keys set different bits.
 func TestKeyedKeyMatters(t *testing.T) {
-	a := Hashing{Kind: Keyed, Key: refKey}
+	a := Hashing{Kind: SipHash, Key: refKey}
 	b := a
 	b.Key[0] ^= 1
 	same := 0
 	for _, k := range testKeys(5, 1, 1000) {
-		if a.Sum(k) == b.Sum(k) {
+		if a.Digest(k) == b.Digest(k) {
 			same++
 		}
 	}
@@ -77,7 +77,7 @@ func TestNewKey(t *testing.T) {
 			t.Fatalf("NewKey returned %x, zero or repeated", k[:])
 		}
 		seen[k] = true
-		if _, err := NewStandardFor(100, 0.01, Hashing{Kind: Keyed, Key: k}); err != nil {
+		if _, err := NewStandardFor(100, 0.01, Hashing{Kind: SipHash, Key: k}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -86,7 +86,7 @@ func TestNewKey(t *testing.T) {
 // TestHashKeyNotPrinted: formatting a Hashing or a key with the usual
 // verbs never shows the key's bytes.
 func TestHashKeyNotPrinted(t *testing.T) {
-	h := Hashing{Kind: Keyed, Key: HashKey{0xde, 0xad, 0xbe, 0xef, 15: 0x77}}
+	h := Hashing{Kind: SipHash, Key: HashKey{0xde, 0xad, 0xbe, 0xef, 15: 0x77}}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%X", "%q"} {
 		for _, v := range []any{h, h.Key, &h} {
 			s := fmt.Sprintf(verb, v)
@@ -107,8 +107,8 @@ func TestKeyedInvalid(t *testing.T) {
 		h    Hashing
 		want string
 	}{
-		{"zero key", Hashing{Kind: Keyed}, "zero key"},
-		{"seed", Hashing{Kind: Keyed, Key: refKey, Seed: 1}, "seed must be 0"},
+		{"zero key", Hashing{Kind: SipHash}, "zero key"},
+		{"seed", Hashing{Kind: SipHash, Key: refKey, Seed: 1}, "seed must be 0"},
 		{"key on xxh3", Hashing{Key: refKey}, "takes no key"},
 		{"key on metro", Hashing{Kind: Metro, Key: refKey}, "takes no key"},
 	}
@@ -139,7 +139,7 @@ func TestKeyedInvalid(t *testing.T) {
 // TestKeyedDecodeErrors: crafted keyed encodings give errors wrapping
 // ErrCorrupt (never a panic), and leave the receivers unchanged.
 func TestKeyedDecodeErrors(t *testing.T) {
-	f, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Kind: Keyed, Key: refKey})
+	f, err := NewStandard(Geometry{Bits: 200, Hashes: 3}, Hashing{Kind: SipHash, Key: refKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestKeyedDecodeErrors(t *testing.T) {
 	// every variant is rejected.
 	for _, name := range sortedTypes() {
 		newf := persistentTypes[name]
-		g, err := newf(Geometry{Bits: 100, Hashes: 2}, Hashing{Kind: Keyed, Key: refKey})
+		g, err := newf(Geometry{Bits: 100, Hashes: 2}, Hashing{Kind: SipHash, Key: refKey})
 		if err != nil {
 			t.Fatal(name, err)
 		}
@@ -210,9 +210,9 @@ func TestKeyedGoldenLayout(t *testing.T) {
 	if len(data) != 16+49+8*4 {
 		t.Errorf("%d bytes, want %d", len(data), 16+49+8*4)
 	}
-	h := Hashing{Kind: Keyed, Key: refKey}
+	h := Hashing{Kind: SipHash, Key: refKey}
 	for _, k := range goldenKeys {
-		for _, i := range h.Indexes(nil, h.Sum([]byte(k)), 3, 200) {
+		for _, i := range h.Indexes(nil, h.Digest([]byte(k)), 3, 200) {
 			if le.Uint64(data[61+8*(i/64):])>>(i%64)&1 != 1 {
 				t.Errorf("bit %d of %q not set in the payload", i, k)
 			}
@@ -239,7 +239,7 @@ func TestKeyedRateMatchesTheory(t *testing.T) {
 	for i := range rates {
 		binary.LittleEndian.PutUint64(key[:8], r.Uint64())
 		binary.LittleEndian.PutUint64(key[8:], r.Uint64()|1)
-		f, err := NewStandardFor(n, 0.01, Hashing{Kind: Keyed, Key: key})
+		f, err := NewStandardFor(n, 0.01, Hashing{Kind: SipHash, Key: key})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 func meanLines(f LineCounter, h Hashing, keys [][]byte) (mean, se float64) {
 	var sum, sq float64
 	for _, k := range keys {
-		l := float64(f.QueryLines(h.Sum(k)))
+		l := float64(f.QueryLines(h.Digest(k)))
 		sum += l
 		sq += l * l
 	}
@@ -112,7 +112,7 @@ func TestLinesAnswer(t *testing.T) {
 		}
 		var h Hashing
 		for _, k := range append(keys[:1000:1000], others...) {
-			d := h.Sum(k)
+			d := h.Digest(k)
 			for i := range f.live {
 				var s lineSet
 				var got, want bool
@@ -160,7 +160,7 @@ func TestLinesFixed(t *testing.T) {
 		p.Add(k)
 	}
 	for _, k := range keys {
-		d := h.Sum(k)
+		d := h.Digest(k)
 		if n := bl.QueryLines(d); n != 1 {
 			t.Fatalf("blocked: %d lines, want 1", n)
 		}
@@ -193,7 +193,7 @@ func TestLinesConcurrent(t *testing.T) {
 		}
 		var total int
 		for _, k := range testKeys(66, 2, 2000) {
-			d := h.Sum(k)
+			d := h.Digest(k)
 			// The tables sit at different addresses; two probes share
 			// a line in one and not in the other only if the tables
 			// start at different offsets within a line, and both come
@@ -272,7 +272,7 @@ func TestGrowingLines(t *testing.T) {
 		var absent float64
 		others := testKeys(63, 2, 2000)
 		for _, k := range others {
-			dg := c.h.Sum(k)
+			dg := c.h.Digest(k)
 			n := c.f.QueryLines(dg)
 			if low := c.stages; c.f.ContainsDigest(dg) {
 				low = 1
@@ -285,7 +285,7 @@ func TestGrowingLines(t *testing.T) {
 			absent += float64(n)
 		}
 		for _, k := range keys[:500] {
-			if n := c.f.QueryLines(c.h.Sum(k)); n < 1 || n > c.stages*c.hashes {
+			if n := c.f.QueryLines(c.h.Digest(k)); n < 1 || n > c.stages*c.hashes {
 				t.Fatalf("%s: present key reads %d lines", c.name, n)
 			}
 		}

@@ -61,7 +61,7 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 }
 
 // NewPartitionedFor returns an empty partitioned filter sized for capacity
-// items at false-positive rate fpr: by Sized (ClassicSizing) unless the
+// items at false-positive rate fpr: by StandardGeometry (ClassicSizing) unless the
 // optional rule says ExactSizing, which gives the fewest bits, a multiple
 // of k, whose exact partitioned rate at capacity items is at most fpr
 // (analysis.ExactPartitionedBits). More than one rule, or an unknown one,
@@ -86,7 +86,7 @@ func NewPartitionedFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRu
 // Add inserts key.
 func (f *Partitioned) Add(key []byte) {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		f.AddDigest(f.hashing.Sum(key))
+		f.AddDigest(f.hashing.Digest(key))
 		return
 	}
 	// As in Standard.Add: Sum and the recurrence inlined for the default.
@@ -97,7 +97,7 @@ func (f *Partitioned) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *Partitioned) Contains(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.ContainsDigest(f.hashing.Sum(key))
+		return f.ContainsDigest(f.hashing.Digest(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.test(u.Lo, u.Hi, weyl, weyl)
@@ -106,7 +106,7 @@ func (f *Partitioned) Contains(key []byte) bool {
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *Partitioned) TestAndAdd(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.TestAndAddDigest(f.hashing.Sum(key))
+		return f.TestAndAddDigest(f.hashing.Digest(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.testAndSet(u.Lo, u.Hi, weyl, weyl)

@@ -60,7 +60,7 @@ type RedisBloomParams struct {
 // analysis.RedisBloom.DoubleHashingFPR gives the exact rate of this
 // probing (paper-notes.md §13e).
 //
-// The digest of Hashing.Sum is (a, b), so the digest forms work as for the
+// The digest of Hashing.Digest is (a, b), so the digest forms work as for the
 // other filters. Where the model differs from RedisBloom: a link that
 // cannot be added (beyond analysis.MaxStages links, MaxBits or MaxHashes,
 // or memory) makes RedisBloom's BF.ADD fail with an error, while the model
@@ -157,14 +157,14 @@ func (f *RedisBloom) Err() error { return f.err }
 func (f *RedisBloom) Links() int { return f.live }
 
 // Add inserts key unless it tests present.
-func (f *RedisBloom) Add(key []byte) { f.TestAndAddDigest(f.hashing.Sum(key)) }
+func (f *RedisBloom) Add(key []byte) { f.TestAndAddDigest(f.hashing.Digest(key)) }
 
 // Contains reports whether key is possibly in the set.
-func (f *RedisBloom) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Sum(key)) }
+func (f *RedisBloom) Contains(key []byte) bool { return f.ContainsDigest(f.hashing.Digest(key)) }
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
-func (f *RedisBloom) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
+func (f *RedisBloom) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Digest(key)) }
 
 // AddDigest inserts the key whose digest is d unless it tests present.
 func (f *RedisBloom) AddDigest(d Digest) { f.TestAndAddDigest(d) }

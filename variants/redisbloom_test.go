@@ -32,7 +32,7 @@ func TestRedisBloomBits(t *testing.T) {
 			[]uint64{9582, 4213, 700, 8259, 4746, 10449, 6936, 3423},
 			[]uint64{1390, 6837, 12284, 1347, 6794, 12241, 1304, 6751}},
 	} {
-		d := Hashing{Kind: Murmur64A}.Sum([]byte(c.key))
+		d := Hashing{Kind: Murmur64A}.Digest([]byte(c.key))
 		if d.H1 != c.a || d.H2 != c.b {
 			t.Fatalf("%q: digest %#x, %#x; want %#x, %#x", c.key, d.H1, d.H2, c.a, c.b)
 		}

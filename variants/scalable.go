@@ -317,7 +317,7 @@ func (f *Scalable) Params() ScalableParams {
 func (f *Scalable) Err() error { return f.err }
 
 // Add inserts key unless it tests present.
-func (f *Scalable) Add(key []byte) { f.AddDigest(f.hashing.Sum(key)) }
+func (f *Scalable) Add(key []byte) { f.AddDigest(f.hashing.Digest(key)) }
 
 // Contains reports whether key is possibly in the set.
 func (f *Scalable) Contains(key []byte) bool {
@@ -330,12 +330,12 @@ func (f *Scalable) Contains(key []byte) bool {
 		}
 		return f.containsStream(Digest{u.Lo, u.Hi})
 	}
-	return f.ContainsDigest(f.hashing.Sum(key))
+	return f.ContainsDigest(f.hashing.Digest(key))
 }
 
 // TestAndAdd inserts key unless it tests present, and reports whether it
 // tested present.
-func (f *Scalable) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Sum(key)) }
+func (f *Scalable) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hashing.Digest(key)) }
 
 // AddDigest inserts the key whose digest is d unless it tests present.
 func (f *Scalable) AddDigest(d Digest) { f.TestAndAddDigest(d) }

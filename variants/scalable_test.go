@@ -289,7 +289,7 @@ func TestScalableStages(t *testing.T) {
 					perStage = append(perStage, nil)
 				}
 				i := f.Stages() - 1
-				perStage[i] = append(perStage[i], g.Hashing.Sum(k))
+				perStage[i] = append(perStage[i], g.Hashing.Digest(k))
 			}
 			st := f.Stats()
 			var cells, capacity, items uint64
@@ -360,7 +360,7 @@ func TestScalableSkipsPresent(t *testing.T) {
 				t.Fatalf("TestAndAdd of a repeat reported absent")
 			}
 			f.Add(k)
-			f.AddDigest(f.Hashing().Sum(k))
+			f.AddDigest(f.Hashing().Digest(k))
 		}
 	}
 	if again := f.Stats(); again.Items != st.Items || len(again.Stages) != len(st.Stages) {

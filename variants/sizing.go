@@ -35,11 +35,11 @@ func (g Geometry) validate() error {
 	return nil
 }
 
-// Sized returns the geometry of a standard filter for capacity n and target
+// StandardGeometry returns the geometry of a standard filter for capacity n and target
 // false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
 // that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
 // (analysis.OptimalBits and analysis.OptimalHashes).
-func Sized(capacity uint64, fpr float64) (Geometry, error) {
+func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	if capacity == 0 {
 		return Geometry{}, invalid("capacity n = 0, want n >= 1")
 	}
@@ -53,12 +53,12 @@ func Sized(capacity uint64, fpr float64) (Geometry, error) {
 	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
 }
 
-// BlockedSized returns the geometry of a blocked filter with blocks of
+// BlockedGeometry returns the geometry of a blocked filter with blocks of
 // blockBits bits (0 means DefaultBlockBits) for capacity n at false-positive
 // rate p: the fewest whole blocks, and the k that minimises the exact
 // blocked rate for them, whose rate analysis.BlockedFPR is at most p
-// (analysis.BlockedSize). It needs more bits than Sized: the block penalty.
-func BlockedSized(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
+// (analysis.BlockedSize). It needs more bits than StandardGeometry: the block penalty.
+func BlockedGeometry(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
 	if blockBits == 0 {
 		blockBits = DefaultBlockBits
 	}
@@ -102,7 +102,7 @@ type SizingRule int
 const (
 	// ClassicSizing, the default, is the sizing the literature and the
 	// tutorials quote: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
-	// that minimises the classic rate for that m (Sized). The integer k
+	// that minimises the classic rate for that m (StandardGeometry). The integer k
 	// and a finite filter's exact rate both push the rate up, so a full
 	// filter's exact rate can exceed p a little: 1.0039% for n = 1e6 at
 	// p = 1%, at most 3.03% relative over n from 1e2 to 1e10 and p from
@@ -146,7 +146,7 @@ func sizingRule(rules []SizingRule) (SizingRule, error) {
 // partitioned) filter for capacity items at rate fpr by rule.
 func sizedBy(rule SizingRule, capacity uint64, fpr float64, partitioned bool) (Geometry, error) {
 	if rule == ClassicSizing {
-		return Sized(capacity, fpr)
+		return StandardGeometry(capacity, fpr)
 	}
 	if capacity == 0 {
 		return Geometry{}, invalid("capacity n = 0, want n >= 1")

@@ -10,7 +10,7 @@ import (
 )
 
 // TestExactSizing checks the sizing rules of NewStandardFor and
-// NewPartitionedFor: the default is the classic geometry of Sized, the
+// NewPartitionedFor: the default is the classic geometry of StandardGeometry, the
 // exact rule builds analysis's exact geometry, whose exact rate at
 // capacity is at most p where the classic one's is above it (n = 1e6,
 // p = 1%, and n = 1e7, p = 1e-4), and a bad rule is an error.
@@ -19,7 +19,7 @@ func TestExactSizing(t *testing.T) {
 		n uint64
 		p float64
 	}{{1e6, 0.01}, {1e7, 1e-4}, {1000, 0.05}} {
-		classic, err := variants.Sized(c.n, c.p)
+		classic, err := variants.StandardGeometry(c.n, c.p)
 		if err != nil {
 			t.Fatal(err)
 		}

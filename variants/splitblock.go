@@ -74,7 +74,7 @@ func splitPath(h Hashing) uint8 {
 func checkSplitHashing(h Hashing) error {
 	if h.Kind == XXH64 {
 		if h.Key != (HashKey{}) {
-			return invalid("a hash key is set, but hash kind xxh64 takes no key; use siphash (%d) for keyed hashing", uint8(Keyed))
+			return invalid("a hash key is set, but hash kind xxh64 takes no key; use siphash (%d) for keyed hashing", uint8(SipHash))
 		}
 		h.Kind = XXH3 // valid here; check the rest
 	}
@@ -195,7 +195,7 @@ func (f *SplitBlock) hash64(key []byte) uint64 {
 	case XXH64:
 		return xxh64(key, f.hashing.Seed)
 	}
-	return f.hashing.Sum(key).H1
+	return f.hashing.Digest(key).H1
 }
 
 // AddDigest inserts the key whose digest is d; it uses d.H1.

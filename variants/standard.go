@@ -33,7 +33,7 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 }
 
 // NewStandardFor returns an empty standard filter sized for capacity items
-// at false-positive rate fpr: by Sized (ClassicSizing) unless the optional
+// at false-positive rate fpr: by StandardGeometry (ClassicSizing) unless the optional
 // rule says ExactSizing, which gives the fewest bits whose exact rate at
 // capacity items is at most fpr (analysis.ExactBits). More than one rule,
 // or an unknown one, is an error wrapping ErrInvalidParams.
@@ -57,7 +57,7 @@ func NewStandardFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule)
 // Add inserts key.
 func (f *Standard) Add(key []byte) {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		f.AddDigest(f.hashing.Sum(key))
+		f.AddDigest(f.hashing.Digest(key))
 		return
 	}
 	// The default hashing, with Sum and Hashing.recurrence (whose
@@ -73,7 +73,7 @@ func (f *Standard) Add(key []byte) {
 // Contains reports whether key is possibly in the set.
 func (f *Standard) Contains(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.ContainsDigest(f.hashing.Sum(key))
+		return f.ContainsDigest(f.hashing.Digest(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.test(u.Lo, u.Hi, weyl, weyl)
@@ -82,7 +82,7 @@ func (f *Standard) Contains(key []byte) bool {
 // TestAndAdd inserts key and reports whether it was possibly present.
 func (f *Standard) TestAndAdd(key []byte) bool {
 	if f.hashing.Kind != XXH3 || f.hashing.Derivation != EnhancedDouble {
-		return f.TestAndAddDigest(f.hashing.Sum(key))
+		return f.TestAndAddDigest(f.hashing.Digest(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
 	return f.testAndSet(u.Lo, u.Hi, weyl, weyl)

@@ -221,7 +221,7 @@ func TestBeyond32Bits(t *testing.T) {
 					f.Add(key)
 					continue
 				}
-				for _, x := range f.Hashing().Indexes(nil, f.Hashing().Sum(key), k, m) {
+				for _, x := range f.Hashing().Indexes(nil, f.Hashing().Digest(key), k, m) {
 					if x >= 1<<32 {
 						high++
 					}
@@ -319,12 +319,12 @@ func isNilFilter(f Filter) bool {
 // 9585059 and (m/n) ln 2 = 6.64, so k is 6 or 7; the classic rate is
 // 0.0101432 at k = 6 and 0.0100392 at k = 7, so k = 7.
 func TestSizedGeometry(t *testing.T) {
-	g, err := Sized(1_000_000, 0.01)
+	g, err := StandardGeometry(1_000_000, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g.Bits != 9585059 || g.Hashes != 7 {
-		t.Errorf("Sized(1e6, 0.01) = %+v, want {9585059 7}", g)
+		t.Errorf("StandardGeometry(1e6, 0.01) = %+v, want {9585059 7}", g)
 	}
 	p, err := NewPartitioned(Geometry{Bits: 100, Hashes: 7}, Hashing{})
 	if err != nil {
@@ -349,7 +349,7 @@ func TestFastPathMatchesProbe(t *testing.T) {
 		p2, _ := NewPartitioned(Geometry{Bits: 10007, Hashes: 11}, h)
 		keys := testKeys(9, 1, 800)
 		for i, k := range keys {
-			d := h.Sum(k)
+			d := h.Digest(k)
 			if i%2 == 0 {
 				s1.AddDigest(d)
 				s2.addProbe(d)
@@ -370,14 +370,14 @@ func TestFastPathMatchesProbe(t *testing.T) {
 			}
 		}
 		// Every bit a key sets is the one Indexes derives.
-		idx := h.Indexes(nil, h.Sum(keys[0]), 11, 10007)
+		idx := h.Indexes(nil, h.Digest(keys[0]), 11, 10007)
 		for _, i := range idx {
 			if s1.words[i>>6]&(1<<(i&63)) == 0 {
 				t.Fatalf("%v: bit %d from Indexes not set", h.Derivation, i)
 			}
 		}
 		for _, k := range testKeys(10, 2, 5000) {
-			d := h.Sum(k)
+			d := h.Digest(k)
 			if s1.ContainsDigest(d) != s1.containsProbe(d) || p1.ContainsDigest(d) != p1.containsProbe(d) {
 				t.Fatalf("%v: Contains paths disagree", h.Derivation)
 			}

@@ -127,7 +127,7 @@ func adversaryBuilder(variant string, n uint64, p float64) (builder, variants.St
 func planAdversary(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
 	known := variants.Hashing{}
-	keyed := variants.Hashing{Kind: variants.Keyed}
+	keyed := variants.Hashing{Kind: variants.SipHash}
 	for _, v := range adversaryVariants {
 		if variant != "all" && variant != v {
 			continue
@@ -149,7 +149,7 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 				row.Model = model
 			}
 			pl.Groups = append(pl.Groups, experiments.Group{Key: "adversary/pollution/" + v + "/" + a.attack, Filters: p.Filters, Hashing: a.h,
-				Rows: []int{pl.AddRow(row)}, Run: pollution(b, p.N, a.chosen, a.h.Kind == variants.Keyed)})
+				Rows: []int{pl.AddRow(row)}, Run: pollution(b, p.N, a.chosen, a.h.Kind == variants.SipHash)})
 		}
 
 		forged := forgedKeys(p)
@@ -235,7 +235,7 @@ func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc 
 			}
 			best, most := next, -1
 			for c := next; c < next+pollutionCandidates; c++ {
-				if fresh := fc.FreshCells(guess.Sum(t.Candidate(c))); fresh > most {
+				if fresh := fc.FreshCells(guess.Digest(t.Candidate(c))); fresh > most {
 					best, most = c, fresh
 					if fresh >= k {
 						break // no candidate can do better

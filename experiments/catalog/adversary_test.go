@@ -15,10 +15,10 @@ func TestWithSeed(t *testing.T) {
 	if h := experiments.SeedHashing(variants.Hashing{Kind: variants.Metro}, 7); h.Seed != 7 || h.Key != (variants.HashKey{}) {
 		t.Errorf("metro: %+v", h)
 	}
-	a := experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 7)
-	b := experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 8)
-	if a.Seed != 0 || a.Key == (variants.HashKey{}) || a.Key == b.Key || a != experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 7) {
-		t.Errorf("keyed: seed %d, keys differ %v, reproducible %v", a.Seed, a.Key != b.Key, a == experiments.SeedHashing(variants.Hashing{Kind: variants.Keyed}, 7))
+	a := experiments.SeedHashing(variants.Hashing{Kind: variants.SipHash}, 7)
+	b := experiments.SeedHashing(variants.Hashing{Kind: variants.SipHash}, 8)
+	if a.Seed != 0 || a.Key == (variants.HashKey{}) || a.Key == b.Key || a != experiments.SeedHashing(variants.Hashing{Kind: variants.SipHash}, 7) {
+		t.Errorf("keyed: seed %d, keys differ %v, reproducible %v", a.Seed, a.Key != b.Key, a == experiments.SeedHashing(variants.Hashing{Kind: variants.SipHash}, 7))
 	}
 	if _, err := variants.NewStandardFor(10, 0.01, a); err != nil {
 		t.Error(err)

@@ -202,14 +202,14 @@ func recordLines(o *experiments.Trial, f filter, t *experiments.Job, r *experime
 	var sum float64
 	n := min(r.Queries, lineSamples)
 	for i := range n {
-		sum += float64(lc.QueryLines(t.Hashing.Sum(t.Query(i))))
+		sum += float64(lc.QueryLines(t.Hashing.Digest(t.Query(i))))
 	}
 	o.LinesAbsent = sum / float64(n)
 	sum = 0
 	step := max(1, r.Items/lineSamples)
 	var m float64
 	for i := uint64(0); i < r.Items; i += step {
-		sum += float64(lc.QueryLines(t.Hashing.Sum(t.Member(i))))
+		sum += float64(lc.QueryLines(t.Hashing.Digest(t.Member(i))))
 		m++
 	}
 	o.LinesPresent = sum / m

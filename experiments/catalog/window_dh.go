@@ -60,7 +60,7 @@ func (f *doubleHashedAP) pos(d variants.Digest, s int) uint64 {
 // Add shifts the slices if the newest generation is full, then sets the
 // key's bit in the K newest.
 func (f *doubleHashedAP) Add(key []byte) {
-	d := f.hashing.Sum(key)
+	d := f.hashing.Digest(key)
 	if f.cur == f.g {
 		f.front = (f.front + f.n - 1) % f.n
 		clear(f.words[uint64(f.front)*f.perSlot : uint64(f.front+1)*f.perSlot])
@@ -78,7 +78,7 @@ func (f *doubleHashedAP) Add(key []byte) {
 // an unset one (decred's filter jumps the same way), so an absent key
 // costs about (K + L)/K tests.
 func (f *doubleHashedAP) Contains(key []byte) bool {
-	d := f.hashing.Sum(key)
+	d := f.hashing.Digest(key)
 	set := func(j int) bool {
 		p := f.pos(d, (f.front+j)%f.n)
 		return f.words[p/64]&(1<<(p%64)) != 0

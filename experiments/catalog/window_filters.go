@@ -46,10 +46,10 @@ func newAlternating(w analysis.AlternatingWindow, h variants.Hashing) (*alternat
 
 // Add, Contains, TestAndAdd, ContainsDigest and Hashing are those of
 // variants.Filter; the queries go to the older filter.
-func (f *alternatingFilter) Add(key []byte)           { f.AddDigest(f.older.Hashing().Sum(key)) }
+func (f *alternatingFilter) Add(key []byte)           { f.AddDigest(f.older.Hashing().Digest(key)) }
 func (f *alternatingFilter) Contains(key []byte) bool { return f.older.Contains(key) }
 func (f *alternatingFilter) TestAndAdd(key []byte) bool {
-	return f.TestAndAddDigest(f.older.Hashing().Sum(key))
+	return f.TestAndAddDigest(f.older.Hashing().Digest(key))
 }
 func (f *alternatingFilter) ContainsDigest(d variants.Digest) bool { return f.older.ContainsDigest(d) }
 func (f *alternatingFilter) Hashing() variants.Hashing             { return f.older.Hashing() }
@@ -113,10 +113,10 @@ func newCleared(w analysis.ClearedWindow, h variants.Hashing) (*clearedFilter, e
 
 // Add, Contains, TestAndAdd, ContainsDigest and Hashing are those of
 // variants.Filter.
-func (c *clearedFilter) Add(key []byte)           { c.AddDigest(c.f.Hashing().Sum(key)) }
+func (c *clearedFilter) Add(key []byte)           { c.AddDigest(c.f.Hashing().Digest(key)) }
 func (c *clearedFilter) Contains(key []byte) bool { return c.f.Contains(key) }
 func (c *clearedFilter) TestAndAdd(key []byte) bool {
-	return c.TestAndAddDigest(c.f.Hashing().Sum(key))
+	return c.TestAndAddDigest(c.f.Hashing().Digest(key))
 }
 func (c *clearedFilter) ContainsDigest(d variants.Digest) bool { return c.f.ContainsDigest(d) }
 func (c *clearedFilter) Hashing() variants.Hashing             { return c.f.Hashing() }

@@ -113,7 +113,7 @@ func TestDoubleHashedAPContains(t *testing.T) {
 	}
 	var present int
 	for q := uint64(1000); q < 3000; q++ {
-		d := f.hashing.Sum(key(q))
+		d := f.hashing.Digest(key(q))
 		run, want := 0, false
 		for j := range f.n {
 			p := f.pos(d, (f.front+j)%f.n)
