@@ -1,11 +1,14 @@
-package main
+package browsertest
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"math"
-	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +18,10 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 )
+
+// blocked is the name of the blocked variant in the page's form and on
+// bloomcalc's command line.
+const blocked = "blocked"
 
 // chromium returns the path of a Chromium the browser test can drive, or
 // "" if there is none.
@@ -27,13 +34,90 @@ func chromium() string {
 	return ""
 }
 
-// TestBrowser drives the page in a real headless Chromium: it fills the
+// buildBloomcalc builds the bloomcalc command of this repository (the
+// package in the parent directory, in the root module) into a temporary
+// directory and returns the binary's path.
+func buildBloomcalc(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go") // go test puts its own GOROOT/bin first on PATH
+	if err != nil {
+		t.Fatalf("no go command to build bloomcalc with: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "bloomcalc")
+	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	cmd.Dir = ".." // cmd/bloomcalc, in the root module
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build of cmd/bloomcalc: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startServer starts bin -http 127.0.0.1:0, as a user starts the page,
+// and returns the page's base URL (no trailing slash), read from the line
+// bloomcalc prints when it serves. The server is interrupted, as with
+// Ctrl-C, when the test ends.
+func startServer(t *testing.T, bin string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting bloomcalc -http: %v", err)
+	}
+	exited := make(chan error, 1)
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("bloomcalc -http after an interrupt: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+			t.Errorf("bloomcalc -http still running 10 s after an interrupt")
+		}
+	})
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		first := true
+		for sc.Scan() { // read to the end, so that the server never blocks on stderr
+			if first {
+				lines <- sc.Text()
+				first = false
+			}
+		}
+		if first {
+			close(lines)
+		}
+		exited <- cmd.Wait()
+	}()
+	const prefix = "bloomcalc: serving on "
+	select {
+	case line, ok := <-lines:
+		if !ok || !strings.HasPrefix(line, prefix) {
+			t.Fatalf("bloomcalc -http 127.0.0.1:0 printed %q, want %q and its address", line, prefix)
+		}
+		return strings.TrimSuffix(strings.TrimPrefix(line, prefix), "/")
+	case <-time.After(30 * time.Second):
+		t.Fatal("bloomcalc -http 127.0.0.1:0 printed no address within 30 s")
+	}
+	return ""
+}
+
+// TestBrowser builds bloomcalc, starts its page with -http as a user
+// would, and drives the page in a real headless Chromium: it fills the
 // form and submits it, checks the numbers shown against analysis and the
 // series of the SVG figure, follows the shared link in a new tab, opens a
-// scalable filter's link and counts its stages, and submits a bad value.
-// With BLOOMCALC_SCREENSHOT=file.png it also saves a screenshot of the
-// submitted page. It skips only when no Chromium is found and CI is
-// unset; in CI it fails instead.
+// scalable filter's link and counts its stages, and submits a bad value,
+// whose message must be the first line bloomcalc prints for the same
+// flags. With BLOOMCALC_SCREENSHOT=file.png it also saves a screenshot of
+// the submitted page (a relative path is taken from this directory). It
+// skips only when no Chromium is found and CI is unset; in CI it fails
+// instead.
 func TestBrowser(t *testing.T) {
 	exe := chromium()
 	if exe == "" {
@@ -42,8 +126,8 @@ func TestBrowser(t *testing.T) {
 		}
 		t.Skip("no Chromium found (chromium, chromium-browser, google-chrome): install Debian's chromium package to run the browser test")
 	}
-	srv := httptest.NewServer(newHandler())
-	defer srv.Close()
+	bin := buildBloomcalc(t)
+	base := startServer(t, bin)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -114,7 +198,7 @@ func TestBrowser(t *testing.T) {
 
 	// Load the page, choose blocked, fill n, p and B, submit.
 	err := chromedp.Do(bctx,
-		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(chromedp.CSS("#result")),
 		chromedp.SetValue(chromedp.CSS("#in-variant"), blocked),
 	)
@@ -135,7 +219,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := srv.URL + "/?variant=blocked&n=2M&p=1+in+1000&B=256"; location != want {
+	if want := base + "/?variant=blocked&n=2M&p=1+in+1000&B=256"; location != want {
 		t.Errorf("submitted to %s, want %s (empty fields left out)", location, want)
 	}
 
@@ -193,7 +277,7 @@ func TestBrowser(t *testing.T) {
 	}
 	tab, cancelTab := chromedp.NewContext(bctx)
 	defer cancelTab()
-	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+share.Value), chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
+	if err := chromedp.Do(tab, chromedp.Navigate(base+share.Value), chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
 		t.Fatal(err)
 	}
 	n2, err1 := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#in-n")))
@@ -203,7 +287,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// A scalable filter's link: its stages table has a row per stage.
-	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+"/?variant=scalable&n=1M&p=0.001"), chromedp.WaitVisible(chromedp.CSS("#stages"))); err != nil {
+	if err := chromedp.Do(tab, chromedp.Navigate(base+"/?variant=scalable&n=1M&p=0.001"), chromedp.WaitVisible(chromedp.CSS("#stages"))); err != nil {
 		t.Fatal(err)
 	}
 	var rows int
@@ -218,8 +302,14 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	message := text(bctx, "#error")
-	_, errOut, _ := runArgs("-variant", blocked, "-n", "-5", "-p", "1 in 1000", "-block", "256")
-	want, _, _ := strings.Cut(errOut, "\n")
+	var errOut bytes.Buffer
+	cli := exec.Command(bin, "-variant", blocked, "-n", "-5", "-p", "1 in 1000", "-block", "256")
+	cli.Stderr = &errOut
+	var exit *exec.ExitError
+	if err := cli.Run(); !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Errorf("bloomcalc with -n -5: %v, want exit status 2", err)
+	}
+	want, _, _ := strings.Cut(errOut.String(), "\n")
 	if message != want {
 		t.Errorf("bad n: the page says %q, bloomcalc says %q", message, want)
 	}
