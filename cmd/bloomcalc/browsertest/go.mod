@@ -12,5 +12,4 @@ require (
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 )
