@@ -327,8 +327,7 @@ func TestRequests(t *testing.T) {
 		{"GET", "/main.go", "", http.StatusNotFound},
 		{"GET", "/favicon.ico", "", http.StatusNotFound},
 	} {
-		var body *strings.Reader
-		body = strings.NewReader(c.body)
+		body := strings.NewReader(c.body)
 		req := httptest.NewRequest(c.method, c.target, body)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

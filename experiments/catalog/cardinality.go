@@ -46,10 +46,6 @@ var cardinalityLoads = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 
 // cardinalityOverlaps are the overlaps of the set rows.
 var cardinalityOverlaps = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}
 
-// cardinalitySetVariants are the variants whose set estimates are
-// measured: scalable filters have none.
-var cardinalitySetVariants = []string{"standard", "partitioned", "counting"}
-
 var cardinalityExperiment = Experiment{
 	Name: "cardinality",
 	Summary: "count estimates from the fill: relative error (mean and spread over the filters) of standard, partitioned, " +

@@ -307,7 +307,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	if c.out != "" {
 		for i, r := range all {
-			name := fmt.Sprintf("window-peers-%d", i)
+			var name string
 			if i < len(entries) {
 				name = fmt.Sprintf("window-peers-p%g", entries[i].p)
 			} else {
