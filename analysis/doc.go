@@ -1,18 +1,28 @@
-// Package analysis holds the theory of Bloom filters: sizing (optimal bits
-// and hashes), the classic, Bloom's and the exact finite-m false-positive
-// rates of standard filters, the exact rate of partitioned filters, the
-// exact rate and sizing of blocked and split-block filters (with the block
-// penalty), the counter distribution of counting filters, the stage
-// geometry and compound rate of scalable filters, the exact rate of
-// age-partitioned filters at every position of their generation cycle with
-// its worst and mean, their recall by age and their sizing for a window
-// (AgePartitioned), with the rate from the first add on
-// (AgePartitionedStreamFPR), the rate and recall over the cycle of the two
-// usual sliding-window baselines (AlternatingWindow, ClearedWindow), a
-// solver for any missing one of n, p, m and k, and the estimates of a
-// filter's item count and of the union and intersection of two filters'
-// sets from their fill, with their exact or delta-method errors
-// (FillEstimator).
+// Package analysis holds the exact theory of Bloom filters: rates, sizing and solvers.
+//
+// # Contents
+//
+//   - Rates: the classic, Bloom's and the exact finite-m false-positive
+//     rates of standard filters ([ExactFPR]), and the exact rates of
+//     partitioned, blocked, split-block and counting filters.
+//   - Models: one value type per design ([Standard], [Partitioned],
+//     [Counting], [Blocked], [SplitBlock], [Scalable], [Dynamic],
+//     [RedisBloom], [AgePartitioned], [AlternatingWindow], [ClearedWindow])
+//     with its parameters and its FPR; the filters of package variants
+//     return theirs from their Model method.
+//   - Sizing and solving: the fewest bits for a capacity and a target rate,
+//     and a solver for any missing one of n, p, m and k ([Solve]).
+//   - Growing filters: the stage geometry and compound rate of scalable,
+//     dynamic and RedisBloom chains.
+//   - Streams: the rate of age-partitioned filters at every position of
+//     their generation cycle, with its worst and mean, and their recall by
+//     age.
+//   - Counts: estimates of a filter's items and of the union and
+//     intersection of two filters' sets from their fill, with their errors
+//     ([FillEstimator]).
+//
+// Derivations and the numbers that check them against independent
+// computations are in paper-notes.md.
 //
 // # Concurrency
 //

@@ -1,9 +1,12 @@
-// Package plots is bloomlab's figure toolkit over gonum/plot: one style
-// for every figure the repository draws, the figure of
+// Package plots is the figure toolkit of bloomlab over gonum/plot.
+//
+// # Contents
+//
+// One style for every figure the repository draws: the figure of
 // [github.com/bloomlab/bloomlab/experiments.Measure] results, and the
-// pieces the named experiments of
+// pieces from which the named experiments of
 // [github.com/bloomlab/bloomlab/experiments/catalog], the bloomcalc page
-// and the comparison module build their figures from.
+// and the comparison module build theirs.
 //
 // Data and drawing are separate: pure functions ([Rates], [Values],
 // [Ratio], [Excess], [Rows], [SeriesNames]) turn experiments.Results into

@@ -1,9 +1,12 @@
-// Package stats computes the statistics of measured rates: confidence
-// intervals for a binomial proportion (Wilson, ClopperPearson), the Student
-// t interval over the rates of independently seeded filters (TInterval),
-// the standard error of a mean, the number of queries a measurement needs
-// (PlanSamples), and the moments of a sample with their standard errors
-// (SampleMoments).
+// Package stats computes the statistics of measured rates.
+//
+// # Contents
+//
+// Confidence intervals for a binomial proportion ([Wilson],
+// [ClopperPearson]), the Student t interval over the rates of
+// independently seeded filters ([TInterval]), the standard error of a
+// mean, the number of queries a measurement needs ([PlanSamples]), and the
+// moments of a sample with their standard errors ([SampleMoments]).
 //
 // # Which interval
 //

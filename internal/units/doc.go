@@ -1,9 +1,11 @@
-// Package units parses and prints the counts, rates and sizes that
-// bloomlab's commands take on their command lines: item counts with SI
-// suffixes (ParseCount), false-positive rates as decimals, fractions,
-// "1 in N" or percentages (ParseProbability), filter sizes in bits, bytes
-// and their decimal and binary multiples (ParseBits), and sizes printed in
-// binary byte units (FormatBytes).
+// Package units parses and prints the counts, rates and sizes of the commands' flags.
+//
+// # Contents
+//
+// Item counts with SI suffixes ([ParseCount]), false-positive rates as
+// decimals, fractions, "1 in N" or percentages ([ParseProbability]),
+// filter sizes in bits, bytes and their decimal and binary multiples
+// ([ParseBits]), and sizes printed in binary byte units ([FormatBytes]).
 //
 // # Errors
 //
