@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"strings"
 	"testing"
-	"time"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -188,30 +187,6 @@ func TestExactFPRInclusionExclusion(t *testing.T) {
 		}
 	}
 	t.Logf("largest relative error %.2g", worst)
-}
-
-// TestExactFPRSpeed does not call t.Parallel: it measures time, so it runs
-// alone, before the parallel tests resume.
-func TestExactFPRSpeed(t *testing.T) {
-	// The brief: m = 100,000, n = 10,000, k = 7 well under 100 ms. Time a
-	// few repetitions and keep the fastest, so a busy machine does not
-	// make the test flaky.
-	best := time.Hour
-	for range 5 {
-		start := time.Now()
-		ExactFPR(100_000, 10_000, 7)
-		best = min(best, time.Since(start))
-	}
-	t.Logf("ExactFPR(1e5, 1e4, 7) took %v", best)
-	if best > 100*time.Millisecond {
-		t.Errorf("ExactFPR(1e5, 1e4, 7) took %v, want under 100ms", best)
-	}
-	// Also a large k at m = ExactMaxBits.
-	start := time.Now()
-	ExactFPR(ExactMaxBits, ExactMaxBits/64, 45)
-	if el := time.Since(start); el > time.Second {
-		t.Errorf("ExactFPR(2^32, 2^26, 45) took %v", el)
-	}
 }
 
 func BenchmarkExactFPR(b *testing.B) {
