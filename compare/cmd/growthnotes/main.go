@@ -1,34 +1,77 @@
-package catalog_test
+// Command growthnotes makes runs R50 and R52 of paper-notes.md: the
+// growing filters of its section 13 measured by the harness of package
+// experiments, beside their theory in package analysis.
+//
+// R50 grows RedisBloom's chain as BF.RESERVE key 0.01 1000 EXPANSION 2
+// builds it (NOROUND, and the power-of-two tables of earlier versions) to
+// 10^6 keys, measured at every link boundary, and the dynamic filter of
+// stages of 1000 keys at 1% to 10^5 (for the power-of-two chain, the
+// theory is [analysis.RedisBloom.DoubleHashingFPR]). R52 measures the cost
+// of RedisBloom's plain double hashing within the first link on 2000
+// filters per configuration, so that the interval resolves it.
+//
+// It prints each row and note, and writes the results as CSV (and JSON
+// for R50) into the directory given by -out.
+//
+// Usage (from the compare directory):
+//
+//	go run ./cmd/growthnotes -run R50|R52 -out dir
+package main
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
-var growingOut = flag.String("growing-out", "", "measure the dynamic and RedisBloom filters of paper-notes section 13 (run R50) and write the results to this directory")
-
-// TestGrowingNotes is run R50 of paper-notes.md: RedisBloom's chain as
-// BF.RESERVE key 0.01 1000 EXPANSION 2 builds it (NOROUND, and the
-// power-of-two tables of earlier versions) grown to 10^6 keys, measured at
-// every link boundary, and the dynamic filter of stages of 1000 keys at 1%
-// grown to 10^5, each beside its theory in package analysis (for the
-// power-of-two chain, analysis.RedisBloom.DoubleHashingFPR), through
-// experiments.Measure (seed 1). It runs only with -growing-out:
-//
-//	go test ./experiments -run TestGrowingNotes -v -args -growing-out /tmp/notes-runs/growing
-func TestGrowingNotes(t *testing.T) {
-	if *growingOut == "" {
-		t.Skip("paper-notes run R50: give -args -growing-out DIR")
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "growthnotes:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
 	}
+}
+
+var errUsage = errors.New("usage")
+
+// run parses the flags and makes the run they name.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("growthnotes", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	which := fs.String("run", "", "the run of paper-notes.md to make: R50 or R52")
+	out := fs.String("out", "", "the directory to write the results to")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *out == "" {
+		return fmt.Errorf("%w: -out is required", errUsage)
+	}
+	switch *which {
+	case "R50":
+		return r50(ctx, stdout, *out)
+	case "R52":
+		return r52(ctx, stdout, *out)
+	}
+	return fmt.Errorf("%w: -run %q, want R50 or R52", errUsage, *which)
+}
+
+// r50 is run R50: RedisBloom's chain in both configurations to 10^6 keys
+// on 40 filters, and the dynamic filter to 10^5 on 20.
+func r50(ctx context.Context, w io.Writer, out string) error {
 	var specs []experiments.Spec
 	links := []uint64{1000, 3000, 7000, 15000, 31000, 63000, 127000, 255000, 511000, 1000000}
 	for _, pow2 := range []bool{false, true} {
@@ -43,7 +86,7 @@ func TestGrowingNotes(t *testing.T) {
 			// their double hashing, the others at independent probes.
 			own, err := geom.DoubleHashingTheory(links[len(links)-1])
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
 			theory, model = own, "double hashing"
 		}
@@ -71,22 +114,22 @@ func TestGrowingNotes(t *testing.T) {
 		Theory:  func(n uint64) float64 { r, _ := dyn.FPR(n); return r },
 		Model:   "dynamic",
 	})
-	r, err := experiments.Measure(context.Background(), specs, experiments.Params{}, experiments.Options{Seed: 1})
+	r, err := experiments.Measure(ctx, specs, experiments.Params{}, experiments.Options{Seed: 1})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for _, row := range r.Rows {
-		t.Logf("%-36s %8d items: rate %.5g [%.5g, %.5g], theory %.5g, excess %+.2f%% [%+.2f%%, %+.2f%%], %.2f bits/key, %.1f stages",
+		fmt.Fprintf(w, "%-36s %8d items: rate %.5g [%.5g, %.5g], theory %.5g, excess %+.2f%% [%+.2f%%, %+.2f%%], %.2f bits/key, %.1f stages\n",
 			row.Series, row.Items, row.Rate, row.Lo, row.Hi, row.Theory,
 			100*(row.Rate/row.Theory-1), 100*(row.Lo/row.Theory-1), 100*(row.Hi/row.Theory-1), row.BitsPerElement, row.Stages)
 	}
 	g2 := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: true}
 	for _, n := range []uint64{1000, 1000000} {
 		ind, _ := g2.FPR(n)
-		t.Logf("power-of-two chain at %d keys: independent probes %.5g", n, ind)
+		fmt.Fprintf(w, "power-of-two chain at %d keys: independent probes %.5g\n", n, ind)
 	}
 	for _, n := range r.Notes {
-		t.Log(n)
+		fmt.Fprintln(w, n)
 	}
 	// The keys RedisBloom skips as false positives leave its newest link
 	// less loaded than the keys offered say; the theory above takes the
@@ -94,7 +137,7 @@ func TestGrowingNotes(t *testing.T) {
 	g := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2}
 	a, _ := g.FPR(1000000)
 	b, _ := g.FPR(990000)
-	t.Logf("redisbloom theory at 10^6 and 990000 keys inserted: %.6g and %.6g (%+.3f%%)", a, b, 100*(b/a-1))
+	fmt.Fprintf(w, "redisbloom theory at 10^6 and 990000 keys inserted: %.6g and %.6g (%+.3f%%)\n", a, b, 100*(b/a-1))
 	for _, w := range []struct {
 		ext   string
 		write func(*bytes.Buffer) error
@@ -104,12 +147,76 @@ func TestGrowingNotes(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		if err := w.write(&buf); err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if err := writeWhole(filepath.Join(*growingOut, "growing-notes."+w.ext), buf.Bytes()); err != nil {
-			t.Fatal(err)
+		if err := writeWhole(filepath.Join(out, "growing-notes."+w.ext), buf.Bytes()); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// r52 is run R52: the first link of RedisBloom's chain in both
+// configurations at a quarter, a half and all of its capacity, 2000
+// filters each.
+func r52(ctx context.Context, w io.Writer, out string) error {
+	var specs []experiments.Spec
+	for _, pow2 := range []bool{false, true} {
+		geom := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: pow2}
+		l, err := geom.Link(0)
+		if err != nil {
+			return err
+		}
+		name := "redisbloom link 0"
+		if pow2 {
+			name += " power-of-two"
+		}
+		specs = append(specs, experiments.Spec{
+			Name: name,
+			New: func(seed uint64) (experiments.Filter, error) {
+				return variants.NewRedisBloom(variants.RedisBloomParams{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: pow2, Seed: seed})
+			},
+			Items:   []uint64{l.Capacity / 4, l.Capacity / 2, l.Capacity},
+			Filters: 2000,
+			Queries: 100_000,
+			Theory:  func(n uint64) float64 { r, _ := geom.FPR(n); return r },
+			Model:   "independent probes",
+		})
+		if pow2 {
+			// Power-of-two tables have the exact rate of their own
+			// probing: the same filters beside it.
+			dh, err := analysis.NewDoubleHashing(l.Modulus, l.Hashes)
+			if err != nil {
+				return err
+			}
+			s := specs[len(specs)-1]
+			s.Theory, s.Model = dh.FPR, "double hashing"
+			specs[len(specs)-1] = s
+			for _, n := range s.Items {
+				fmt.Fprintf(w, "%s at %d keys: independent probes %.5g, double hashing %.5g\n", name, n, geom.LinkFPR(l, n), dh.FPR(n))
+			}
+		}
+	}
+	r, err := experiments.Measure(ctx, specs, experiments.Params{}, experiments.Options{Seed: 1})
+	if err != nil {
+		return err
+	}
+	for _, row := range r.Rows {
+		fmt.Fprintf(w, "%-32s %5d items: rate %.5g [%.5g, %.5g], theory %.5g, excess %+.2f%% [%+.2f%%, %+.2f%%]\n",
+			row.Series, row.Items, row.Rate, row.Lo, row.Hi, row.Theory,
+			100*(row.Rate/row.Theory-1), 100*(row.Lo/row.Theory-1), 100*(row.Hi/row.Theory-1))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, n)
+	}
+	var buf bytes.Buffer
+	if err := experiments.WriteCSV(&buf, r); err != nil {
+		return err
+	}
+	if err := writeWhole(filepath.Join(out, "growing-notes-link.csv"), buf.Bytes()); err != nil {
+		return err
+	}
+	return nil
 }
 
 // writeWhole writes data to path through a temporary file and a rename,
@@ -132,78 +239,4 @@ func writeWhole(path string, data []byte) error {
 		return fmt.Errorf("closing %s: %w", tmp.Name(), err)
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// TestGrowingNotesLink is run R52 of paper-notes.md: the cost of
-// RedisBloom's plain double hashing within one link, measured on many
-// filters so that the interval resolves it: the first link of BF.RESERVE
-// key 0.01 1000 (NOROUND, 11072 bits, 8 hashes) and of the power-of-two
-// configuration (16384 bits, 8 hashes, capacity 1485), at a quarter, a
-// half and all of the link's capacity, 2000 filters each, beside the
-// rate of independent probes (analysis.RedisBloom.FPR) and, for the
-// power-of-two link, the exact rate of its double hashing
-// (analysis.DoubleHashing), which the results then carry. It runs only with
-// -growing-out:
-//
-//	go test ./experiments -run TestGrowingNotesLink -v -args -growing-out /tmp/notes-runs/growing
-func TestGrowingNotesLink(t *testing.T) {
-	if *growingOut == "" {
-		t.Skip("paper-notes run R52: give -args -growing-out DIR")
-	}
-	var specs []experiments.Spec
-	for _, pow2 := range []bool{false, true} {
-		geom := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: pow2}
-		l, err := geom.Link(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := "redisbloom link 0"
-		if pow2 {
-			name += " power-of-two"
-		}
-		specs = append(specs, experiments.Spec{
-			Name: name,
-			New: func(seed uint64) (experiments.Filter, error) {
-				return variants.NewRedisBloom(variants.RedisBloomParams{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: pow2, Seed: seed})
-			},
-			Items:   []uint64{l.Capacity / 4, l.Capacity / 2, l.Capacity},
-			Filters: 2000,
-			Queries: 100_000,
-			Theory:  func(n uint64) float64 { r, _ := geom.FPR(n); return r },
-			Model:   "independent probes",
-		})
-		if pow2 {
-			// Power-of-two tables have the exact rate of their own
-			// probing: the same filters beside it.
-			dh, err := analysis.NewDoubleHashing(l.Modulus, l.Hashes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := specs[len(specs)-1]
-			s.Theory, s.Model = dh.FPR, "double hashing"
-			specs[len(specs)-1] = s
-			for _, n := range s.Items {
-				t.Logf("%s at %d keys: independent probes %.5g, double hashing %.5g", name, n, geom.LinkFPR(l, n), dh.FPR(n))
-			}
-		}
-	}
-	r, err := experiments.Measure(context.Background(), specs, experiments.Params{}, experiments.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, row := range r.Rows {
-		t.Logf("%-32s %5d items: rate %.5g [%.5g, %.5g], theory %.5g, excess %+.2f%% [%+.2f%%, %+.2f%%]",
-			row.Series, row.Items, row.Rate, row.Lo, row.Hi, row.Theory,
-			100*(row.Rate/row.Theory-1), 100*(row.Lo/row.Theory-1), 100*(row.Hi/row.Theory-1))
-	}
-	for _, n := range r.Notes {
-		t.Log(n)
-	}
-	var buf bytes.Buffer
-	if err := experiments.WriteCSV(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeWhole(filepath.Join(*growingOut, "growing-notes-link.csv"), buf.Bytes()); err != nil {
-		t.Fatal(err)
-	}
 }
