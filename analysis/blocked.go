@@ -318,15 +318,16 @@ func SplitBlockFPR(m, n uint64) float64 {
 	return loadTable(n, m/SplitBlockBits).mix(splitInner)
 }
 
-// BlockedSize returns the fewest bits m, a multiple of blockBits, and the
-// number of hashes k that make BlockedFPR(m, n, k, blockBits) at most p,
-// minimising m over k (and, among the k that give that m, the rate). It reports an
-// error if n is zero, p is outside (0, 1), blockBits is outside
-// 1..MaxBlockBits, or m would exceed MaxBits.
+// BlockedSize returns the blocked filter of blockBits-bit blocks with the
+// fewest bits m, a multiple of blockBits, and the number of hashes k that
+// make BlockedFPR(m, n, k, blockBits) at most p, minimising m over k (and,
+// among the k that give that m, the rate). It reports an error if n is
+// zero, p is outside (0, 1), blockBits is outside 1..MaxBlockBits, or m
+// would exceed MaxBits.
 //
 // The penalty over a standard filter is modest for large blocks and grows as
 // blocks shrink and p falls: at n = 1e6 and B = 512 it is 3.5% more bits
-// than OptimalBits at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
+// than StandardSize at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
 // is 27%, 67% and 137% (TestBlockedSizePenalty logs the table).
 //
 // The k are tried from a little above the standard filter's optimum
@@ -339,8 +340,12 @@ func SplitBlockFPR(m, n uint64) float64 {
 // BenchmarkBlockedSizeLarge; about a millisecond at n = 1e6, p = 1% and
 // B = 512 on a shared machine). TestBlockedSizerReference checks the
 // answers against the search over whole mixtures.
-func BlockedSize(n uint64, p float64, blockBits uint64) (m uint64, k int, err error) {
-	return NewBlockedSizer(blockBits).Size(n, p)
+func BlockedSize(n uint64, p float64, blockBits uint64) (Blocked, error) {
+	m, k, err := NewBlockedSizer(blockBits).Size(n, p)
+	if err != nil {
+		return Blocked{}, err
+	}
+	return Blocked{Bits: m, Hashes: k, BlockBits: blockBits}, nil
 }
 
 // BlockedSizer sizes blocked filters of one block size as BlockedSize
@@ -376,17 +381,17 @@ func NewBlockedSizer(blockBits uint64) *BlockedSizer {
 // BlockBits returns the block size the sizer was made for.
 func (z *BlockedSizer) BlockBits() uint64 { return z.blockBits }
 
-// Size returns BlockedSize(n, p, z.BlockBits()).
+// Size returns the Bits and Hashes of BlockedSize(n, p, z.BlockBits()).
 func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 	blockBits := z.blockBits
 	if err := checkBlockedSizing(n, p, blockBits); err != nil {
 		return 0, 0, err
 	}
-	std, err := OptimalBits(n, p)
+	std, err := StandardSize(n, p)
 	if err != nil {
 		return 0, 0, err
 	}
-	k0 := OptimalHashes(std, n)
+	k0 := std.Hashes
 	best := uint64(0)
 	var bestK int
 	// The best k for a blocked filter is at or below the standard one
@@ -413,7 +418,7 @@ func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 		decide := func(blocks uint64) (float64, bool) { return table(blocks).decide(p, ir) }
 		improved := false
 		if best == 0 {
-			blocks, ok := fewestBlocksBy(p, std/blockBits, MaxBits/blockBits, decide)
+			blocks, ok := fewestBlocksBy(p, std.Bits/blockBits, MaxBits/blockBits, decide)
 			if ok {
 				best, bestK, improved = blocks*blockBits, k, true
 			}
@@ -471,24 +476,24 @@ func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 	return best, bestK, nil
 }
 
-// SplitBlockSize returns the fewest bits m, a multiple of 256, that make
-// SplitBlockFPR(m, n) at most p. It reports an error if n is zero, p is
-// outside (0, 1), or m would exceed MaxBits.
-func SplitBlockSize(n uint64, p float64) (uint64, error) {
+// SplitBlockSize returns the split-block filter of the fewest bits m, a
+// multiple of 256, that make SplitBlockFPR(m, n) at most p. It reports an
+// error if n is zero, p is outside (0, 1), or m would exceed MaxBits.
+func SplitBlockSize(n uint64, p float64) (SplitBlock, error) {
 	if err := checkBlockedSizing(n, p, SplitBlockBits); err != nil {
-		return 0, err
+		return SplitBlock{}, err
 	}
-	std, err := OptimalBits(n, p)
+	std, err := StandardSize(n, p)
 	if err != nil {
-		return 0, err
+		return SplitBlock{}, err
 	}
-	blocks, ok := fewestBlocks(p, std/SplitBlockBits, MaxBits/SplitBlockBits, func(blocks uint64) float64 {
+	blocks, ok := fewestBlocks(p, std.Bits/SplitBlockBits, MaxBits/SplitBlockBits, func(blocks uint64) float64 {
 		return loadTable(n, blocks).mix(splitInner)
 	})
 	if !ok {
-		return 0, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))
+		return SplitBlock{}, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))
 	}
-	return blocks * SplitBlockBits, nil
+	return SplitBlock{Bits: blocks * SplitBlockBits}, nil
 }
 
 func checkBlockedSizing(n uint64, p float64, blockBits uint64) error {

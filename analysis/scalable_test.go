@@ -171,7 +171,8 @@ func TestScalableBlockedStages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, k, err := BlockedSize(st.Capacity, st.Error, b)
+			bl, err := BlockedSize(st.Capacity, st.Error, b)
+			m, k := bl.Bits, bl.Hashes
 			if err != nil || st.Bits != m || st.Hashes != k || st.SliceBits != 0 {
 				t.Fatalf("B = %d, stage %d: %+v, want m = %d, k = %d from BlockedSize (%v)", b, i, st, m, k, err)
 			}

@@ -42,9 +42,10 @@ func TestSizingExample10M(t *testing.T) {
 	if want != 191_701_168 {
 		t.Fatalf("reference computation gives %d, hand computation 191701168", want)
 	}
-	m, err := OptimalBits(10_000_000, 1e-4)
+	sd, err := StandardSize(10_000_000, 1e-4)
+	m := sd.Bits
 	if err != nil || m != want {
-		t.Fatalf("OptimalBits(1e7, 1e-4) = %d, %v; want %d", m, err, want)
+		t.Fatalf("StandardSize(1e7, 1e-4) = %d, %v; want %d", m, err, want)
 	}
 	// (m/n) ln 2 = 13.29: k = 13, and 13 is better than 14.
 	if k := OptimalHashes(m, 10_000_000); k != 13 {
@@ -187,8 +188,8 @@ func TestSizingHelpers(t *testing.T) {
 		n uint64
 		p float64
 	}{{0, 0.1}, {10, 0}, {10, 1}, {10, math.NaN()}, {1 << 50, 1e-300}} {
-		if _, err := OptimalBits(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("OptimalBits(%d, %g) error = %v, want ErrInvalidParams", c.n, c.p, err)
+		if _, err := StandardSize(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("StandardSize(%d, %g) error = %v, want ErrInvalidParams", c.n, c.p, err)
 		}
 	}
 }

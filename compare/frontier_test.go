@@ -158,7 +158,7 @@ func TestStaticRebuild(t *testing.T) {
 
 // TestFrontierCurves checks the lines against closed forms and the theory
 // curves against sizing: the optimal Bloom line at log2(e) log2(100) bits
-// per key is 1%, and a standard filter at the bits OptimalBits gives for
+// per key is 1%, and a standard filter at the bits StandardSize gives for
 // 1% is within 1% of it.
 func TestFrontierCurves(t *testing.T) {
 	curves, err := FrontierCurves(1_000_000, 2, 26, 49)

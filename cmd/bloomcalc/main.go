@@ -6,7 +6,7 @@
 // false-positive rate at that geometry by the classic and the exact
 // formula. Given -n and -p only, it prints the exact sizing too: the
 // fewest bits whose exact rate at the best integer k is at most p
-// (analysis.ExactBits), and whether and by how much the classic geometry's
+// (analysis.ExactStandardSize), and whether and by how much the classic geometry's
 // exact rate misses p.
 //
 // With -variant blocked or -variant split-block it sizes a blocked filter

@@ -182,10 +182,11 @@ func runVariantJSON(t *testing.T, args ...string) variantResult {
 // n and p.
 func checkStandard(t *testing.T, r variantResult) {
 	t.Helper()
-	std, err := analysis.OptimalBits(r.N, r.P)
+	sd, err := analysis.StandardSize(r.N, r.P)
 	if err != nil {
 		t.Fatal(err)
 	}
+	std := sd.Bits
 	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerItem: analysis.BitsPerElement(std, r.N),
 		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
 	if r.Standard == nil || *r.Standard != want {
@@ -208,10 +209,11 @@ func TestRunBlockedSizing(t *testing.T) {
 		{[]string{"-variant", "blocked", "-block", "4096", "-n", "10M", "-p", "1 in 1000"}, 10e6, 1e-3, 4096},
 	} {
 		// The values are analysis's at the same n, p and B.
-		m, k, err := analysis.BlockedSize(c.n, c.p, c.blockBits)
+		bl, err := analysis.BlockedSize(c.n, c.p, c.blockBits)
 		if err != nil {
 			t.Fatal(err)
 		}
+		m, k := bl.Bits, bl.Hashes
 		exact, putze := analysis.BlockedFPR(m, c.n, k, c.blockBits), analysis.BlockedClassicFPR(m, c.n, k, c.blockBits)
 		r := runVariantJSON(t, c.args...)
 		if r.Variant != "blocked" || r.BlockBits != c.blockBits || r.Blocks != m/c.blockBits || r.N != c.n || r.M != m || r.K != k || r.P != c.p {
@@ -229,7 +231,8 @@ func TestRunBlockedSizing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		std, _ := analysis.OptimalBits(c.n, c.p)
+		sd, _ := analysis.StandardSize(c.n, c.p)
+		std := sd.Bits
 		for _, want := range []string{
 			fmt.Sprintf("variant               blocked, %d-bit blocks\n", c.blockBits),
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
@@ -252,10 +255,11 @@ func TestRunSplitBlockSizing(t *testing.T) {
 		{"-variant", "split-block", "-n", "1e6", "-p", "0.001"},
 		{"-variant", "split-block", "-n", "1e6", "-p", "0.001", "-k", "8"},
 	} {
-		m, err := analysis.SplitBlockSize(1e6, 0.001)
+		sb, err := analysis.SplitBlockSize(1e6, 0.001)
 		if err != nil {
 			t.Fatal(err)
 		}
+		m := sb.Bits
 		exact := analysis.SplitBlockFPR(m, 1e6)
 		r := runVariantJSON(t, args...)
 		if r.Variant != "split-block" || r.BlockBits != 256 || r.Blocks != m/256 || r.M != m || r.K != 8 || r.P != 0.001 ||

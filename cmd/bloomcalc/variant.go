@@ -125,18 +125,23 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		// Under one bit per item the blocks hold so many items that the
 		// load distributions get long and slow to sum (and the filter
 		// answers yes to nearly everything).
-		std, err := analysis.OptimalBits(known.N, known.P)
+		sd, err := analysis.StandardSize(known.N, known.P)
 		if err != nil {
 			return usage(fmt.Errorf("%s: %w", flags, err))
 		}
+		std := sd.Bits
 		if std < known.N {
 			return usage(fmt.Errorf("-p: at p = %g even a standard filter has under one bit per item; %s filters are sized from one bit per item up (p at most 0.618)",
 				known.P, v))
 		}
 		if v == blocked {
-			r.M, r.K, err = analysis.BlockedSize(known.N, known.P, blockBits)
+			var bl analysis.Blocked
+			bl, err = analysis.BlockedSize(known.N, known.P, blockBits)
+			r.M, r.K = bl.Bits, bl.Hashes
 		} else {
-			r.M, err = analysis.SplitBlockSize(known.N, known.P)
+			var sb analysis.SplitBlock
+			sb, err = analysis.SplitBlockSize(known.N, known.P)
+			r.M = sb.Bits
 		}
 		if err != nil {
 			return usage(fmt.Errorf("%s: %w", flags, err))
@@ -184,7 +189,8 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerItem / r.InformationMinimum
-	if std, err := analysis.OptimalBits(r.N, r.P); err == nil {
+	if sd, err := analysis.StandardSize(r.N, r.P); err == nil {
+		std := sd.Bits
 		r.Standard = &standardSize{
 			M:              std,
 			Bytes:          units.FormatBytes(std),

@@ -101,7 +101,7 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 }
 
 // penaltyLines draws, against p, the bits per element a standard filter
-// (analysis.OptimalBits), blocked filters of several block sizes
+// (analysis.StandardSize), blocked filters of several block sizes
 // (analysis.BlockedSize) and the split-block filter (analysis.SplitBlockSize)
 // need, with the information-theoretic minimum log2(1/p).
 func penaltyLines(c *plot.Plot) error {
@@ -110,11 +110,11 @@ func penaltyLines(c *plot.Plot) error {
 	var minimum, std, split plotter.XYs
 	for _, p := range ps {
 		minimum = append(minimum, plotter.XY{X: p, Y: analysis.InformationMinimum(p)})
-		if m, err := analysis.OptimalBits(penaltyItems, p); err == nil {
-			std = append(std, plotter.XY{X: p, Y: perKey(m)})
+		if sd, err := analysis.StandardSize(penaltyItems, p); err == nil {
+			std = append(std, plotter.XY{X: p, Y: perKey(sd.Bits)})
 		}
-		if m, err := analysis.SplitBlockSize(penaltyItems, p); err == nil {
-			split = append(split, plotter.XY{X: p, Y: perKey(m)})
+		if sb, err := analysis.SplitBlockSize(penaltyItems, p); err == nil {
+			split = append(split, plotter.XY{X: p, Y: perKey(sb.Bits)})
 		}
 	}
 	if err := plots.AddLine(c, minimum, grey, plots.Dashed, plots.LineWidth, "lower bound log2(1/p)"); err != nil {
@@ -131,8 +131,8 @@ func penaltyLines(c *plot.Plot) error {
 		}
 		var xys plotter.XYs
 		for _, p := range ps {
-			if m, _, err := analysis.BlockedSize(penaltyItems, p, b); err == nil {
-				xys = append(xys, plotter.XY{X: p, Y: perKey(m)})
+			if bl, err := analysis.BlockedSize(penaltyItems, p, b); err == nil {
+				xys = append(xys, plotter.XY{X: p, Y: perKey(bl.Bits)})
 			}
 		}
 		var dashes []vg.Length

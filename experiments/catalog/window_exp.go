@@ -83,11 +83,11 @@ func windowTargets(p float64) []float64 {
 // and the filter cleared at 2 window items (its mean hold is about the
 // window), both at worst rate p.
 func baselineDesigns(window uint64, p float64) ([]windowDesign, error) {
-	a, err := analysis.SizeAlternating(window, p)
+	a, err := analysis.AlternatingWindowSize(window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
-	c, err := analysis.SizeCleared(2*window, p)
+	c, err := analysis.ClearedWindowSize(2*window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
@@ -228,22 +228,22 @@ func windowDesigns(window uint64, p float64) ([]windowDesign, error) {
 
 // windowBlockedSamples is the number of draws of the Monte Carlo estimate
 // of the blocked layout's rate (analysis.AgePartitioned.BlockedFPR) at
-// every position: those with which analysis.AgePartitionedBlockedFor
+// every position: those with which analysis.BlockedAgePartitionedSize
 // sizes it.
 const windowBlockedSamples = analysis.BlockedSamples
 
 // apDesigns returns the age-partitioned designs guaranteeing window items
-// at worst rate p: the filter sized by analysis.AgePartitionedFor, the
-// blocked layout sized by analysis.AgePartitionedBlockedFor, and the
+// at worst rate p: the filter sized by analysis.AgePartitionedSize, the
+// blocked layout sized by analysis.BlockedAgePartitionedSize, and the
 // double-hashed model (doubleHashedAP) on the first one's geometry, whose
 // rate the independent-slice theory predicts only if double hashing
 // across slices costs nothing.
 func apDesigns(window uint64, p float64) ([]windowDesign, error) {
-	a, err := analysis.AgePartitionedFor(window, p)
+	a, err := analysis.AgePartitionedSize(window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
-	b, err := analysis.AgePartitionedBlockedFor(window, p)
+	b, err := analysis.BlockedAgePartitionedSize(window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
