@@ -88,10 +88,10 @@ func (d Dynamic) FPR(items uint64) (float64, error) {
 	return -math.Expm1(logPass), nil
 }
 
-// BitsPerElement returns the bits of all the stages of a filter holding
+// BitsPerKey returns the bits of all the stages of a filter holding
 // items items, divided by items. It reports the errors of Stages, and an
 // error if items is 0.
-func (d Dynamic) BitsPerElement(items uint64) (float64, error) {
+func (d Dynamic) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
 		return 0, invalid("items = 0, want items >= 1 for bits per element")
 	}

@@ -17,7 +17,7 @@ func ExampleStandardSize() {
 	m, k := s.Bits, s.Hashes
 	fmt.Printf("bits: %d = %.2f MiB\n", m, float64(m)/8/(1<<20))
 	fmt.Println("hashes:", k)
-	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerElement(m, n), analysis.InformationMinimum(1e-4))
+	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerKey(m, n), analysis.InformationMinimum(1e-4))
 	fmt.Printf("rate at k = %d: %.4g\n", k, analysis.ClassicFPR(m, n, k))
 	// Output:
 	// bits: 191701168 = 22.85 MiB
@@ -63,7 +63,7 @@ func ExampleScalable_FPR() {
 	for _, items := range []uint64{1000, 10_000, 1_000_000} {
 		st, _ := s.Stages(items)
 		f, _ := s.FPR(items)
-		bpe, _ := s.BitsPerElement(items)
+		bpe, _ := s.BitsPerKey(items)
 		fmt.Printf("%8d items: %2d stages, rate %.5f, %.1f bits/item\n", items, len(st), f, bpe)
 	}
 	fmt.Println("bound:", s.Bound())

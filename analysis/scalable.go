@@ -206,10 +206,10 @@ func (s Scalable) StageFPR(st Stage, n uint64) float64 {
 // target P.
 func (s Scalable) Bound() float64 { return s.P0() / (1 - s.R) }
 
-// BitsPerElement returns the total bits of all the stages of a filter
+// BitsPerKey returns the total bits of all the stages of a filter
 // holding items distinct items, divided by items. It reports the errors of
 // Stages, and an error if items is 0.
-func (s Scalable) BitsPerElement(items uint64) (float64, error) {
+func (s Scalable) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
 		return 0, invalid("items = 0, want items >= 1 for bits per element")
 	}

@@ -86,8 +86,8 @@ func OptimalHashes(m, n uint64) int {
 	return lo
 }
 
-// BitsPerElement returns m/n.
-func BitsPerElement(m, n uint64) float64 {
+// BitsPerKey returns m/n.
+func BitsPerKey(m, n uint64) float64 {
 	return float64(m) / float64(n)
 }
 

@@ -67,9 +67,9 @@ func TestTutorialRatioTable(t *testing.T) {
 	// optimum k = 44.36, 4.43e-14 at k = 44), so the printed 4.9e-14 is
 	// about 10.5% too high.
 	table := []struct {
-		bitsPerItem, k int
-		printed        string // as published
-		wrong          bool
+		bitsPerKey, k int
+		printed       string // as published
+		wrong         bool
 	}{
 		{1, 1, "0.632", false},
 		{2, 1, "0.393", false},
@@ -83,10 +83,10 @@ func TestTutorialRatioTable(t *testing.T) {
 	for _, row := range table {
 		// (1 - e^(-k/r))^k = (1 - 1/e^(k/r))^k with e^(k/r) = (e^k)^(1/r):
 		// compute e^(-k/r) by big.Float powers and an r-th root (Newton).
-		ref := classicBig(e, row.bitsPerItem, row.k)
-		got := ClassicFPR(uint64(row.bitsPerItem)*1000, 1000, row.k)
+		ref := classicBig(e, row.bitsPerKey, row.k)
+		got := ClassicFPR(uint64(row.bitsPerKey)*1000, 1000, row.k)
 		if !scalar.EqualWithinAbsOrRel(got, ref, 0, 1e-13) {
-			t.Errorf("m/n=%d k=%d: ClassicFPR %.6g, 300-bit reference %.6g", row.bitsPerItem, row.k, got, ref)
+			t.Errorf("m/n=%d k=%d: ClassicFPR %.6g, 300-bit reference %.6g", row.bitsPerKey, row.k, got, ref)
 		}
 		pub, _, _ := big.ParseFloat(row.printed, 10, 64, big.ToNearestEven)
 		pf, _ := pub.Float64()
@@ -94,11 +94,11 @@ func TestTutorialRatioTable(t *testing.T) {
 		agrees := roundSig(ref, digits) == roundSig(pf, digits)
 		if agrees == row.wrong {
 			t.Errorf("m/n=%d k=%d: printed %s, formula gives %.4g (agreement %v, want %v)",
-				row.bitsPerItem, row.k, row.printed, ref, agrees, !row.wrong)
+				row.bitsPerKey, row.k, row.printed, ref, agrees, !row.wrong)
 		}
 		if row.wrong {
 			t.Logf("m/n=%d k=%d: printed %s but the classic formula gives %.3g (printed/formula = %.3f)",
-				row.bitsPerItem, row.k, row.printed, ref, pf/ref)
+				row.bitsPerKey, row.k, row.printed, ref, pf/ref)
 		}
 	}
 }
@@ -181,8 +181,8 @@ func TestSizingHelpers(t *testing.T) {
 	if got := InformationMinimum(1.0 / 1024); got != 10 {
 		t.Errorf("InformationMinimum(1/1024) = %v, want 10", got)
 	}
-	if got := BitsPerElement(191_701_168, 10_000_000); got != 19.1701168 {
-		t.Errorf("BitsPerElement = %v", got)
+	if got := BitsPerKey(191_701_168, 10_000_000); got != 19.1701168 {
+		t.Errorf("BitsPerKey = %v", got)
 	}
 	for _, c := range []struct {
 		n uint64

@@ -230,7 +230,7 @@ func penaltyFigure(in figInput) (figure, error) {
 		}
 		std := analysis.ExactFPR(m, n, analysis.OptimalHashes(m, n))
 		if rate > 0 && std > 0 {
-			pts[i] = plotter.XY{X: analysis.BitsPerElement(m, n), Y: rate / std}
+			pts[i] = plotter.XY{X: analysis.BitsPerKey(m, n), Y: rate / std}
 		}
 	})
 	var xys plotter.XYs
@@ -253,7 +253,7 @@ func penaltyFigure(in figInput) (figure, error) {
 	if err := addCurve(p, xys, 0, false, label); err != nil {
 		return figure{}, err
 	}
-	if c := analysis.BitsPerElement(in.M, in.N); c <= 25 {
+	if c := analysis.BitsPerKey(in.M, in.N); c <= 25 {
 		if err := markX(p, c, 1, top, fmt.Sprintf("this filter, %.2f bits per item", c)); err != nil {
 			return figure{}, err
 		}
@@ -310,7 +310,7 @@ func scalableFigures(in figInput) ([]figure, error) {
 	for i, st := range c.Stages {
 		if i > 0 {
 			for ; j < len(xs) && xs[j] <= held; j++ {
-				bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
+				bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerKey[j]})
 			}
 			if len(bpi) == 0 || bpi[len(bpi)-1].X != float64(held) {
 				bpi = append(bpi, plotter.XY{X: float64(held), Y: bits / float64(held)})
@@ -322,7 +322,7 @@ func scalableFigures(in figInput) ([]figure, error) {
 		held += st.Capacity
 	}
 	for ; j < len(xs); j++ {
-		bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
+		bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerKey[j]})
 	}
 	// The rate.
 	p := plots.Panel("compound rate against items held, scalable filter", "items held", "false-positive rate")

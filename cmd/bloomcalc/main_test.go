@@ -187,13 +187,13 @@ func checkStandard(t *testing.T, r variantResult) {
 		t.Fatal(err)
 	}
 	std := sd.Bits
-	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerItem: analysis.BitsPerElement(std, r.N),
+	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerKey: analysis.BitsPerKey(std, r.N),
 		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
 	if r.Standard == nil || *r.Standard != want {
 		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
 	}
-	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerItem != analysis.BitsPerElement(r.M, r.N) {
-		t.Errorf("memory %q, %v bits per item for m = %d, n = %d", r.Bytes, r.BitsPerItem, r.M, r.N)
+	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
+		t.Errorf("memory %q, %v bits per item for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
 	}
 }
 
@@ -238,8 +238,8 @@ func TestRunBlockedSizing(t *testing.T) {
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
 			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/c.blockBits),
 			fmt.Sprintf("hashes (k)            %d\n", k),
-			fmt.Sprintf("bits per item         %.3f\n", analysis.BitsPerElement(m, c.n)),
-			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, units.FormatBytes(std), analysis.BitsPerElement(std, c.n)),
+			fmt.Sprintf("bits per item         %.3f\n", analysis.BitsPerKey(m, c.n)),
+			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
 			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
 		} {

@@ -39,15 +39,15 @@ func combinations(v string) string {
 // variantResult is what bloomcalc prints for a blocked or split-block
 // filter.
 type variantResult struct {
-	Variant     string  `json:"variant"`
-	BlockBits   uint64  `json:"block_bits"`
-	Blocks      uint64  `json:"blocks"`
-	N           uint64  `json:"n"`
-	M           uint64  `json:"m"`
-	Bytes       string  `json:"bytes"`
-	K           int     `json:"k"`
-	P           float64 `json:"p"` // the target if -p was given, else the exact rate
-	BitsPerItem float64 `json:"bits_per_item"`
+	Variant    string  `json:"variant"`
+	BlockBits  uint64  `json:"block_bits"`
+	Blocks     uint64  `json:"blocks"`
+	N          uint64  `json:"n"`
+	M          uint64  `json:"m"`
+	Bytes      string  `json:"bytes"`
+	K          int     `json:"k"`
+	P          float64 `json:"p"` // the target if -p was given, else the exact rate
+	BitsPerKey float64 `json:"bits_per_item"`
 	// InformationMinimum is log2(1/p) bits per item, and Overhead the
 	// bits per item over it.
 	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
@@ -64,9 +64,9 @@ type variantResult struct {
 // standardSize is the size of the standard filter that a blocked or
 // split-block filter is compared with.
 type standardSize struct {
-	M           uint64  `json:"m"`
-	Bytes       string  `json:"bytes"`
-	BitsPerItem float64 `json:"bits_per_item"`
+	M          uint64  `json:"m"`
+	Bytes      string  `json:"bytes"`
+	BitsPerKey float64 `json:"bits_per_item"`
 	// PenaltyPercent is how many percent more bits the variant takes.
 	PenaltyPercent float64 `json:"penalty_percent"`
 }
@@ -186,15 +186,15 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 	}
 	r.Blocks = r.M / blockBits
 	r.Bytes = units.FormatBytes(r.M)
-	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
-	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	r.Overhead = r.BitsPerKey / r.InformationMinimum
 	if sd, err := analysis.StandardSize(r.N, r.P); err == nil {
 		std := sd.Bits
 		r.Standard = &standardSize{
 			M:              std,
 			Bytes:          units.FormatBytes(std),
-			BitsPerItem:    analysis.BitsPerElement(std, r.N),
+			BitsPerKey:     analysis.BitsPerKey(std, r.N),
 			PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1),
 		}
 	}
@@ -226,11 +226,11 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Bytes, r.Blocks)},
 		{"hashes (k)", hashes},
-		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
+		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerKey)},
 	}
 	if s := r.Standard; s != nil {
 		lines = append(lines,
-			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per item, for the same n and p", s.M, s.Bytes, s.BitsPerItem)},
+			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per item, for the same n and p", s.M, s.Bytes, s.BitsPerKey)},
 			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
 	}
 	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})

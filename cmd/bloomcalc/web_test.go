@@ -215,7 +215,7 @@ func TestPageAgainstAnalysis(t *testing.T) {
 		{"variant=scalable&n=1M&p=0.001", func(t *testing.T, s map[string][2]string) {
 			sc := analysis.Scalable{P: 0.001, R: 0.9, S: 2, N0: 1000}
 			fpr, _ := sc.FPR(1e6)
-			bpi, _ := sc.BitsPerElement(1e6)
+			bpi, _ := sc.BitsPerKey(1e6)
 			if num(t, s, "fpr_exact") != fpr || num(t, s, "bits_per_item") != bpi || num(t, s, "bound") != sc.Bound() {
 				t.Errorf("scalable: %v", s)
 			}

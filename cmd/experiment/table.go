@@ -38,7 +38,7 @@ var (
 	colItems    = col{"items", func(r *experiments.Row) string { return strconv.FormatUint(r.Items, 10) }}
 	colBits     = col{"m (bits)", func(r *experiments.Row) string { return strconv.FormatUint(r.Bits, 10) }}
 	colK        = col{"k", func(r *experiments.Row) string { return strconv.Itoa(r.Hashes) }}
-	colBPE      = col{"bits/item", func(r *experiments.Row) string { return strconv.FormatFloat(r.BitsPerElement, 'f', 2, 64) }}
+	colBPE      = col{"bits/item", func(r *experiments.Row) string { return strconv.FormatFloat(r.BitsPerKey, 'f', 2, 64) }}
 	colQueries  = col{"queries", func(r *experiments.Row) string { return strconv.FormatUint(r.Queries, 10) }}
 	colMeasured = col{"measured rate [interval]", func(r *experiments.Row) string {
 		return fmt.Sprintf("%s [%s, %s]", g4(r.Rate), g4(r.Lo), g4(r.Hi))

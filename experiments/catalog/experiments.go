@@ -58,7 +58,7 @@ func validate(p experiments.Params) error {
 			return paramError("s", "%v, want 1 <= s <= 1000", s)
 		}
 	}
-	for _, b := range p.BitsPerElement {
+	for _, b := range p.BitsPerKey {
 		if math.IsNaN(b) || b <= 0 || b > 1000 {
 			return paramError("bits-per-element", "%v, want 0 < bits per element <= 1000", b)
 		}

@@ -24,7 +24,7 @@ func tiny(name string) experiments.Params {
 	case "fill":
 		return experiments.Params{N: 400, Filters: 4, Queries: 2000, Checkpoints: 4}
 	case "bits":
-		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerKey: []float64{2, 8}}
 	case "hashes":
 		return experiments.Params{N: 200, Filters: 3, Queries: 500, Hashes: []int{1, 4, 8}}
 	case "small-m":
@@ -40,7 +40,7 @@ func tiny(name string) experiments.Params {
 	case "speed":
 		return experiments.Params{Keys: []uint64{1000, 5000}, Queries: 5000}
 	case "blocking":
-		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerKey: []float64{2, 8}, Keys: []uint64{1000, 5000}}
 	case "adversary":
 		return experiments.Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
@@ -305,8 +305,8 @@ func TestScalableBelowTarget(t *testing.T) {
 		if row.Hi >= p.P || row.Theory > p.P {
 			t.Errorf("items %d: measured %g [%g, %g], theory %g, target %g", row.Items, row.Rate, row.Lo, row.Hi, row.Theory, p.P)
 		}
-		if row.Stages < 1 || row.BitsPerElement <= 0 {
-			t.Errorf("items %d: stages %g, bits per element %g", row.Items, row.Stages, row.BitsPerElement)
+		if row.Stages < 1 || row.BitsPerKey <= 0 {
+			t.Errorf("items %d: stages %g, bits per element %g", row.Items, row.Stages, row.BitsPerKey)
 		}
 	}
 	if last := r.Rows[len(r.Rows)-1]; last.Items != 20_000 || last.Stages < 5 {

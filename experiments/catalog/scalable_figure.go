@@ -67,7 +67,7 @@ func scalableFigure(r *experiments.Results) (*plots.Figure, error) {
 		if err := plots.AddPoints(a, plots.Rates(rows, items).ClampLow(lo), col, i, name); err != nil {
 			return nil, err
 		}
-		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
+		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerKey })
 		bpe = append(bpe, xysY(bp)...)
 		if err := plots.AddPolyline(b, bp, col, i, dash, ""); err != nil {
 			return nil, err

@@ -87,18 +87,18 @@ var bitsExperiment = Experiment{
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: floats(seq(1, 32))}
+			BitsPerKey: floats(seq(1, 32))}
 	},
 	plan:   planBits,
 	figure: bitsFigure,
 }
 
-// planBits plans, for each variant and each b in BitsPerElement, filters of
+// planBits plans, for each variant and each b in BitsPerKey, filters of
 // m = b N bits with the k that minimises the classic rate, holding N items.
 func planBits(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
 	for _, v := range selected(variant, bitsVariants) {
-		for _, bpe := range p.BitsPerElement {
+		for _, bpe := range p.BitsPerKey {
 			m := uint64(math.Round(bpe * float64(p.N)))
 			if m < 1 {
 				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
@@ -135,7 +135,7 @@ var hashesExperiment = Experiment{
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: []float64{10}, Hashes: seq(1, 16)}
+			BitsPerKey: []float64{10}, Hashes: seq(1, 16)}
 	},
 	plan:   planHashes,
 	figure: hashesFigure,
@@ -143,7 +143,7 @@ var hashesExperiment = Experiment{
 
 func planHashes(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
-	bpe := p.BitsPerElement[0]
+	bpe := p.BitsPerKey[0]
 	m := uint64(math.Round(bpe * float64(p.N)))
 	for _, v := range selected(variant, []string{"standard", "partitioned"}) {
 		for _, k := range p.Hashes {
@@ -168,17 +168,17 @@ var smallMExperiment = Experiment{
 	flags:     fixedFlags("filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
+			BitsPerKey: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
 	},
 	plan:   planSmallM,
 	figure: smallMFigure,
 }
 
 // planSmallM plans standard filters of each m in Bits holding
-// n = m/BitsPerElement items with the best integer k.
+// n = m/BitsPerKey items with the best integer k.
 func planSmallM(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
-	bpe := p.BitsPerElement[0]
+	bpe := p.BitsPerKey[0]
 	for _, m := range p.Bits {
 		n := uint64(math.Round(float64(m) / bpe))
 		if n < 1 {

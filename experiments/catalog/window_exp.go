@@ -358,7 +358,7 @@ func summarizeWindow(r *experiments.Results) []string {
 			theory = fmt.Sprintf(", theory there %.4g", w.Theory)
 		}
 		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per item of the window n = %d, %.2f per item it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (the adds' over the stream, the queries' mean over the positions; measured on all workers at once)",
-			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerElement, w.Window, add, query/n, present/n))
+			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerKey, w.Window, add, query/n, present/n))
 	}
 	return notes
 }

@@ -464,7 +464,7 @@ func rateRow(w io.Writer, p float64, r *experiments.Results, series string, at u
 	}
 	bpi := ""
 	if rows[0].Window > 0 {
-		bpi = fmt.Sprintf("%.2f", rows[0].BitsPerElement)
+		bpi = fmt.Sprintf("%.2f", rows[0].BitsPerKey)
 	} else {
 		bpi = fmt.Sprintf("(%.0f bits)", float64(rows[0].Bits))
 	}
