@@ -341,7 +341,7 @@ func TestAgePartitionedSizingTable(t *testing.T) {
 		g := uint64(math.Ceil(float64(w-1) / float64(l)))
 		rule := AgePartitioned{K: k, L: l, G: g, SliceBits: uint64(math.Ceil(float64(k) * float64(g) / math.Ln2))}
 		bpi := func(a AgePartitioned) float64 { return float64(a.Bits()) / float64(a.Window()) }
-		t.Logf("p = %g: ours k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g, mean %.4g, after a shift %.4g | rule k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g, mean %.4g, after a shift %.4g, one-number %.4g (%.1f%% below the worst, %+.1f%% from the mean)",
+		t.Logf("p = %g: ours k=%d l=%d g=%d b=%d: %.2f bits per key, worst %.4g, mean %.4g, after a shift %.4g | rule k=%d l=%d g=%d b=%d: %.2f bits per key, worst %.4g, mean %.4g, after a shift %.4g, one-number %.4g (%.1f%% below the worst, %+.1f%% from the mean)",
 			p, ours.K, ours.L, ours.G, ours.SliceBits, bpi(ours), ours.WorstFPR(), ours.MeanFPR(), ours.FPR(1),
 			rule.K, rule.L, rule.G, rule.SliceBits, bpi(rule), rule.WorstFPR(), rule.MeanFPR(), rule.FPR(1), rule.OneNumberFPR(),
 			100*(1-rule.OneNumberFPR()/rule.WorstFPR()), 100*(rule.OneNumberFPR()/rule.MeanFPR()-1))
@@ -353,7 +353,7 @@ func TestAgePartitionedSizingTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		blr, blse := bl.BlockedFPR(bl.G, BlockedSamples)
-		t.Logf("p = %g: blocked layout k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g ± %.2g (independent slices %.4g)", p, bl.K, bl.L, bl.G, bl.SliceBits, bpi(bl), blr, blse, bl.WorstFPR())
+		t.Logf("p = %g: blocked layout k=%d l=%d g=%d b=%d: %.2f bits per key, worst %.4g ± %.2g (independent slices %.4g)", p, bl.K, bl.L, bl.G, bl.SliceBits, bpi(bl), blr, blse, bl.WorstFPR())
 		if rule.OneNumberFPR() >= rule.WorstFPR() {
 			t.Errorf("p = %g: one-number %v not below the exact worst %v", p, rule.OneNumberFPR(), rule.WorstFPR())
 		}

@@ -243,7 +243,7 @@ func CheckBlocked(m, blockBits uint64, k int) error {
 }
 
 // BlockedFPR returns the false-positive rate of a blocked Bloom filter of m
-// bits in blocks of blockBits bits, k bits per item chosen uniformly with
+// bits in blocks of blockBits bits, k bits set per item chosen uniformly with
 // replacement inside the item's block, holding n items: the mixture over the
 // binomial load of the query's block of ExactFPR(blockBits, load, k), as
 // described above. It returns NaN unless m is a positive multiple of
@@ -253,7 +253,7 @@ func CheckBlocked(m, blockBits uint64, k int) error {
 // probability is at least 1e-30 of the most likely load's, about
 // 25 sqrt(n B/m) + 20 of them, independent of m; the evaluations share
 // their matrix powers (innerRates), so each costs a few matrix-vector
-// products: about 0.09 ms for B = 512 at 10 bits per item
+// products: about 0.09 ms for B = 512 at 10 bits per key
 // (BenchmarkBlockedFPR).
 func BlockedFPR(m, n uint64, k int, blockBits uint64) float64 {
 	if badBlocked(m, blockBits, k) {
@@ -281,7 +281,7 @@ func blockedFPR(ld loads, blockBits uint64, k int, ir *innerRates) float64 {
 // what most descriptions of blocked filters quote; BlockedFPR is the exact rate under the same model,
 // and the approximation is below it: by under 5% for blocks of 256 bits or
 // more at practical loads, by about 7% for 64-bit blocks at 16 bits per
-// item (TestBlockedFPRPracticalSizes logs the figures). Same domain as
+// key (TestBlockedFPRPracticalSizes logs the figures). Same domain as
 // BlockedFPR.
 func BlockedClassicFPR(m, n uint64, k int, blockBits uint64) float64 {
 	if badBlocked(m, blockBits, k) {
@@ -353,7 +353,7 @@ func BlockedSize(n uint64, p float64, blockBits uint64) (Blocked, error) {
 // load) that its calls compute, so that later calls reuse them. The inner
 // rates depend on the block size, k and the load only, not on n or p, and
 // the loads of well-sized blocks lie in one range (about B divided by the
-// bits per item, give or take the binomial spread) whatever the size of
+// bits per key, give or take the binomial spread) whatever the size of
 // the filter; so sizing the stages of a growing filter one after another
 // with one BlockedSizer costs less than sizing each from nothing, as
 // BlockedSize does: the first four stages of a filter at P = 0.01 with
@@ -611,8 +611,8 @@ func poissonLoads(lambda float64) loads {
 // standard filter of m bits, and moves the way the rate falls, in steps
 // that double while it keeps falling; the minimum then lies between the
 // last two points passed, and a ternary search finds it. Near the usual 8
-// to 32 bits per item the best k is at or a step below the start, but at
-// 100 bits per item with 512-bit blocks it is 23 against a start of 69
+// to 32 bits per key the best k is at or a step below the start, but at
+// 100 bits per key with 512-bit blocks it is 23 against a start of 69
 // (full blocks favour few hashes). It returns 1 for n = 0 and 0 if the
 // geometry is invalid (see CheckBlocked).
 func BlockedOptimalHashes(m, n, blockBits uint64) int {

@@ -407,7 +407,7 @@ func TestBlockedOptimalHashesFar(t *testing.T) {
 		{1 << 23, 1e6, 512, 1, 20},
 		{1 << 20, 1e5, 64, 1, 20},
 		{1 << 24, 1e6, 4096, 1, 20},
-		{100 * 512 * 200, 512 * 200, 512, 10, 40}, // 100 bits per item: standard k = 69
+		{100 * 512 * 200, 512 * 200, 512, 10, 40}, // 100 bits per key: standard k = 69
 		{512, 1, 512, 250, 300},                   // one item, one block: standard k = 355
 	} {
 		got := BlockedOptimalHashes(c.m, c.n, c.blockBits)

@@ -93,7 +93,7 @@ func (d Dynamic) FPR(items uint64) (float64, error) {
 // error if items is 0.
 func (d Dynamic) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	l, err := d.Stages(items)
 	if err != nil {

@@ -17,12 +17,12 @@ func ExampleStandardSize() {
 	m, k := s.Bits, s.Hashes
 	fmt.Printf("bits: %d = %.2f MiB\n", m, float64(m)/8/(1<<20))
 	fmt.Println("hashes:", k)
-	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerKey(m, n), analysis.InformationMinimum(1e-4))
+	fmt.Printf("bits per key: %.2f (minimum %.2f)\n", analysis.BitsPerKey(m, n), analysis.InformationMinimum(1e-4))
 	fmt.Printf("rate at k = %d: %.4g\n", k, analysis.ClassicFPR(m, n, k))
 	// Output:
 	// bits: 191701168 = 22.85 MiB
 	// hashes: 13
-	// bits per item: 19.17 (minimum 13.29)
+	// bits per key: 19.17 (minimum 13.29)
 	// rate at k = 13: 0.0001001
 }
 
@@ -64,13 +64,13 @@ func ExampleScalable_FPR() {
 		st, _ := s.Stages(items)
 		f, _ := s.FPR(items)
 		bpe, _ := s.BitsPerKey(items)
-		fmt.Printf("%8d items: %2d stages, rate %.5f, %.1f bits/item\n", items, len(st), f, bpe)
+		fmt.Printf("%8d items: %2d stages, rate %.5f, %.1f bits per key\n", items, len(st), f, bpe)
 	}
 	fmt.Println("bound:", s.Bound())
 	// Output:
-	//     1000 items:  1 stages, rate 0.00195, 13.0 bits/item
-	//    10000 items:  4 stages, rate 0.00389, 21.5 bits/item
-	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits/item
+	//     1000 items:  1 stages, rate 0.00195, 13.0 bits per key
+	//    10000 items:  4 stages, rate 0.00389, 21.5 bits per key
+	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits per key
 	// bound: 0.01
 }
 

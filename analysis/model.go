@@ -176,7 +176,7 @@ func (b Blocked) BitsPerKey(items uint64) (float64, error) {
 // SplitBlock is the model of a split-block filter (Apache Impala, Kudu and
 // Parquet) of Bits bits in blocks of SplitBlockBits = 256 bits, eight
 // 32-bit words, each item choosing one block uniformly and setting one
-// uniform bit in each of its words: SplitBlockHashes = 8 bits per item.
+// uniform bit in each of its words: SplitBlockHashes = 8 bits set per item.
 type SplitBlock struct {
 	Bits uint64 // m, a positive multiple of SplitBlockBits, m <= MaxBits
 }
@@ -214,7 +214,7 @@ func bitsPerKey(err error, bits, items uint64) (float64, error) {
 		return 0, err
 	}
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	return float64(bits) / float64(items), nil
 }

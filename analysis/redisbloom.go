@@ -266,7 +266,7 @@ func (r RedisBloom) DoubleHashingTheory(maxItems uint64) (func(items uint64) flo
 // and an error if items is 0.
 func (r RedisBloom) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	links, err := r.Links(items)
 	if err != nil {

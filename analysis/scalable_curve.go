@@ -35,7 +35,7 @@ func (s Scalable) CurveFrom(stages []Stage, items []uint64) (ScalableCurve, erro
 	var most uint64
 	for _, x := range items {
 		if x == 0 {
-			return ScalableCurve{}, invalid("items = 0, want items >= 1 for bits per element")
+			return ScalableCurve{}, invalid("items = 0, want items >= 1 for bits per key")
 		}
 		most = max(most, x)
 	}

@@ -142,7 +142,7 @@ func TestScalableBitsPerKey(t *testing.T) {
 		t.Errorf("BitsPerKey(1500) = %v, want %v", got, want)
 	}
 	// A half-full partitioned stage of k slices spends about k / ln 2 bits
-	// per item (each slice has about n / ln 2 bits), and later stages have
+	// per key (each slice has about n / ln 2 bits), and later stages have
 	// more slices, so a filter of full stages spends at least k_0 / ln 2.
 	got, _ = s.BitsPerKey(3000)
 	if got < float64(st0.Hashes)/math.Ln2 {

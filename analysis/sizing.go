@@ -91,7 +91,7 @@ func BitsPerKey(m, n uint64) float64 {
 	return float64(m) / float64(n)
 }
 
-// InformationMinimum returns log2(1/p), the fewest bits per element that any
+// InformationMinimum returns log2(1/p), the fewest bits per key that any
 // structure answering membership with false-positive rate p can use (Carter
 // et al. 1978; Broder and Mitzenmacher 2004, section 2.3).
 func InformationMinimum(p float64) float64 {

@@ -30,7 +30,7 @@ func TestSizingExample10M(t *testing.T) {
 	t.Parallel()
 	// The sizing example of the seeds: 10 million items at p = 1e-4.
 	// By hand: -ln(1e-4) = 4 ln 10 = 9.210340371976184, (ln 2)^2 =
-	// 0.480453013918201, ratio 19.170116754734879 bits per item, times 1e7
+	// 0.480453013918201, ratio 19.170116754734879 bits per key, times 1e7
 	// = 191,701,167.55, so m = 191,701,168 bits = 23,962,646 bytes =
 	// 22.8526 MiB. Recomputed here at 300 bits from the published digits of
 	// ln 2 and ln 10.
@@ -55,7 +55,7 @@ func TestSizingExample10M(t *testing.T) {
 
 func TestTutorialRatioTable(t *testing.T) {
 	t.Parallel()
-	// The table of bits per item m/n, hash count k and false-positive rate
+	// The table of bits per key m/n, hash count k and false-positive rate
 	// that circulates in Bloom-filter tutorials, as given to us (we could
 	// not locate its original source). Each published rate is checked at
 	// its printed precision against the classic formula with the k the

@@ -61,7 +61,7 @@ type Params struct {
 	// filters; every combination is one series.
 	R []float64 `json:"r,omitempty"`
 	S []float64 `json:"s,omitempty"`
-	// BitsPerKey are the bits per element m/n: the sweep of the bits
+	// BitsPerKey are the bits per key m/n: the sweep of the bits
 	// experiment, and the fixed m/n of hashes, small-m and hashing.
 	BitsPerKey []float64 `json:"bits_per_element,omitempty"`
 	// Hashes are the numbers of hashes k swept by the hashes experiment.

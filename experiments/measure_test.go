@@ -137,7 +137,7 @@ func TestMeasureOwnFilter(t *testing.T) {
 			t.Fatalf("row %d: %s at %d items, %d trials of %d filters, %d queries", i, row.Series, row.Items, len(row.Trials), row.Filters, row.Queries)
 		}
 		if row.Bits != moduloBits || row.BitsPerKey != moduloBits/float64(row.Items) || row.Interval != "t" {
-			t.Errorf("row %d: bits %d, bits per element %g, interval %q", i, row.Bits, row.BitsPerKey, row.Interval)
+			t.Errorf("row %d: bits %d, bits per key %g, interval %q", i, row.Bits, row.BitsPerKey, row.Interval)
 		}
 		se := standardErrors(row)
 		switch {

@@ -112,7 +112,7 @@ type Row struct {
 	// Stages is the mean number of stages of a scalable filter.
 	Stages float64 `json:"stages,omitempty"`
 	// BitsPerKey is Bits/Items; for a sliding-window filter's rows,
-	// Bits/Window, the bits per item of the window it guarantees.
+	// Bits/Window, the bits per key of the window it guarantees.
 	BitsPerKey float64 `json:"bits_per_element,omitempty"`
 
 	// Filters is the number of independently seeded filters measured.

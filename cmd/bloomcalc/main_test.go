@@ -27,7 +27,7 @@ func TestRunSizing(t *testing.T) {
 		t.Fatalf("run: %v, stderr %q", err, errOut)
 	}
 	for _, want := range []string{"10000000 items", "191701168 (22.85 MiB)", "hashes (k)            13",
-		"bits per item         19.170", "13.288", "1.443", "classic 0.000100135, exact 0.000100135"} {
+		"bits per key          19.170", "13.288", "1.443", "classic 0.000100135, exact 0.000100135"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -52,7 +52,7 @@ func TestRunJSON(t *testing.T) {
 	}
 	var raw map[string]any
 	json.Unmarshal([]byte(out), &raw)
-	for _, key := range []string{"n", "m", "k", "p", "bytes", "bits_per_item", "information_minimum_bits_per_item", "overhead", "fpr_classic", "fpr_exact"} {
+	for _, key := range []string{"n", "m", "k", "p", "bytes", "bits_per_key", "information_minimum_bits_per_key", "overhead", "fpr_classic", "fpr_exact"} {
 		if _, ok := raw[key]; !ok {
 			t.Errorf("JSON lacks %q", key)
 		}
@@ -143,7 +143,7 @@ func TestMistakes(t *testing.T) {
 		{[]string{"-n", "10", "-p", "0.1", "extra"}, "unexpected argument \"extra\""},
 		{[]string{"-m", "10", "-p", "1e-9"}, "cannot hold"},
 		{[]string{"-n", "1M", "-m", "1KB"}, "-n, -m: 8000 bits for 1000000 items"},
-		{[]string{"-n", "1000", "-m", "999"}, "0.999 bits per item"},
+		{[]string{"-n", "1000", "-m", "999"}, "0.999 bits per key"},
 		{[]string{"-n", "1000", "-m", "2000", "-k", "64"}, "k = 64"},
 		{[]string{"-variant", "bogus", "-n", "1", "-p", "0.1"}, "-variant: unknown variant \"bogus\""},
 		{[]string{"-block", "64", "-n", "1", "-p", "0.1"}, "-block: only -variant blocked"},
@@ -193,7 +193,7 @@ func checkStandard(t *testing.T, r variantResult) {
 		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
 	}
 	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
-		t.Errorf("memory %q, %v bits per item for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
+		t.Errorf("memory %q, %v bits per key for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
 	}
 }
 
@@ -238,8 +238,8 @@ func TestRunBlockedSizing(t *testing.T) {
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
 			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/c.blockBits),
 			fmt.Sprintf("hashes (k)            %d\n", k),
-			fmt.Sprintf("bits per item         %.3f\n", analysis.BitsPerKey(m, c.n)),
-			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
+			fmt.Sprintf("bits per key          %.3f\n", analysis.BitsPerKey(m, c.n)),
+			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per key", std, units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
 			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
 		} {
@@ -287,7 +287,7 @@ func TestRunSplitBlockSizing(t *testing.T) {
 }
 
 func TestRunVariantRate(t *testing.T) {
-	const n, m = 1000000, 1 << 23 // 1MiB, 8.39 bits per item
+	const n, m = 1000000, 1 << 23 // 1MiB, 8.39 bits per key
 	// blocked, n and m: the k with the lowest rate, found here by trying
 	// every k from 1 to 20.
 	best := 1
@@ -333,7 +333,7 @@ func TestRunVariantRate(t *testing.T) {
 }
 
 // TestBestBlockedHashes checks the search for the best k against trying
-// every k in a window around it, from the usual bits per item to far beyond
+// every k in a window around it, from the usual bits per key to far beyond
 // (where the best k of the blocked filter is far below that of a standard
 // filter, the search's start). The rate is unimodal in k, so a minimum
 // inside the window is the minimum.

@@ -47,10 +47,10 @@ type variantResult struct {
 	Bytes      string  `json:"bytes"`
 	K          int     `json:"k"`
 	P          float64 `json:"p"` // the target if -p was given, else the exact rate
-	BitsPerKey float64 `json:"bits_per_item"`
-	// InformationMinimum is log2(1/p) bits per item, and Overhead the
-	// bits per item over it.
-	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	BitsPerKey float64 `json:"bits_per_key"`
+	// InformationMinimum is log2(1/p) bits per key, and Overhead the
+	// bits per key over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	// Standard is the standard filter for the same n and p; nil if p is
 	// not a rate a filter can be sized for (0 or 1 after rounding).
@@ -66,7 +66,7 @@ type variantResult struct {
 type standardSize struct {
 	M          uint64  `json:"m"`
 	Bytes      string  `json:"bytes"`
-	BitsPerKey float64 `json:"bits_per_item"`
+	BitsPerKey float64 `json:"bits_per_key"`
 	// PenaltyPercent is how many percent more bits the variant takes.
 	PenaltyPercent float64 `json:"penalty_percent"`
 }
@@ -226,11 +226,11 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Bytes, r.Blocks)},
 		{"hashes (k)", hashes},
-		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerKey)},
+		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 	}
 	if s := r.Standard; s != nil {
 		lines = append(lines,
-			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per item, for the same n and p", s.M, s.Bytes, s.BitsPerKey)},
+			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per key, for the same n and p", s.M, s.Bytes, s.BitsPerKey)},
 			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
 	}
 	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})

@@ -216,7 +216,7 @@ func TestPageAgainstAnalysis(t *testing.T) {
 			sc := analysis.Scalable{P: 0.001, R: 0.9, S: 2, N0: 1000}
 			fpr, _ := sc.FPR(1e6)
 			bpi, _ := sc.BitsPerKey(1e6)
-			if num(t, s, "fpr_exact") != fpr || num(t, s, "bits_per_item") != bpi || num(t, s, "bound") != sc.Bound() {
+			if num(t, s, "fpr_exact") != fpr || num(t, s, "bits_per_key") != bpi || num(t, s, "bound") != sc.Bound() {
 				t.Errorf("scalable: %v", s)
 			}
 		}},

@@ -15,7 +15,7 @@ var blockingVariants = []string{"standard", "blocked-256", "blocked", "blocked-1
 
 var blockingExperiment = Experiment{
 	Name: "blocking",
-	Summary: "cache-blocked filters against a standard one: false-positive rate against bits per element (1 to 32) " +
+	Summary: "cache-blocked filters against a standard one: false-positive rate against bits per key (1 to 32) " +
 		"for blocked filters of 256, 512 and 1024-bit blocks and the split-block filter, beside each exact theory, " +
 		"and the rate of filters sized for p from 64 blocks to millions",
 	Variants:  []string{"standard", "blocked", "split-block"},
@@ -59,7 +59,7 @@ func planBlocking(variant string, p experiments.Params) (*experiments.Plan, erro
 		for _, bpe := range p.BitsPerKey {
 			m := uint64(math.Round(bpe * float64(p.N)))
 			if m < 1 {
-				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
+				return nil, paramError("bits-per-key", "%g bits per key of %d items is less than one bit", bpe, p.N)
 			}
 			m, k := blockingGeometry(v, m, p.N)
 			b, err := geometry(v, m, k)

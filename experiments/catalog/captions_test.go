@@ -203,7 +203,7 @@ func claimsHashesAll(t *testing.T, r *experiments.Results) []string {
 	return out
 }
 
-// claimsBlockingRates returns the rates at 10 and 20 bits per element of
+// claimsBlockingRates returns the rates at 10 and 20 bits per key of
 // the blocking figure's caption, which the README and the gallery quote.
 func claimsBlockingRates(t *testing.T, r *experiments.Results) []string {
 	var at []string
@@ -212,7 +212,7 @@ func claimsBlockingRates(t *testing.T, r *experiments.Results) []string {
 			at = append(at, num(one(t, r, s, bpeIs(bpe)).Rate, 2))
 		}
 	}
-	return []string{fmt.Sprintf("At 10 bits per element a standard filter measures %s, a blocked filter with 512-bit blocks %s and the split-block filter %s; at 20 bits %s, %s and %s.", at[0], at[1], at[2], at[3], at[4], at[5])}
+	return []string{fmt.Sprintf("At 10 bits per key a standard filter measures %s, a blocked filter with 512-bit blocks %s and the split-block filter %s; at 20 bits %s, %s and %s.", at[0], at[1], at[2], at[3], at[4], at[5])}
 }
 
 // claimsBlockingAll returns the numbers of the caption of blocking-all, formatted
@@ -345,7 +345,7 @@ func claimsScalableAll(t *testing.T, r *experiments.Results) []string {
 		fmt.Sprintf("At r = 0.5 the theory reaches %.2f P", top/r.Params.P),
 		fmt.Sprintf("measures %.2f times its theory (95%% interval %.2f to %.2f)", ratio, lo, hi),
 		fmt.Sprintf("%.2f times it pooled here (%.2f to %.2f, %d filters)", bratio, blo, bhi, r.Params.Filters),
-		fmt.Sprintf("the filters use %.0f to %.0f bits per element (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
+		fmt.Sprintf("the filters use %.0f to %.0f bits per key (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
 	return out
 }
 

@@ -60,7 +60,7 @@ func validate(p experiments.Params) error {
 	}
 	for _, b := range p.BitsPerKey {
 		if math.IsNaN(b) || b <= 0 || b > 1000 {
-			return paramError("bits-per-element", "%v, want 0 < bits per element <= 1000", b)
+			return paramError("bits-per-key", "%v, want 0 < bits per key <= 1000", b)
 		}
 	}
 	for _, k := range p.Hashes {

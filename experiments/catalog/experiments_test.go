@@ -306,7 +306,7 @@ func TestScalableBelowTarget(t *testing.T) {
 			t.Errorf("items %d: measured %g [%g, %g], theory %g, target %g", row.Items, row.Rate, row.Lo, row.Hi, row.Theory, p.P)
 		}
 		if row.Stages < 1 || row.BitsPerKey <= 0 {
-			t.Errorf("items %d: stages %g, bits per element %g", row.Items, row.Stages, row.BitsPerKey)
+			t.Errorf("items %d: stages %g, bits per key %g", row.Items, row.Stages, row.BitsPerKey)
 		}
 	}
 	if last := r.Rows[len(r.Rows)-1]; last.Items != 20_000 || last.Stages < 5 {
@@ -460,7 +460,7 @@ func TestGrowthCheckpoints(t *testing.T) {
 // TestBlockingPointLabels: the notes name a blocking point by what tells
 // it apart, its memory or its sizing, not by its item count alone.
 func TestBlockingPointLabels(t *testing.T) {
-	if got := pointLabel("blocking", experiments.Row{Items: 10000, Bits: 100352}); got != "10.04 bits per element" {
+	if got := pointLabel("blocking", experiments.Row{Items: 10000, Bits: 100352}); got != "10.04 bits per key" {
 		t.Errorf("sweep point %q", got)
 	}
 	if got := pointLabel("blocking", experiments.Row{Items: 20000, Bits: 191744, Target: 0.01}); got != "n = 20000 sized for p = 0.01" {

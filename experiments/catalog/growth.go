@@ -43,7 +43,7 @@ var growthDesigns = []string{growthAlmeida, growthAlmeidaBlocked, growthRedis, g
 var growthExperiment = Experiment{
 	Name: "growth",
 	Summary: "growing filters side by side from n0 to 1000 n0 keys at one target: Almeida's scalable filter (partitioned and blocked stages), " +
-		"RedisBloom's chain (both table roundings), the dynamic filter, and a standard filter sized in advance; rate, bits per item, stages and times",
+		"RedisBloom's chain (both table roundings), the dynamic filter, and a standard filter sized in advance; rate, bits per key, stages and times",
 	Variants:  []string{"all"},
 	Timed:     true,
 	Shardable: true,
@@ -306,7 +306,7 @@ func growthVariant(design string) string {
 	return "standard"
 }
 
-// summarizeGrowth notes, at the final count, each design's bits per item
+// summarizeGrowth notes, at the final count, each design's bits per key
 // against the standard filter sized in advance, its rate against the
 // target, and its times against the standard filter's.
 func summarizeGrowth(res *experiments.Results) []string {

@@ -143,7 +143,7 @@ func planHashing(variant string, p experiments.Params) (*experiments.Plan, error
 		for _, m := range p.Bits {
 			n := uint64(math.Round(float64(m) / bpe))
 			if n < 1 {
-				return nil, paramError("bits", "m = %d at %g bits per element holds no item", m, bpe)
+				return nil, paramError("bits", "m = %d at %g bits per key holds no item", m, bpe)
 			}
 			k := analysis.OptimalHashes(m, n)
 			var b builder

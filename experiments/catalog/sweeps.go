@@ -81,7 +81,7 @@ var bitsVariants = []string{"standard", "partitioned", "blocked", "split-block"}
 
 var bitsExperiment = Experiment{
 	Name:      "bits",
-	Summary:   "false-positive rate against bits per element (1 to 32) at the best integer k, standard, partitioned, blocked and split-block, beside theory",
+	Summary:   "false-positive rate against bits per key (1 to 32) at the best integer k, standard, partitioned, blocked and split-block, beside theory",
 	Variants:  bitsVariants,
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
@@ -101,7 +101,7 @@ func planBits(variant string, p experiments.Params) (*experiments.Plan, error) {
 		for _, bpe := range p.BitsPerKey {
 			m := uint64(math.Round(bpe * float64(p.N)))
 			if m < 1 {
-				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
+				return nil, paramError("bits-per-key", "%g bits per key of %d items is less than one bit", bpe, p.N)
 			}
 			m, k := blockingGeometry(v, m, p.N)
 			if err := planRatePoint(pl, "bits", v, m, k, p); err != nil {
@@ -129,7 +129,7 @@ func planRatePoint(pl *experiments.Plan, exp, variant string, m uint64, k int, p
 
 var hashesExperiment = Experiment{
 	Name:      "hashes",
-	Summary:   "false-positive rate against the number of hashes k at fixed bits per element, with the optimum near (m/n) ln 2",
+	Summary:   "false-positive rate against the number of hashes k at fixed bits per key, with the optimum near (m/n) ln 2",
 	Variants:  []string{"standard", "partitioned"},
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
@@ -155,7 +155,7 @@ func planHashes(variant string, p experiments.Params) (*experiments.Plan, error)
 			}
 		}
 	}
-	pl.Notes = append(pl.Notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per element): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
+	pl.Notes = append(pl.Notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per key): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
 		m, p.N, bpe, float64(m)/float64(p.N)*math.Ln2, analysis.OptimalHashes(m, p.N)))
 	return pl, nil
 }
@@ -182,7 +182,7 @@ func planSmallM(variant string, p experiments.Params) (*experiments.Plan, error)
 	for _, m := range p.Bits {
 		n := uint64(math.Round(float64(m) / bpe))
 		if n < 1 {
-			return nil, paramError("bits", "m = %d at %g bits per element holds no item", m, bpe)
+			return nil, paramError("bits", "m = %d at %g bits per key holds no item", m, bpe)
 		}
 		k := analysis.OptimalHashes(m, n)
 		q := p

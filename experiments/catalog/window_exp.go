@@ -196,7 +196,7 @@ func planWindow(_ string, p experiments.Params) (*experiments.Plan, error) {
 					alloc = fmt.Sprintf(" (%d allocated, %.2f per item, the slices padded to whole words)", b, float64(b)/float64(g))
 				}
 			}
-			note := fmt.Sprintf("%s: %s; guarantees the newest %d items, %d bits, %.2f bits per item of the window %d%s; exact rate over its steady cycle: worst %.4g, mean %.4g",
+			note := fmt.Sprintf("%s: %s; guarantees the newest %d items, %d bits, %.2f bits per key of the window %d%s; exact rate over its steady cycle: worst %.4g, mean %.4g",
 				d.name, d.note, d.window, d.bits, float64(d.bits)/float64(g), g, alloc, d.worst, d.mean)
 			if d.formula > 0 {
 				note += fmt.Sprintf("; the implementations' one-number formula %.4g (%+.1f%% of the worst, %+.1f%% of the mean)",
@@ -316,7 +316,7 @@ func apDesigns(window uint64, p float64) ([]windowDesign, error) {
 }
 
 // summarizeWindow states, per series, the largest measured rate beside the
-// theory there, the recall just past the window, and the bits per item of
+// theory there, the recall just past the window, and the bits per key of
 // the window at each target.
 func summarizeWindow(r *experiments.Results) []string {
 	var notes []string
@@ -357,7 +357,7 @@ func summarizeWindow(r *experiments.Results) []string {
 		if w.Model != "" {
 			theory = fmt.Sprintf(", theory there %.4g", w.Theory)
 		}
-		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per item of the window n = %d, %.2f per item it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (the adds' over the stream, the queries' mean over the positions; measured on all workers at once)",
+		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per key of the window n = %d, %.2f per key it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (the adds' over the stream, the queries' mean over the positions; measured on all workers at once)",
 			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerKey, w.Window, add, query/n, present/n))
 	}
 	return notes
