@@ -268,7 +268,7 @@ func (a AgePartitioned) Recall(age uint64) float64 {
 	return s
 }
 
-// AgePartitionedFor returns the geometry that holds the given window (the
+// AgePartitionedSize returns the geometry that holds the given window (the
 // number of most recent items that must test present at every phase) with
 // the fewest bits whose worst rate over the cycle, WorstFPR, is at most p.
 //
@@ -285,13 +285,13 @@ func (a AgePartitioned) Recall(age uint64) float64 {
 //
 // It reports an error if window is 0, p is outside (0, 1), or no geometry
 // within MaxBits meets p.
-func AgePartitionedFor(window uint64, p float64) (AgePartitioned, error) {
-	return agePartitionedFor(window, p, 1, MaxAgeSlices)
+func AgePartitionedSize(window uint64, p float64) (AgePartitioned, error) {
+	return agePartitionedSize(window, p, 1, MaxAgeSlices)
 }
 
-// agePartitionedFor is AgePartitionedFor over the geometries whose K + L
+// agePartitionedSize is AgePartitionedSize over the geometries whose K + L
 // is a multiple of step and at most maxSlices.
-func agePartitionedFor(window uint64, p float64, step, maxSlices int) (AgePartitioned, error) {
+func agePartitionedSize(window uint64, p float64, step, maxSlices int) (AgePartitioned, error) {
 	if err := CheckProbability("p", p); err != nil {
 		return AgePartitioned{}, err
 	}
@@ -407,7 +407,7 @@ func (a AgePartitioned) smallestSlice(p float64, guess uint64) (uint64, bool) {
 // slice tends to be in its neighbours, and runs of set bits are likelier
 // than RunProbability of the mean fills says.
 
-// MaxBlockedSlices is the largest K + L that AgePartitionedBlockedFor
+// MaxBlockedSlices is the largest K + L that BlockedAgePartitionedSize
 // returns: four 64-byte lines of words per index.
 const MaxBlockedSlices = 32
 
@@ -502,21 +502,21 @@ func invert(cdf []float64, u float64) uint64 {
 	return uint64(len(cdf) - 1)
 }
 
-// BlockedSamples is the number of draws with which AgePartitionedBlockedFor
+// BlockedSamples is the number of draws with which BlockedAgePartitionedSize
 // estimates BlockedFPR.
 const BlockedSamples = 1 << 13
 
-// AgePartitionedBlockedFor returns the geometry of the blocked layout for
+// BlockedAgePartitionedSize returns the geometry of the blocked layout for
 // the given window and worst rate p: K and L are those of
-// AgePartitionedFor restricted to K + L a multiple of 8 (so that the words
+// AgePartitionedSize restricted to K + L a multiple of 8 (so that the words
 // of one index fill whole 64-byte lines) and at most MaxBlockedSlices (so
 // that they fill at most four lines: an insert then touches at most three,
 // a query at most four), and SliceBits is then the
 // smallest multiple of 64 for which the estimate of BlockedFPR(G) with
 // BlockedSamples draws is at most p. It reports the errors of
-// AgePartitionedFor.
-func AgePartitionedBlockedFor(window uint64, p float64) (AgePartitioned, error) {
-	a, err := agePartitionedFor(window, p, 8, MaxBlockedSlices)
+// AgePartitionedSize.
+func BlockedAgePartitionedSize(window uint64, p float64) (AgePartitioned, error) {
+	a, err := agePartitionedSize(window, p, 8, MaxBlockedSlices)
 	if err != nil {
 		return a, err
 	}

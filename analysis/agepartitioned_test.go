@@ -230,13 +230,13 @@ func TestRecall(t *testing.T) {
 	}
 }
 
-func TestAgePartitionedFor(t *testing.T) {
+func TestAgePartitionedSize(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		w uint64
 		p float64
 	}{{1000, 0.1}, {10000, 0.01}, {5000, 1e-3}, {2, 0.05}} {
-		a, err := AgePartitionedFor(tc.w, tc.p)
+		a, err := AgePartitionedSize(tc.w, tc.p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,8 +267,8 @@ func TestAgePartitionedFor(t *testing.T) {
 		w uint64
 		p float64
 	}{{0, 0.1}, {10, 0}, {10, 1}, {10, math.NaN()}} {
-		if _, err := AgePartitionedFor(tc.w, tc.p); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("AgePartitionedFor(%d, %v): error %v, want ErrInvalidParams", tc.w, tc.p, err)
+		if _, err := AgePartitionedSize(tc.w, tc.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("AgePartitionedSize(%d, %v): error %v, want ErrInvalidParams", tc.w, tc.p, err)
 		}
 	}
 	for _, a := range []AgePartitioned{{0, 1, 1, 1}, {1, 0, 1, 1}, {1, 1, 0, 1}, {1, 1, 1, 0}, {200, 57, 1, 1}} {
@@ -298,9 +298,9 @@ func TestBlockedFPROneWord(t *testing.T) {
 	}
 }
 
-func TestAgePartitionedBlockedFor(t *testing.T) {
+func TestBlockedAgePartitionedSize(t *testing.T) {
 	t.Parallel()
-	a, err := AgePartitionedBlockedFor(20000, 1e-3)
+	a, err := BlockedAgePartitionedSize(20000, 1e-3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestAgePartitionedBlockedFor(t *testing.T) {
 }
 
 // TestAgePartitionedSizingTable compares, for a window of 100,000 items,
-// the sizing of AgePartitionedFor with the rule of the paper and its
+// the sizing of AgePartitionedSize with the rule of the paper and its
 // implementations (k = ceil(log2(1/p)), the largest l whose OneNumberFPR
 // is at most p, slices of ceil(k g/ln 2) bits, here with g the smallest
 // generation that keeps the window at every phase): bits per window item,
@@ -326,7 +326,7 @@ func TestAgePartitionedSizingTable(t *testing.T) {
 	t.Parallel()
 	const w = 100_000
 	for _, p := range []float64{0.1, 0.01, 1e-3, 1e-4} {
-		ours, err := AgePartitionedFor(w, p)
+		ours, err := AgePartitionedSize(w, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,19 +341,19 @@ func TestAgePartitionedSizingTable(t *testing.T) {
 		g := uint64(math.Ceil(float64(w-1) / float64(l)))
 		rule := AgePartitioned{K: k, L: l, G: g, SliceBits: uint64(math.Ceil(float64(k) * float64(g) / math.Ln2))}
 		bpi := func(a AgePartitioned) float64 { return float64(a.Bits()) / float64(a.Window()) }
-		t.Logf("p = %g: ours k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g, mean %.4g, after a shift %.4g | rule k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g, mean %.4g, after a shift %.4g, one-number %.4g (%.1f%% below the worst, %+.1f%% from the mean)",
+		t.Logf("p = %g: ours k=%d l=%d g=%d b=%d: %.2f bits per key, worst %.4g, mean %.4g, after a shift %.4g | rule k=%d l=%d g=%d b=%d: %.2f bits per key, worst %.4g, mean %.4g, after a shift %.4g, one-number %.4g (%.1f%% below the worst, %+.1f%% from the mean)",
 			p, ours.K, ours.L, ours.G, ours.SliceBits, bpi(ours), ours.WorstFPR(), ours.MeanFPR(), ours.FPR(1),
 			rule.K, rule.L, rule.G, rule.SliceBits, bpi(rule), rule.WorstFPR(), rule.MeanFPR(), rule.FPR(1), rule.OneNumberFPR(),
 			100*(1-rule.OneNumberFPR()/rule.WorstFPR()), 100*(rule.OneNumberFPR()/rule.MeanFPR()-1))
 		if ours.WorstFPR() > p || ours.Bits() > rule.Bits() {
 			t.Errorf("p = %g: ours %+v (worst %v, %d bits) against the rule's %d bits", p, ours, ours.WorstFPR(), ours.Bits(), rule.Bits())
 		}
-		bl, err := AgePartitionedBlockedFor(w, p)
+		bl, err := BlockedAgePartitionedSize(w, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		blr, blse := bl.BlockedFPR(bl.G, BlockedSamples)
-		t.Logf("p = %g: blocked layout k=%d l=%d g=%d b=%d: %.2f bits/item, worst %.4g ± %.2g (independent slices %.4g)", p, bl.K, bl.L, bl.G, bl.SliceBits, bpi(bl), blr, blse, bl.WorstFPR())
+		t.Logf("p = %g: blocked layout k=%d l=%d g=%d b=%d: %.2f bits per key, worst %.4g ± %.2g (independent slices %.4g)", p, bl.K, bl.L, bl.G, bl.SliceBits, bpi(bl), blr, blse, bl.WorstFPR())
 		if rule.OneNumberFPR() >= rule.WorstFPR() {
 			t.Errorf("p = %g: one-number %v not below the exact worst %v", p, rule.OneNumberFPR(), rule.WorstFPR())
 		}

@@ -243,7 +243,7 @@ func CheckBlocked(m, blockBits uint64, k int) error {
 }
 
 // BlockedFPR returns the false-positive rate of a blocked Bloom filter of m
-// bits in blocks of blockBits bits, k bits per item chosen uniformly with
+// bits in blocks of blockBits bits, k bits set per item chosen uniformly with
 // replacement inside the item's block, holding n items: the mixture over the
 // binomial load of the query's block of ExactFPR(blockBits, load, k), as
 // described above. It returns NaN unless m is a positive multiple of
@@ -253,7 +253,7 @@ func CheckBlocked(m, blockBits uint64, k int) error {
 // probability is at least 1e-30 of the most likely load's, about
 // 25 sqrt(n B/m) + 20 of them, independent of m; the evaluations share
 // their matrix powers (innerRates), so each costs a few matrix-vector
-// products: about 0.09 ms for B = 512 at 10 bits per item
+// products: about 0.09 ms for B = 512 at 10 bits per key
 // (BenchmarkBlockedFPR).
 func BlockedFPR(m, n uint64, k int, blockBits uint64) float64 {
 	if badBlocked(m, blockBits, k) {
@@ -281,7 +281,7 @@ func blockedFPR(ld loads, blockBits uint64, k int, ir *innerRates) float64 {
 // what most descriptions of blocked filters quote; BlockedFPR is the exact rate under the same model,
 // and the approximation is below it: by under 5% for blocks of 256 bits or
 // more at practical loads, by about 7% for 64-bit blocks at 16 bits per
-// item (TestBlockedFPRPracticalSizes logs the figures). Same domain as
+// key (TestBlockedFPRPracticalSizes logs the figures). Same domain as
 // BlockedFPR.
 func BlockedClassicFPR(m, n uint64, k int, blockBits uint64) float64 {
 	if badBlocked(m, blockBits, k) {
@@ -318,15 +318,16 @@ func SplitBlockFPR(m, n uint64) float64 {
 	return loadTable(n, m/SplitBlockBits).mix(splitInner)
 }
 
-// BlockedSize returns the fewest bits m, a multiple of blockBits, and the
-// number of hashes k that make BlockedFPR(m, n, k, blockBits) at most p,
-// minimising m over k (and, among the k that give that m, the rate). It reports an
-// error if n is zero, p is outside (0, 1), blockBits is outside
-// 1..MaxBlockBits, or m would exceed MaxBits.
+// BlockedSize returns the blocked filter of blockBits-bit blocks with the
+// fewest bits m, a multiple of blockBits, and the number of hashes k that
+// make BlockedFPR(m, n, k, blockBits) at most p, minimising m over k (and,
+// among the k that give that m, the rate). It reports an error if n is
+// zero, p is outside (0, 1), blockBits is outside 1..MaxBlockBits, or m
+// would exceed MaxBits.
 //
 // The penalty over a standard filter is modest for large blocks and grows as
 // blocks shrink and p falls: at n = 1e6 and B = 512 it is 3.5% more bits
-// than OptimalBits at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
+// than StandardSize at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
 // is 27%, 67% and 137% (TestBlockedSizePenalty logs the table).
 //
 // The k are tried from a little above the standard filter's optimum
@@ -339,8 +340,12 @@ func SplitBlockFPR(m, n uint64) float64 {
 // BenchmarkBlockedSizeLarge; about a millisecond at n = 1e6, p = 1% and
 // B = 512 on a shared machine). TestBlockedSizerReference checks the
 // answers against the search over whole mixtures.
-func BlockedSize(n uint64, p float64, blockBits uint64) (m uint64, k int, err error) {
-	return NewBlockedSizer(blockBits).Size(n, p)
+func BlockedSize(n uint64, p float64, blockBits uint64) (Blocked, error) {
+	m, k, err := NewBlockedSizer(blockBits).Size(n, p)
+	if err != nil {
+		return Blocked{}, err
+	}
+	return Blocked{Bits: m, Hashes: k, BlockBits: blockBits}, nil
 }
 
 // BlockedSizer sizes blocked filters of one block size as BlockedSize
@@ -348,7 +353,7 @@ func BlockedSize(n uint64, p float64, blockBits uint64) (m uint64, k int, err er
 // load) that its calls compute, so that later calls reuse them. The inner
 // rates depend on the block size, k and the load only, not on n or p, and
 // the loads of well-sized blocks lie in one range (about B divided by the
-// bits per item, give or take the binomial spread) whatever the size of
+// bits per key, give or take the binomial spread) whatever the size of
 // the filter; so sizing the stages of a growing filter one after another
 // with one BlockedSizer costs less than sizing each from nothing, as
 // BlockedSize does: the first four stages of a filter at P = 0.01 with
@@ -376,17 +381,17 @@ func NewBlockedSizer(blockBits uint64) *BlockedSizer {
 // BlockBits returns the block size the sizer was made for.
 func (z *BlockedSizer) BlockBits() uint64 { return z.blockBits }
 
-// Size returns BlockedSize(n, p, z.BlockBits()).
+// Size returns the Bits and Hashes of BlockedSize(n, p, z.BlockBits()).
 func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 	blockBits := z.blockBits
 	if err := checkBlockedSizing(n, p, blockBits); err != nil {
 		return 0, 0, err
 	}
-	std, err := OptimalBits(n, p)
+	std, err := StandardSize(n, p)
 	if err != nil {
 		return 0, 0, err
 	}
-	k0 := OptimalHashes(std, n)
+	k0 := std.Hashes
 	best := uint64(0)
 	var bestK int
 	// The best k for a blocked filter is at or below the standard one
@@ -413,7 +418,7 @@ func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 		decide := func(blocks uint64) (float64, bool) { return table(blocks).decide(p, ir) }
 		improved := false
 		if best == 0 {
-			blocks, ok := fewestBlocksBy(p, std/blockBits, MaxBits/blockBits, decide)
+			blocks, ok := fewestBlocksBy(p, std.Bits/blockBits, MaxBits/blockBits, decide)
 			if ok {
 				best, bestK, improved = blocks*blockBits, k, true
 			}
@@ -471,24 +476,24 @@ func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 	return best, bestK, nil
 }
 
-// SplitBlockSize returns the fewest bits m, a multiple of 256, that make
-// SplitBlockFPR(m, n) at most p. It reports an error if n is zero, p is
-// outside (0, 1), or m would exceed MaxBits.
-func SplitBlockSize(n uint64, p float64) (uint64, error) {
+// SplitBlockSize returns the split-block filter of the fewest bits m, a
+// multiple of 256, that make SplitBlockFPR(m, n) at most p. It reports an
+// error if n is zero, p is outside (0, 1), or m would exceed MaxBits.
+func SplitBlockSize(n uint64, p float64) (SplitBlock, error) {
 	if err := checkBlockedSizing(n, p, SplitBlockBits); err != nil {
-		return 0, err
+		return SplitBlock{}, err
 	}
-	std, err := OptimalBits(n, p)
+	std, err := StandardSize(n, p)
 	if err != nil {
-		return 0, err
+		return SplitBlock{}, err
 	}
-	blocks, ok := fewestBlocks(p, std/SplitBlockBits, MaxBits/SplitBlockBits, func(blocks uint64) float64 {
+	blocks, ok := fewestBlocks(p, std.Bits/SplitBlockBits, MaxBits/SplitBlockBits, func(blocks uint64) float64 {
 		return loadTable(n, blocks).mix(splitInner)
 	})
 	if !ok {
-		return 0, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))
+		return SplitBlock{}, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))
 	}
-	return blocks * SplitBlockBits, nil
+	return SplitBlock{Bits: blocks * SplitBlockBits}, nil
 }
 
 func checkBlockedSizing(n uint64, p float64, blockBits uint64) error {
@@ -606,8 +611,8 @@ func poissonLoads(lambda float64) loads {
 // standard filter of m bits, and moves the way the rate falls, in steps
 // that double while it keeps falling; the minimum then lies between the
 // last two points passed, and a ternary search finds it. Near the usual 8
-// to 32 bits per item the best k is at or a step below the start, but at
-// 100 bits per item with 512-bit blocks it is 23 against a start of 69
+// to 32 bits per key the best k is at or a step below the start, but at
+// 100 bits per key with 512-bit blocks it is 23 against a start of 69
 // (full blocks favour few hashes). It returns 1 for n = 0 and 0 if the
 // geometry is invalid (see CheckBlocked).
 func BlockedOptimalHashes(m, n, blockBits uint64) int {

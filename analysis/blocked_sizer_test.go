@@ -15,10 +15,11 @@ func blockedSizeReference(n uint64, p float64, blockBits uint64) (uint64, int, e
 	if err := checkBlockedSizing(n, p, blockBits); err != nil {
 		return 0, 0, err
 	}
-	std, err := OptimalBits(n, p)
+	sd, err := StandardSize(n, p)
 	if err != nil {
 		return 0, 0, err
 	}
+	std := sd.Bits
 	k0 := OptimalHashes(std, n)
 	best := uint64(0)
 	var bestK, worse int
@@ -77,7 +78,8 @@ func TestBlockedSizerReference(t *testing.T) {
 	sizers := map[uint64]*BlockedSizer{}
 	for _, c := range cases {
 		wm, wk, werr := blockedSizeReference(c.n, c.p, c.B)
-		m, k, err := BlockedSize(c.n, c.p, c.B)
+		bl, err := BlockedSize(c.n, c.p, c.B)
+		m, k := bl.Bits, bl.Hashes
 		if m != wm || k != wk || (err == nil) != (werr == nil) {
 			t.Errorf("BlockedSize(%d, %g, %d) = %d, %d, %v; reference %d, %d, %v", c.n, c.p, c.B, m, k, err, wm, wk, werr)
 		}

@@ -265,10 +265,11 @@ func TestBlockedSize(t *testing.T) {
 		{1_000, 0.05, 64},
 		{10, 0.01, 4096},
 	} {
-		m, k, err := BlockedSize(c.n, c.p, c.B)
+		bl, err := BlockedSize(c.n, c.p, c.B)
 		if err != nil {
 			t.Fatalf("BlockedSize(%d, %g, %d): %v", c.n, c.p, c.B, err)
 		}
+		m, k := bl.Bits, bl.Hashes
 		if m%c.B != 0 {
 			t.Errorf("m = %d not whole blocks of %d", m, c.B)
 		}
@@ -283,8 +284,8 @@ func TestBlockedSize(t *testing.T) {
 				}
 			}
 		}
-		if std, _ := OptimalBits(c.n, c.p); m < std*99/100 {
-			t.Errorf("blocked size %d below the standard %d", m, std)
+		if std, _ := StandardSize(c.n, c.p); m < std.Bits*99/100 {
+			t.Errorf("blocked size %d below the standard %d", m, std.Bits)
 		}
 	}
 	for _, c := range []struct {
@@ -292,7 +293,7 @@ func TestBlockedSize(t *testing.T) {
 		p float64
 		B uint64
 	}{{0, 0.01, 512}, {10, 0, 512}, {10, 1, 512}, {10, math.NaN(), 512}, {10, 0.01, 0}, {1 << 62, 1e-12, 512}} {
-		if _, _, err := BlockedSize(c.n, c.p, c.B); !errors.Is(err, ErrInvalidParams) {
+		if _, err := BlockedSize(c.n, c.p, c.B); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("BlockedSize(%d, %g, %d) error %v, want ErrInvalidParams", c.n, c.p, c.B, err)
 		}
 	}
@@ -304,10 +305,11 @@ func TestSplitBlockSize(t *testing.T) {
 		n uint64
 		p float64
 	}{{1_000_000, 0.01}, {1_000_000, 0.001}, {1000, 0.1}, {1, 0.5}} {
-		m, err := SplitBlockSize(c.n, c.p)
+		sb, err := SplitBlockSize(c.n, c.p)
 		if err != nil {
 			t.Fatal(err)
 		}
+		m := sb.Bits
 		if m%256 != 0 || SplitBlockFPR(m, c.n) > c.p || (m > 256 && SplitBlockFPR(m-256, c.n) <= c.p) {
 			t.Errorf("SplitBlockSize(%d, %g) = %d: rate %g, one block less %g", c.n, c.p, m, SplitBlockFPR(m, c.n), SplitBlockFPR(m-256, c.n))
 		}
@@ -324,14 +326,16 @@ func TestBlockedSizePenalty(t *testing.T) {
 	t.Parallel()
 	const n = 1_000_000
 	for _, p := range []float64{0.01, 1e-3, 1e-4} {
-		std, _ := OptimalBits(n, p)
+		sd, _ := StandardSize(n, p)
+		std := sd.Bits
 		prev := math.Inf(1)
 		line := ""
 		for _, B := range []uint64{64, 256, 512, 1024, 4096} {
-			m, k, err := BlockedSize(n, p, B)
+			bl, err := BlockedSize(n, p, B)
 			if err != nil {
 				t.Fatal(err)
 			}
+			m, k := bl.Bits, bl.Hashes
 			r := float64(m) / float64(std)
 			if r > prev*1.001 {
 				t.Errorf("p=%g: penalty at B=%d (%.4f) above the smaller block's (%.4f)", p, B, r, prev)
@@ -339,7 +343,8 @@ func TestBlockedSizePenalty(t *testing.T) {
 			prev = r
 			line += " " + formatPenalty(B, k, r)
 		}
-		sm, _ := SplitBlockSize(n, p)
+		sb, _ := SplitBlockSize(n, p)
+		sm := sb.Bits
 		t.Logf("p=%g standard %d bits:%s split-block x%.4f", p, std, line, float64(sm)/float64(std))
 	}
 }
@@ -356,7 +361,7 @@ func BenchmarkBlockedFPR(b *testing.B) {
 
 func BenchmarkBlockedSize(b *testing.B) {
 	for b.Loop() {
-		if _, _, err := BlockedSize(1_000_000, 0.01, 512); err != nil {
+		if _, err := BlockedSize(1_000_000, 0.01, 512); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -366,7 +371,7 @@ func BenchmarkBlockedSize(b *testing.B) {
 // blocks and a small p, so many loads per size and large k.
 func BenchmarkBlockedSizeLarge(b *testing.B) {
 	for b.Loop() {
-		if _, _, err := BlockedSize(1_000_000, 1e-4, 4096); err != nil {
+		if _, err := BlockedSize(1_000_000, 1e-4, 4096); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -402,7 +407,7 @@ func TestBlockedOptimalHashesFar(t *testing.T) {
 		{1 << 23, 1e6, 512, 1, 20},
 		{1 << 20, 1e5, 64, 1, 20},
 		{1 << 24, 1e6, 4096, 1, 20},
-		{100 * 512 * 200, 512 * 200, 512, 10, 40}, // 100 bits per item: standard k = 69
+		{100 * 512 * 200, 512 * 200, 512, 10, 40}, // 100 bits per key: standard k = 69
 		{512, 1, 512, 250, 300},                   // one item, one block: standard k = 355
 	} {
 		got := BlockedOptimalHashes(c.m, c.n, c.blockBits)

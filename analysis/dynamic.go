@@ -13,7 +13,7 @@ import "math"
 // in bits instead.
 //
 // bloomlab builds each stage as a partitioned filter of the classic size:
-// m = OptimalBits(N, P), k = OptimalHashes(m, N), and k slices of
+// m and k of StandardSize(N, P), and k slices of
 // ceil(m/k) bits (Guo et al. use standard filters of the same m and k; a
 // partitioned stage's rate at the same m is a little higher, see
 // PartitionedFPR). A full stage's rate is PartitionedFPR(Bits, N, k), which
@@ -43,11 +43,11 @@ func (d Dynamic) Stage() (Stage, error) {
 	if d.N == 0 {
 		return Stage{}, invalid("stage capacity n = 0, want n >= 1")
 	}
-	m, err := OptimalBits(d.N, d.P)
+	std, err := StandardSize(d.N, d.P)
 	if err != nil {
 		return Stage{}, err
 	}
-	k := OptimalHashes(m, d.N)
+	m, k := std.Bits, std.Hashes
 	b := (m + uint64(k) - 1) / uint64(k)
 	if b*uint64(k) > MaxBits {
 		return Stage{}, invalid("a stage of %d slices of %d bits exceeds %d bits", k, b, uint64(MaxBits))
@@ -88,12 +88,12 @@ func (d Dynamic) FPR(items uint64) (float64, error) {
 	return -math.Expm1(logPass), nil
 }
 
-// BitsPerElement returns the bits of all the stages of a filter holding
+// BitsPerKey returns the bits of all the stages of a filter holding
 // items items, divided by items. It reports the errors of Stages, and an
 // error if items is 0.
-func (d Dynamic) BitsPerElement(items uint64) (float64, error) {
+func (d Dynamic) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	l, err := d.Stages(items)
 	if err != nil {

@@ -47,7 +47,7 @@ func TestDynamic(t *testing.T) {
 	if _, err := (Dynamic{N: 1, P: 0.01}).Stages(MaxDynamicStages + 1); !errors.Is(err, ErrInvalidParams) {
 		t.Errorf("too many stages: %v", err)
 	}
-	if b, err := d.BitsPerElement(2500); err != nil || b != 3*9590/2500.0 {
-		t.Errorf("BitsPerElement(2500) = %v, %v", b, err)
+	if b, err := d.BitsPerKey(2500); err != nil || b != 3*9590/2500.0 {
+		t.Errorf("BitsPerKey(2500) = %v, %v", b, err)
 	}
 }

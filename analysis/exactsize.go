@@ -2,52 +2,59 @@ package analysis
 
 import "math"
 
-// The classic sizing, OptimalBits with the best integer k for it, aims at p
-// with the classic rate at the real-valued optimum k. Two roundings then
-// move the rate a filter really has: k must be an integer, and a finite
-// filter's exact rate (ExactFPR) exceeds the classic one. Both push the
-// rate up, so the classic geometry often lands just above its target: at
-// n = 1e6 and p = 1% it is m = 9,585,059 bits and k = 7, whose exact rate
-// is 1.0039%. ExactBits and ExactPartitionedBits size by the exact rate
-// instead.
+// The classic sizing, StandardSize (with the best integer k for its m),
+// aims at p with the classic rate at the real-valued optimum k. Two
+// roundings then move the rate a filter really has: k must be an integer,
+// and a finite filter's exact rate (ExactFPR) exceeds the classic one. Both
+// push the rate up, so the classic geometry often lands just above its
+// target: at n = 1e6 and p = 1% it is m = 9,585,059 bits and k = 7, whose
+// exact rate is 1.0039%. ExactStandardSize and ExactPartitionedSize size by
+// the exact rate instead.
 
-// ExactBits returns the fewest bits m, and the number of hashes k with
-// which it is reached, such that the exact rate of a standard filter,
-// ExactFPR(m, n, k), is at most p: no filter of m-1 bits holding n items
+// ExactStandardSize returns the standard filter of the fewest bits m, with
+// the number of hashes k with which it is reached, such that its exact
+// rate, ExactFPR(m, n, k), is at most p: no filter of m-1 bits holding n items
 // has an exact rate at most p with any integer k. Where several k reach
 // that m, k is the one with the lowest rate.
 //
-// The exact rate exceeds the classic rate at every m and k, so for each k
-// the fewest bits by the classic rate, ceil(-k n / ln(1 - p^(1/k))), is a
-// lower bound on the answer at that k; the search starts there, and only
-// the k whose lower bound is below the best m found are tried. Over n from
-// 1e2 to 1e10 and p from 1e-1 to 1e-9 (decades) the answer is at most
-// 0.42% more than OptimalBits(n, p), at n = 100 and p = 0.1, while the
-// classic geometry's exact rate exceeds p by up to 3.03%, at n = 100 and
-// p = 1e-9 (TestExactBitsGrid logs both). Above ExactMaxBits the exact
-// rate is ExactFPR's second-order expansion, accurate there to float64
-// rounding.
+// The exact rate exceeds the classic rate at every m and k, so for each k the
+// fewest bits by the classic rate, ceil(-k n / ln(1 - p^(1/k))), is a lower
+// bound on the answer at that k; the search starts there, and only the k whose
+// lower bound is below the best m found are tried. Over n from 1e2 to 1e10 and
+// p from 1e-1 to 1e-9 (decades) the answer is at most 0.42% more than the Bits
+// of StandardSize(n, p), at n = 100 and p = 0.1, while the classic geometry's
+// exact rate exceeds p by up to 3.03%, at n = 100 and p = 1e-9
+// (TestExactStandardSizeGrid logs both). Above ExactMaxBits the exact rate is
+// ExactFPR's second-order expansion, accurate there to float64 rounding.
 //
 // It reports an error wrapping ErrInvalidParams if n is zero, p is outside
 // (0, 1), or m would exceed MaxBits.
-func ExactBits(n uint64, p float64) (m uint64, k int, err error) {
-	return exactSize(n, p, func(m uint64, k int) float64 { return ExactFPR(m, n, k) }, 1)
+func ExactStandardSize(n uint64, p float64) (Standard, error) {
+	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return ExactFPR(m, n, k) }, 1)
+	if err != nil {
+		return Standard{}, err
+	}
+	return Standard{Bits: m, Hashes: k}, nil
 }
 
-// ExactPartitionedBits returns the fewest bits m, a multiple of k, and the
-// number of hashes k with which it is reached, such that the exact rate of
-// a partitioned filter of k slices of m/k bits, PartitionedFPR(m, n, k), is
-// at most p: no partitioned filter of fewer bits, with any k, reaches p.
-// Where several k reach that m, k is the one with the lowest rate.
+// ExactPartitionedSize returns the partitioned filter of the fewest bits m, a
+// multiple of k, with the number of hashes k with which it is reached, such
+// that the exact rate of its k slices of m/k bits, PartitionedFPR(m, n, k), is
+// at most p: no partitioned filter of fewer bits, with any k, reaches p. Where
+// several k reach that m, k is the one with the lowest rate.
 //
 // It reports an error wrapping ErrInvalidParams if n is zero, p is outside
 // (0, 1), or m would exceed MaxBits.
-func ExactPartitionedBits(n uint64, p float64) (m uint64, k int, err error) {
-	return exactSize(n, p, func(m uint64, k int) float64 { return PartitionedFPR(m, n, k) }, 0)
+func ExactPartitionedSize(n uint64, p float64) (Partitioned, error) {
+	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return PartitionedFPR(m, n, k) }, 0)
+	if err != nil {
+		return Partitioned{}, err
+	}
+	return Partitioned{Bits: m, Hashes: k}, nil
 }
 
 // exactSize finds the fewest bits whose rate(m, k) is at most p over the
-// integer k, as ExactBits describes. rate must be at least the classic
+// integer k, as ExactStandardSize describes. rate must be at least the classic
 // rate and decrease in m. With step 1 every m is a candidate; with step 0
 // only the multiples of k are (a partitioned filter's slices).
 func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uint64) (uint64, int, error) {
@@ -57,7 +64,7 @@ func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uin
 	if err := CheckProbability("p", p); err != nil {
 		return 0, 0, err
 	}
-	if _, err := OptimalBits(n, p); err != nil {
+	if _, err := StandardSize(n, p); err != nil {
 		return 0, 0, err
 	}
 	// lower returns the classic fewest bits at k, a lower bound at k.

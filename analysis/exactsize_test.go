@@ -33,12 +33,12 @@ func checkMinimal(t *testing.T, name string, n uint64, p float64, m uint64, k in
 	}
 }
 
-// TestExactBitsGrid checks the exact sizings over n from 1e2 to 1e10 and
+// TestExactStandardSizeGrid checks the exact sizings over n from 1e2 to 1e10 and
 // p from 1e-1 to 1e-9 (decades): each answer reaches p, one bit fewer
 // reaches it with no k, and the standard answer is never more than 1%
-// above the classic m = OptimalBits(n, p). It logs the largest excess and
+// above the classic m = StandardSize(n, p). It logs the largest excess and
 // how far above p the classic geometry's exact rate lands.
-func TestExactBitsGrid(t *testing.T) {
+func TestExactStandardSizeGrid(t *testing.T) {
 	t.Parallel()
 	var worst, worstMiss float64
 	var worstAt, missAt string
@@ -46,12 +46,14 @@ func TestExactBitsGrid(t *testing.T) {
 		n := uint64(math.Round(math.Pow(10, float64(e))))
 		for d := 1; d <= 9; d++ {
 			p := math.Pow(10, -float64(d))
-			m, k, err := ExactBits(n, p)
+			sd, err := ExactStandardSize(n, p)
 			if err != nil {
 				t.Fatal(err)
 			}
+			m, k := sd.Bits, sd.Hashes
 			checkMinimal(t, "standard", n, p, m, k, func(m uint64, k int) float64 { return ExactFPR(m, n, k) }, false)
-			classic, _ := OptimalBits(n, p)
+			std, _ := StandardSize(n, p)
+			classic := std.Bits
 			excess := float64(m)/float64(classic) - 1
 			if excess > 0.01 {
 				t.Errorf("n=%d p=%g: exact m=%d is %.3f%% above the classic %d", n, p, m, 100*excess, classic)
@@ -65,10 +67,11 @@ func TestExactBitsGrid(t *testing.T) {
 			if testing.Short() && e > 6 {
 				continue
 			}
-			pm, pk, err := ExactPartitionedBits(n, p)
+			pt, err := ExactPartitionedSize(n, p)
 			if err != nil {
 				t.Fatal(err)
 			}
+			pm, pk := pt.Bits, pt.Hashes
 			if pm%uint64(pk) != 0 {
 				t.Errorf("partitioned n=%d p=%g: m=%d is not a multiple of k=%d", n, p, pm, pk)
 			}
@@ -81,40 +84,42 @@ func TestExactBitsGrid(t *testing.T) {
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// TestExactBitsIssueCases checks the two cases that motivated exact
+// TestExactStandardSizeIssueCases checks the two cases that motivated exact
 // sizing: the classic geometry for n = 1e6 at p = 1% (m = 9,585,059,
 // k = 7, exact rate 1.0039%) and for n = 1e7 at p = 1e-4 (exact rate
 // 1.00135e-4) exceed p, and the exact sizing does not.
-func TestExactBitsIssueCases(t *testing.T) {
+func TestExactStandardSizeIssueCases(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		n    uint64
 		p    float64
 		miss float64 // the classic geometry's exact rate / p, to 4 digits
 	}{{1e6, 0.01, 1.0039}, {1e7, 1e-4, 1.0013}} {
-		classic, _ := OptimalBits(c.n, c.p)
+		sd, _ := StandardSize(c.n, c.p)
+		classic := sd.Bits
 		ck := OptimalHashes(classic, c.n)
 		if r := ExactFPR(classic, c.n, ck) / c.p; math.Abs(r-c.miss) > 5e-5 {
 			t.Errorf("n=%d p=%g: classic m=%d k=%d rate/p = %.5f, want %.4f", c.n, c.p, classic, ck, r, c.miss)
 		}
-		m, k, err := ExactBits(c.n, c.p)
+		sd, err := ExactStandardSize(c.n, c.p)
+		m, k := sd.Bits, sd.Hashes
 		if err != nil || m <= classic || ExactFPR(m, c.n, k) > c.p {
-			t.Errorf("n=%d p=%g: ExactBits = %d, %d, %v (classic %d)", c.n, c.p, m, k, err, classic)
+			t.Errorf("n=%d p=%g: ExactStandardSize = %d, %d, %v (classic %d)", c.n, c.p, m, k, err, classic)
 		}
 	}
 }
 
-func TestExactBitsErrors(t *testing.T) {
+func TestExactStandardSizeErrors(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		n uint64
 		p float64
 	}{{0, 0.01}, {10, 0}, {10, 1}, {10, math.NaN()}, {1 << 62, 1e-9}} {
-		if _, _, err := ExactBits(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("ExactBits(%d, %v) err = %v", c.n, c.p, err)
+		if _, err := ExactStandardSize(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("ExactStandardSize(%d, %v) err = %v", c.n, c.p, err)
 		}
-		if _, _, err := ExactPartitionedBits(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("ExactPartitionedBits(%d, %v) err = %v", c.n, c.p, err)
+		if _, err := ExactPartitionedSize(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("ExactPartitionedSize(%d, %v) err = %v", c.n, c.p, err)
 		}
 	}
 }

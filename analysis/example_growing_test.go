@@ -28,7 +28,7 @@ func ExampleRedisBloom_Links() {
 	last := links[len(links)-1]
 	fmt.Printf("%d links; the last: capacity %d, error %.3g, %d hashes\n", len(links), last.Capacity, last.Error, last.Hashes)
 	fpr, _ := r.FPR(1000000)
-	bpe, _ := r.BitsPerElement(1000000)
+	bpe, _ := r.BitsPerKey(1000000)
 	fmt.Printf("rate %.5f, %.2f bits per key\n", fpr, bpe)
 	// Output:
 	// 10 links; the last: capacity 512000, error 9.77e-06, 17 hashes

@@ -7,22 +7,22 @@ import (
 )
 
 // Sizing a filter for ten million items at a false-positive rate of 1e-4.
-func ExampleOptimalBits() {
+func ExampleStandardSize() {
 	n := uint64(10_000_000)
-	m, err := analysis.OptimalBits(n, 1e-4)
+	s, err := analysis.StandardSize(n, 1e-4)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	k := analysis.OptimalHashes(m, n)
+	m, k := s.Bits, s.Hashes
 	fmt.Printf("bits: %d = %.2f MiB\n", m, float64(m)/8/(1<<20))
 	fmt.Println("hashes:", k)
-	fmt.Printf("bits per item: %.2f (minimum %.2f)\n", analysis.BitsPerElement(m, n), analysis.InformationMinimum(1e-4))
+	fmt.Printf("bits per key: %.2f (minimum %.2f)\n", analysis.BitsPerKey(m, n), analysis.InformationMinimum(1e-4))
 	fmt.Printf("rate at k = %d: %.4g\n", k, analysis.ClassicFPR(m, n, k))
 	// Output:
 	// bits: 191701168 = 22.85 MiB
 	// hashes: 13
-	// bits per item: 19.17 (minimum 13.29)
+	// bits per key: 19.17 (minimum 13.29)
 	// rate at k = 13: 0.0001001
 }
 
@@ -63,27 +63,28 @@ func ExampleScalable_FPR() {
 	for _, items := range []uint64{1000, 10_000, 1_000_000} {
 		st, _ := s.Stages(items)
 		f, _ := s.FPR(items)
-		bpe, _ := s.BitsPerElement(items)
-		fmt.Printf("%8d items: %2d stages, rate %.5f, %.1f bits/item\n", items, len(st), f, bpe)
+		bpe, _ := s.BitsPerKey(items)
+		fmt.Printf("%8d items: %2d stages, rate %.5f, %.1f bits per key\n", items, len(st), f, bpe)
 	}
 	fmt.Println("bound:", s.Bound())
 	// Output:
-	//     1000 items:  1 stages, rate 0.00195, 13.0 bits/item
-	//    10000 items:  4 stages, rate 0.00389, 21.5 bits/item
-	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits/item
+	//     1000 items:  1 stages, rate 0.00195, 13.0 bits per key
+	//    10000 items:  4 stages, rate 0.00389, 21.5 bits per key
+	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits per key
 	// bound: 0.01
 }
 
 // The memory a blocked filter needs beyond a standard one at the same
 // rate: the block penalty, from the exact blocked rate.
 func ExampleBlockedSize() {
-	std, _ := analysis.OptimalBits(1_000_000, 0.001)
+	std, _ := analysis.StandardSize(1_000_000, 0.001)
 	for _, b := range []uint64{64, 512} {
-		m, k, _ := analysis.BlockedSize(1_000_000, 0.001, b)
-		fmt.Printf("B = %d: m = %d, k = %d, %.3f x standard, rate %.4g\n", b, m, k, float64(m)/float64(std), analysis.BlockedFPR(m, 1_000_000, k, b))
+		bl, _ := analysis.BlockedSize(1_000_000, 0.001, b)
+		rate, _ := bl.FPR(1_000_000)
+		fmt.Printf("B = %d: m = %d, k = %d, %.3f x standard, rate %.4g\n", b, bl.Bits, bl.Hashes, float64(bl.Bits)/float64(std.Bits), rate)
 	}
-	sm, _ := analysis.SplitBlockSize(1_000_000, 0.001)
-	fmt.Printf("split-block: m = %d, %.3f x standard\n", sm, float64(sm)/float64(std))
+	sb, _ := analysis.SplitBlockSize(1_000_000, 0.001)
+	fmt.Printf("split-block: m = %d, %.3f x standard\n", sb.Bits, float64(sb.Bits)/float64(std.Bits))
 	// Output:
 	// B = 64: m = 23997760, k = 7, 1.669 x standard, rate 0.001
 	// B = 512: m = 15545856, k = 9, 1.081 x standard, rate 0.0009999

@@ -9,8 +9,8 @@ import (
 // Two standard filters used alternately keep the newest 1000 items at
 // every point of their cycle when they swap every 1000 adds; each is sized
 // for the 1999 items the queried one holds just before a swap.
-func ExampleSizeAlternating() {
-	a, err := analysis.SizeAlternating(1000, 0.01)
+func ExampleAlternatingWindowSize() {
+	a, err := analysis.AlternatingWindowSize(1000, 0.01)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -27,7 +27,7 @@ func ExampleSizeAlternating() {
 // The rate of an age-partitioned filter from its first add: zero until
 // k slices hold items, then rising to the sawtooth of the steady state.
 func ExampleAgePartitionedStreamFPR() {
-	a, err := analysis.AgePartitionedFor(1000, 0.01)
+	a, err := analysis.AgePartitionedSize(1000, 0.01)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,7 +3,7 @@ package analysis
 // The models in this file are the theory of the fixed-size filters as plain
 // values, as Scalable, Dynamic, RedisBloom and AgePartitioned are for the
 // growing and the window filters: the parameters of one filter in exported
-// fields, and the methods FPR(items), Validate and BitsPerElement(items),
+// fields, and the methods FPR(items), Validate and BitsPerKey(items),
 // with the signatures of the growing models. Each FPR is the free function
 // that the experiments set beside their measurements (ExactFPR,
 // PartitionedFPR, BlockedFPR, SplitBlockFPR) and adds only the check of
@@ -42,10 +42,10 @@ func (s Standard) FPR(items uint64) (float64, error) {
 	return ExactFPR(s.Bits, items, s.Hashes), nil
 }
 
-// BitsPerElement returns Bits/items. It reports the errors of Validate,
+// BitsPerKey returns Bits/items. It reports the errors of Validate,
 // and an error if items is 0.
-func (s Standard) BitsPerElement(items uint64) (float64, error) {
-	return bitsPerElement(s.Validate(), s.Bits, items)
+func (s Standard) BitsPerKey(items uint64) (float64, error) {
+	return bitsPerKey(s.Validate(), s.Bits, items)
 }
 
 // Partitioned is the model of a partitioned Bloom filter of Bits bits in
@@ -80,10 +80,10 @@ func (p Partitioned) FPR(items uint64) (float64, error) {
 	return PartitionedFPR(p.Bits, items, p.Hashes), nil
 }
 
-// BitsPerElement returns Bits/items. It reports the errors of Validate,
+// BitsPerKey returns Bits/items. It reports the errors of Validate,
 // and an error if items is 0.
-func (p Partitioned) BitsPerElement(items uint64) (float64, error) {
-	return bitsPerElement(p.Validate(), p.Bits, items)
+func (p Partitioned) BitsPerKey(items uint64) (float64, error) {
+	return bitsPerKey(p.Validate(), p.Bits, items)
 }
 
 // Counting is the model of a counting Bloom filter (Fan, Cao, Almeida and
@@ -127,11 +127,11 @@ func (c Counting) FPR(items uint64) (float64, error) {
 	return ExactFPR(c.Bits, items, c.Hashes), nil
 }
 
-// BitsPerElement returns the memory of the counters per item,
+// BitsPerKey returns the memory of the counters per item,
 // Bits Width/items. It reports the errors of Validate, and an error if
 // items is 0.
-func (c Counting) BitsPerElement(items uint64) (float64, error) {
-	b, err := bitsPerElement(c.Validate(), c.Bits, items)
+func (c Counting) BitsPerKey(items uint64) (float64, error) {
+	b, err := bitsPerKey(c.Validate(), c.Bits, items)
 	return b * float64(c.Width), err
 }
 
@@ -167,16 +167,16 @@ func (b Blocked) FPR(items uint64) (float64, error) {
 	return BlockedFPR(b.Bits, items, b.Hashes, b.BlockBits), nil
 }
 
-// BitsPerElement returns Bits/items. It reports the errors of Validate,
+// BitsPerKey returns Bits/items. It reports the errors of Validate,
 // and an error if items is 0.
-func (b Blocked) BitsPerElement(items uint64) (float64, error) {
-	return bitsPerElement(b.Validate(), b.Bits, items)
+func (b Blocked) BitsPerKey(items uint64) (float64, error) {
+	return bitsPerKey(b.Validate(), b.Bits, items)
 }
 
 // SplitBlock is the model of a split-block filter (Apache Impala, Kudu and
 // Parquet) of Bits bits in blocks of SplitBlockBits = 256 bits, eight
 // 32-bit words, each item choosing one block uniformly and setting one
-// uniform bit in each of its words: SplitBlockHashes = 8 bits per item.
+// uniform bit in each of its words: SplitBlockHashes = 8 bits set per item.
 type SplitBlock struct {
 	Bits uint64 // m, a positive multiple of SplitBlockBits, m <= MaxBits
 }
@@ -201,20 +201,20 @@ func (s SplitBlock) FPR(items uint64) (float64, error) {
 	return SplitBlockFPR(s.Bits, items), nil
 }
 
-// BitsPerElement returns Bits/items. It reports the errors of Validate,
+// BitsPerKey returns Bits/items. It reports the errors of Validate,
 // and an error if items is 0.
-func (s SplitBlock) BitsPerElement(items uint64) (float64, error) {
-	return bitsPerElement(s.Validate(), s.Bits, items)
+func (s SplitBlock) BitsPerKey(items uint64) (float64, error) {
+	return bitsPerKey(s.Validate(), s.Bits, items)
 }
 
-// bitsPerElement returns bits/items, or err if it is not nil, or an error
+// bitsPerKey returns bits/items, or err if it is not nil, or an error
 // if items is 0.
-func bitsPerElement(err error, bits, items uint64) (float64, error) {
+func bitsPerKey(err error, bits, items uint64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	return float64(bits) / float64(items), nil
 }

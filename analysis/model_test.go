@@ -9,12 +9,12 @@ import (
 type model interface {
 	Validate() error
 	FPR(items uint64) (float64, error)
-	BitsPerElement(items uint64) (float64, error)
+	BitsPerKey(items uint64) (float64, error)
 }
 
 // TestModelsWiring checks that each model's FPR is the free function the
 // experiments use, with the model's fields in their places, and that its
-// BitsPerElement is its memory over the items.
+// BitsPerKey is its memory over the items.
 func TestModelsWiring(t *testing.T) {
 	t.Parallel()
 	const n = 10000
@@ -41,17 +41,17 @@ func TestModelsWiring(t *testing.T) {
 		if got, err := c.m.FPR(0); err != nil || got != 0 {
 			t.Errorf("%s: FPR(0) = %v, %v; want 0", c.name, got, err)
 		}
-		if got, err := c.m.BitsPerElement(n); err != nil || got != c.bpe {
-			t.Errorf("%s: BitsPerElement(%d) = %v, %v; want %v", c.name, n, got, err, c.bpe)
+		if got, err := c.m.BitsPerKey(n); err != nil || got != c.bpe {
+			t.Errorf("%s: BitsPerKey(%d) = %v, %v; want %v", c.name, n, got, err, c.bpe)
 		}
-		if _, err := c.m.BitsPerElement(0); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("%s: BitsPerElement(0): error %v, want ErrInvalidParams", c.name, err)
+		if _, err := c.m.BitsPerKey(0); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%s: BitsPerKey(0): error %v, want ErrInvalidParams", c.name, err)
 		}
 	}
 }
 
 // TestModelsInvalid checks that parameters outside their domains give
-// errors wrapping ErrInvalidParams from Validate, FPR and BitsPerElement.
+// errors wrapping ErrInvalidParams from Validate, FPR and BitsPerKey.
 func TestModelsInvalid(t *testing.T) {
 	t.Parallel()
 	for _, m := range []model{
@@ -81,8 +81,8 @@ func TestModelsInvalid(t *testing.T) {
 		if _, err := m.FPR(100); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("%+v.FPR(100): error %v, want ErrInvalidParams", m, err)
 		}
-		if _, err := m.BitsPerElement(100); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("%+v.BitsPerElement(100): error %v, want ErrInvalidParams", m, err)
+		if _, err := m.BitsPerKey(100); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%+v.BitsPerKey(100): error %v, want ErrInvalidParams", m, err)
 		}
 	}
 }

@@ -261,12 +261,12 @@ func (r RedisBloom) DoubleHashingTheory(maxItems uint64) (func(items uint64) flo
 	}, nil
 }
 
-// BitsPerElement returns the bits in memory of all the links of a chain
+// BitsPerKey returns the bits in memory of all the links of a chain
 // holding items items, divided by items. It reports the errors of Links,
 // and an error if items is 0.
-func (r RedisBloom) BitsPerElement(items uint64) (float64, error) {
+func (r RedisBloom) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	links, err := r.Links(items)
 	if err != nil {

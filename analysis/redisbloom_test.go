@@ -110,9 +110,9 @@ func TestRedisBloomFPR(t *testing.T) {
 		}
 		prev = f
 	}
-	bpe, err := r.BitsPerElement(3000)
+	bpe, err := r.BitsPerKey(3000)
 	if err != nil || bpe != float64(11072+24960)/3000 {
-		t.Fatalf("BitsPerElement(3000) = %v, %v", bpe, err)
+		t.Fatalf("BitsPerKey(3000) = %v, %v", bpe, err)
 	}
 }
 

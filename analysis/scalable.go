@@ -38,7 +38,7 @@ type Scalable struct {
 type Stage struct {
 	Index     int     // stage number, from 0
 	Capacity  uint64  // items the stage holds before the next one starts (n_i)
-	Hashes    int     // slices, one hash each (k_i); bits per item in a blocked stage
+	Hashes    int     // slices, one hash each (k_i); bits set per item in a blocked stage
 	SliceBits uint64  // bits per slice (b_i); 0 for a blocked stage
 	Bits      uint64  // Hashes * SliceBits; m_i for a blocked stage
 	Error     float64 // design error P_i = P0 r^i
@@ -206,12 +206,12 @@ func (s Scalable) StageFPR(st Stage, n uint64) float64 {
 // target P.
 func (s Scalable) Bound() float64 { return s.P0() / (1 - s.R) }
 
-// BitsPerElement returns the total bits of all the stages of a filter
+// BitsPerKey returns the total bits of all the stages of a filter
 // holding items distinct items, divided by items. It reports the errors of
 // Stages, and an error if items is 0.
-func (s Scalable) BitsPerElement(items uint64) (float64, error) {
+func (s Scalable) BitsPerKey(items uint64) (float64, error) {
 	if items == 0 {
-		return 0, invalid("items = 0, want items >= 1 for bits per element")
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
 	}
 	stages, err := s.Stages(items)
 	if err != nil {

@@ -8,13 +8,13 @@ import (
 // ScalableCurve is a scalable filter's compound rate and memory at several
 // item counts (see Scalable.Curve).
 type ScalableCurve struct {
-	Items          []uint64
-	Stages         []Stage   // the stages of the largest count
-	FPR            []float64 // FPR(Items[j])
-	BitsPerElement []float64 // BitsPerElement(Items[j])
+	Items      []uint64
+	Stages     []Stage   // the stages of the largest count
+	FPR        []float64 // FPR(Items[j])
+	BitsPerKey []float64 // BitsPerKey(Items[j])
 }
 
-// Curve returns FPR and BitsPerElement at each count of items, equal to
+// Curve returns FPR and BitsPerKey at each count of items, equal to
 // them bit for bit, with the stages built once, for the largest count,
 // and the rate of each full stage computed once: a curve then costs little
 // more than its last point, which matters for blocked stages (each sized
@@ -35,7 +35,7 @@ func (s Scalable) CurveFrom(stages []Stage, items []uint64) (ScalableCurve, erro
 	var most uint64
 	for _, x := range items {
 		if x == 0 {
-			return ScalableCurve{}, invalid("items = 0, want items >= 1 for bits per element")
+			return ScalableCurve{}, invalid("items = 0, want items >= 1 for bits per key")
 		}
 		most = max(most, x)
 	}
@@ -64,7 +64,7 @@ func (s Scalable) CurveFrom(stages []Stage, items []uint64) (ScalableCurve, erro
 		stages = append(stages, st)
 		held += st.Capacity
 	}
-	c := ScalableCurve{Items: items, Stages: stages, FPR: make([]float64, len(items)), BitsPerElement: make([]float64, len(items))}
+	c := ScalableCurve{Items: items, Stages: stages, FPR: make([]float64, len(items)), BitsPerKey: make([]float64, len(items))}
 	full := make([]float64, len(stages)) // ln(1 - f_i) of a full stage i
 	known := make([]bool, len(stages))
 	for j, x := range items {
@@ -88,7 +88,7 @@ func (s Scalable) CurveFrom(stages []Stage, items []uint64) (ScalableCurve, erro
 			}
 		}
 		c.FPR[j] = -math.Expm1(logPass)
-		c.BitsPerElement[j] = bits / float64(x)
+		c.BitsPerKey[j] = bits / float64(x)
 	}
 	return c, nil
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestScalableCurve checks Curve against FPR and BitsPerElement point by
+// TestScalableCurve checks Curve against FPR and BitsPerKey point by
 // point, bit for bit, for partitioned and blocked stages, at counts
 // inside, at and just past stage boundaries, in an order that is not
 // sorted.
@@ -27,7 +27,7 @@ func TestScalableCurve(t *testing.T) {
 		}
 		for k := 0; k <= len(c.Stages); k++ {
 			d, err := s.CurveFrom(c.Stages[:k], items)
-			if err != nil || !slices.Equal(d.FPR, c.FPR) || !slices.Equal(d.BitsPerElement, c.BitsPerElement) || len(d.Stages) != len(c.Stages) {
+			if err != nil || !slices.Equal(d.FPR, c.FPR) || !slices.Equal(d.BitsPerKey, c.BitsPerKey) || len(d.Stages) != len(c.Stages) {
 				t.Errorf("%+v: CurveFrom(the first %d stages) = %+v, %v; Curve = %+v", s, k, d, err, c)
 			}
 		}
@@ -40,9 +40,9 @@ func TestScalableCurve(t *testing.T) {
 			if err != nil || c.FPR[j] != want {
 				t.Errorf("%+v: Curve's FPR at %d = %v, FPR = %v (%v)", s, x, c.FPR[j], want, err)
 			}
-			want, err = s.BitsPerElement(x)
-			if err != nil || c.BitsPerElement[j] != want {
-				t.Errorf("%+v: Curve's BitsPerElement at %d = %v, BitsPerElement = %v (%v)", s, x, c.BitsPerElement[j], want, err)
+			want, err = s.BitsPerKey(x)
+			if err != nil || c.BitsPerKey[j] != want {
+				t.Errorf("%+v: Curve's BitsPerKey at %d = %v, BitsPerKey = %v (%v)", s, x, c.BitsPerKey[j], want, err)
 			}
 		}
 	}

@@ -128,28 +128,28 @@ func TestScalableFPRHand(t *testing.T) {
 	}
 }
 
-func TestScalableBitsPerElement(t *testing.T) {
+func TestScalableBitsPerKey(t *testing.T) {
 	t.Parallel()
 	s := Scalable{P: 0.01, R: 0.5, S: 2, N0: 1000}
 	st0, _ := s.Stage(0)
 	st1, _ := s.Stage(1)
-	got, err := s.BitsPerElement(1000)
+	got, err := s.BitsPerKey(1000)
 	if err != nil || got != float64(st0.Bits)/1000 {
-		t.Errorf("BitsPerElement(1000) = %v, %v; want %v", got, err, float64(st0.Bits)/1000)
+		t.Errorf("BitsPerKey(1000) = %v, %v; want %v", got, err, float64(st0.Bits)/1000)
 	}
-	got, _ = s.BitsPerElement(1500)
+	got, _ = s.BitsPerKey(1500)
 	if want := float64(st0.Bits+st1.Bits) / 1500; got != want {
-		t.Errorf("BitsPerElement(1500) = %v, want %v", got, want)
+		t.Errorf("BitsPerKey(1500) = %v, want %v", got, want)
 	}
 	// A half-full partitioned stage of k slices spends about k / ln 2 bits
-	// per item (each slice has about n / ln 2 bits), and later stages have
+	// per key (each slice has about n / ln 2 bits), and later stages have
 	// more slices, so a filter of full stages spends at least k_0 / ln 2.
-	got, _ = s.BitsPerElement(3000)
+	got, _ = s.BitsPerKey(3000)
 	if got < float64(st0.Hashes)/math.Ln2 {
-		t.Errorf("BitsPerElement(3000) = %v, below k0/ln 2", got)
+		t.Errorf("BitsPerKey(3000) = %v, below k0/ln 2", got)
 	}
-	if _, err := s.BitsPerElement(0); !errors.Is(err, ErrInvalidParams) {
-		t.Errorf("BitsPerElement(0) error = %v", err)
+	if _, err := s.BitsPerKey(0); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("BitsPerKey(0) error = %v", err)
 	}
 }
 
@@ -171,7 +171,8 @@ func TestScalableBlockedStages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, k, err := BlockedSize(st.Capacity, st.Error, b)
+			bl, err := BlockedSize(st.Capacity, st.Error, b)
+			m, k := bl.Bits, bl.Hashes
 			if err != nil || st.Bits != m || st.Hashes != k || st.SliceBits != 0 {
 				t.Fatalf("B = %d, stage %d: %+v, want m = %d, k = %d from BlockedSize (%v)", b, i, st, m, k, err)
 			}

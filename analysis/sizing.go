@@ -31,23 +31,25 @@ func CheckProbability(name string, p float64) error {
 	return nil
 }
 
-// OptimalBits returns the number of bits m = ceil(-n ln p / (ln 2)^2) that a
-// standard Bloom filter needs to hold n items at false-positive rate p when
-// it uses the optimal (real-valued) number of hash functions (Broder and
-// Mitzenmacher 2004, section 2.2). It reports an error if n is zero, p is
-// outside (0, 1), or m would exceed MaxBits.
-func OptimalBits(n uint64, p float64) (uint64, error) {
+// StandardSize returns the classic geometry of a standard Bloom filter
+// for n items at false-positive rate p: Bits m = ceil(-n ln p / (ln 2)^2),
+// the size at which the optimal (real-valued) number of hash functions
+// reaches p (Broder and Mitzenmacher 2004, section 2.2), and Hashes
+// k = OptimalHashes(m, n), the integer k with the lowest classic rate for
+// that m. It reports an error if n is zero, p is outside (0, 1), or m
+// would exceed MaxBits.
+func StandardSize(n uint64, p float64) (Standard, error) {
 	if n == 0 {
-		return 0, invalid("capacity n = 0, want n >= 1")
+		return Standard{}, invalid("capacity n = 0, want n >= 1")
 	}
 	if err := CheckProbability("p", p); err != nil {
-		return 0, err
+		return Standard{}, err
 	}
 	m := math.Ceil(-float64(n) * math.Log(p) / (math.Ln2 * math.Ln2))
 	if m > MaxBits {
-		return 0, invalid("n = %d at p = %g needs %.4g bits, more than the maximum %d", n, p, m, uint64(MaxBits))
+		return Standard{}, invalid("n = %d at p = %g needs %.4g bits, more than the maximum %d", n, p, m, uint64(MaxBits))
 	}
-	return uint64(m), nil
+	return Standard{Bits: uint64(m), Hashes: OptimalHashes(uint64(m), n)}, nil
 }
 
 // logClassicFPR returns ln of the classic rate (1-e^(-kn/m))^k.
@@ -84,12 +86,12 @@ func OptimalHashes(m, n uint64) int {
 	return lo
 }
 
-// BitsPerElement returns m/n.
-func BitsPerElement(m, n uint64) float64 {
+// BitsPerKey returns m/n.
+func BitsPerKey(m, n uint64) float64 {
 	return float64(m) / float64(n)
 }
 
-// InformationMinimum returns log2(1/p), the fewest bits per element that any
+// InformationMinimum returns log2(1/p), the fewest bits per key that any
 // structure answering membership with false-positive rate p can use (Carter
 // et al. 1978; Broder and Mitzenmacher 2004, section 2.3).
 func InformationMinimum(p float64) float64 {

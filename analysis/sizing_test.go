@@ -30,7 +30,7 @@ func TestSizingExample10M(t *testing.T) {
 	t.Parallel()
 	// The sizing example of the seeds: 10 million items at p = 1e-4.
 	// By hand: -ln(1e-4) = 4 ln 10 = 9.210340371976184, (ln 2)^2 =
-	// 0.480453013918201, ratio 19.170116754734879 bits per item, times 1e7
+	// 0.480453013918201, ratio 19.170116754734879 bits per key, times 1e7
 	// = 191,701,167.55, so m = 191,701,168 bits = 23,962,646 bytes =
 	// 22.8526 MiB. Recomputed here at 300 bits from the published digits of
 	// ln 2 and ln 10.
@@ -42,9 +42,10 @@ func TestSizingExample10M(t *testing.T) {
 	if want != 191_701_168 {
 		t.Fatalf("reference computation gives %d, hand computation 191701168", want)
 	}
-	m, err := OptimalBits(10_000_000, 1e-4)
+	sd, err := StandardSize(10_000_000, 1e-4)
+	m := sd.Bits
 	if err != nil || m != want {
-		t.Fatalf("OptimalBits(1e7, 1e-4) = %d, %v; want %d", m, err, want)
+		t.Fatalf("StandardSize(1e7, 1e-4) = %d, %v; want %d", m, err, want)
 	}
 	// (m/n) ln 2 = 13.29: k = 13, and 13 is better than 14.
 	if k := OptimalHashes(m, 10_000_000); k != 13 {
@@ -54,7 +55,7 @@ func TestSizingExample10M(t *testing.T) {
 
 func TestTutorialRatioTable(t *testing.T) {
 	t.Parallel()
-	// The table of bits per item m/n, hash count k and false-positive rate
+	// The table of bits per key m/n, hash count k and false-positive rate
 	// that circulates in Bloom-filter tutorials, as given to us (we could
 	// not locate its original source). Each published rate is checked at
 	// its printed precision against the classic formula with the k the
@@ -66,9 +67,9 @@ func TestTutorialRatioTable(t *testing.T) {
 	// optimum k = 44.36, 4.43e-14 at k = 44), so the printed 4.9e-14 is
 	// about 10.5% too high.
 	table := []struct {
-		bitsPerItem, k int
-		printed        string // as published
-		wrong          bool
+		bitsPerKey, k int
+		printed       string // as published
+		wrong         bool
 	}{
 		{1, 1, "0.632", false},
 		{2, 1, "0.393", false},
@@ -82,10 +83,10 @@ func TestTutorialRatioTable(t *testing.T) {
 	for _, row := range table {
 		// (1 - e^(-k/r))^k = (1 - 1/e^(k/r))^k with e^(k/r) = (e^k)^(1/r):
 		// compute e^(-k/r) by big.Float powers and an r-th root (Newton).
-		ref := classicBig(e, row.bitsPerItem, row.k)
-		got := ClassicFPR(uint64(row.bitsPerItem)*1000, 1000, row.k)
+		ref := classicBig(e, row.bitsPerKey, row.k)
+		got := ClassicFPR(uint64(row.bitsPerKey)*1000, 1000, row.k)
 		if !scalar.EqualWithinAbsOrRel(got, ref, 0, 1e-13) {
-			t.Errorf("m/n=%d k=%d: ClassicFPR %.6g, 300-bit reference %.6g", row.bitsPerItem, row.k, got, ref)
+			t.Errorf("m/n=%d k=%d: ClassicFPR %.6g, 300-bit reference %.6g", row.bitsPerKey, row.k, got, ref)
 		}
 		pub, _, _ := big.ParseFloat(row.printed, 10, 64, big.ToNearestEven)
 		pf, _ := pub.Float64()
@@ -93,11 +94,11 @@ func TestTutorialRatioTable(t *testing.T) {
 		agrees := roundSig(ref, digits) == roundSig(pf, digits)
 		if agrees == row.wrong {
 			t.Errorf("m/n=%d k=%d: printed %s, formula gives %.4g (agreement %v, want %v)",
-				row.bitsPerItem, row.k, row.printed, ref, agrees, !row.wrong)
+				row.bitsPerKey, row.k, row.printed, ref, agrees, !row.wrong)
 		}
 		if row.wrong {
 			t.Logf("m/n=%d k=%d: printed %s but the classic formula gives %.3g (printed/formula = %.3f)",
-				row.bitsPerItem, row.k, row.printed, ref, pf/ref)
+				row.bitsPerKey, row.k, row.printed, ref, pf/ref)
 		}
 	}
 }
@@ -180,15 +181,15 @@ func TestSizingHelpers(t *testing.T) {
 	if got := InformationMinimum(1.0 / 1024); got != 10 {
 		t.Errorf("InformationMinimum(1/1024) = %v, want 10", got)
 	}
-	if got := BitsPerElement(191_701_168, 10_000_000); got != 19.1701168 {
-		t.Errorf("BitsPerElement = %v", got)
+	if got := BitsPerKey(191_701_168, 10_000_000); got != 19.1701168 {
+		t.Errorf("BitsPerKey = %v", got)
 	}
 	for _, c := range []struct {
 		n uint64
 		p float64
 	}{{0, 0.1}, {10, 0}, {10, 1}, {10, math.NaN()}, {1 << 50, 1e-300}} {
-		if _, err := OptimalBits(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
-			t.Errorf("OptimalBits(%d, %g) error = %v, want ErrInvalidParams", c.n, c.p, err)
+		if _, err := StandardSize(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("StandardSize(%d, %g) error = %v, want ErrInvalidParams", c.n, c.p, err)
 		}
 	}
 }

@@ -24,7 +24,7 @@ const ConsistencyTolerance = 0.01
 // with the classic rate (1 - e^(-kn/m))^k and the conventions of the common
 // online calculator (hur.st/bloomfilter):
 //
-//   - N, P: M = OptimalBits(N, P) = ceil(-N ln P / (ln 2)^2) and
+//   - N, P: M and K of StandardSize(N, P): M = ceil(-N ln P / (ln 2)^2) and
 //     K = OptimalHashes(M, N), the best integer k for that M (the calculator
 //     rounds (M/N) ln 2 instead; the two differ only where rounding picks
 //     the worse neighbour).
@@ -88,11 +88,11 @@ func solve(known Sizing) (Sizing, error) {
 		s.M = m
 		return s, nil
 	case hasN && hasP: // m, k
-		m, err := OptimalBits(s.N, s.P)
+		std, err := StandardSize(s.N, s.P)
 		if err != nil {
 			return s, err
 		}
-		s.M, s.K = m, OptimalHashes(m, s.N)
+		s.M, s.K = std.Bits, std.Hashes
 		return s, nil
 	case hasN && hasM: // p (and k)
 		if !hasK {
@@ -111,8 +111,8 @@ func solve(known Sizing) (Sizing, error) {
 	case hasM && hasP: // n, k
 		n := capacityForBestK(s.M, s.P)
 		if n == 0 {
-			m1, _ := OptimalBits(1, s.P)
-			return s, invalid("m = %d bits cannot hold even one item at p = %g (that needs about %d bits)", s.M, s.P, m1)
+			one, _ := StandardSize(1, s.P)
+			return s, invalid("m = %d bits cannot hold even one item at p = %g (that needs about %d bits)", s.M, s.P, one.Bits)
 		}
 		s.N, s.K = n, OptimalHashes(s.M, n)
 		return s, nil
@@ -165,7 +165,7 @@ func solveAll(s Sizing, hasK bool) (Sizing, error) {
 			return s, nil
 		}
 	}
-	if m, err := OptimalBits(s.N, s.P); err == nil && m == s.M && OptimalHashes(m, s.N) == s.K {
+	if std, err := StandardSize(s.N, s.P); err == nil && std.Bits == s.M && std.Hashes == s.K {
 		return s, nil
 	}
 	kWhat := "k"

@@ -134,7 +134,7 @@ const exactBudget = 5e7
 // Var(X) = m a(1-a) + m(m-1) a^2 (b/a^2 - 1), a = (1-1/m)^(kn),
 // b = (1-2/m)^(kn). The first term is BloomFPR; the second is the O(1/m)
 // correction, and the error is O(1/m^2) relative. Over the grid of
-// TestExactAsymptoticAgreement (2 to 32 bits per item, k from 1 to twice
+// TestExactAsymptoticAgreement (2 to 32 bits per key, k from 1 to twice
 // the optimum, so up to k = 44) the largest relative difference between the
 // expansion and the exact computation is 7.5e-4 at m = 2^12, 1.2e-8 at
 // m = 2^20 and 4.9e-15 at m = 2^32 = ExactMaxBits, where ExactFPR switches:

@@ -33,20 +33,20 @@ type AlternatingWindow struct {
 	Hashes int    // hashes (k)
 }
 
-// SizeAlternating returns the alternating pair that guarantees window
+// AlternatingWindowSize returns the alternating pair that guarantees window
 // items at a worst rate of at most p with the fewest bits: Half = window,
-// and each filter the fewest bits whose exact rate at 2 window - 1 items
-// is at most p (ExactBits). It reports an error wrapping ErrInvalidParams
-// if window is zero or p is outside (0, 1).
-func SizeAlternating(window uint64, p float64) (AlternatingWindow, error) {
+// and each filter the fewest bits whose exact rate at 2 window - 1 items is
+// at most p (ExactStandardSize). It reports an error wrapping
+// ErrInvalidParams if window is zero or p is outside (0, 1).
+func AlternatingWindowSize(window uint64, p float64) (AlternatingWindow, error) {
 	if window == 0 || window > MaxBits {
 		return AlternatingWindow{}, invalid("window = %d, want 1 <= window <= %d", window, uint64(MaxBits))
 	}
-	m, k, err := ExactBits(2*window-1, p)
+	s, err := ExactStandardSize(2*window-1, p)
 	if err != nil {
 		return AlternatingWindow{}, err
 	}
-	return AlternatingWindow{Half: window, Bits: m, Hashes: k}, nil
+	return AlternatingWindow{Half: window, Bits: s.Bits, Hashes: s.Hashes}, nil
 }
 
 // Validate reports an error wrapping ErrInvalidParams unless Half >= 1 and
@@ -122,19 +122,19 @@ type ClearedWindow struct {
 	Hashes   int    // hashes (k)
 }
 
-// SizeCleared returns the cleared filter of capacity items whose worst
+// ClearedWindowSize returns the cleared filter of capacity items whose worst
 // rate is at most p with the fewest bits: the fewest bits whose exact rate
-// at capacity items is at most p (ExactBits). It reports an error
+// at capacity items is at most p (ExactStandardSize). It reports an error
 // wrapping ErrInvalidParams if capacity is zero or p is outside (0, 1).
-func SizeCleared(capacity uint64, p float64) (ClearedWindow, error) {
+func ClearedWindowSize(capacity uint64, p float64) (ClearedWindow, error) {
 	if capacity == 0 || capacity > MaxBits {
 		return ClearedWindow{}, invalid("capacity = %d, want 1 <= capacity <= %d", capacity, uint64(MaxBits))
 	}
-	m, k, err := ExactBits(capacity, p)
+	s, err := ExactStandardSize(capacity, p)
 	if err != nil {
 		return ClearedWindow{}, err
 	}
-	return ClearedWindow{Capacity: capacity, Bits: m, Hashes: k}, nil
+	return ClearedWindow{Capacity: capacity, Bits: s.Bits, Hashes: s.Hashes}, nil
 }
 
 // Validate reports an error wrapping ErrInvalidParams unless Capacity >= 1

@@ -49,7 +49,7 @@ func TestWindowBaselinesHeld(t *testing.T) {
 // curves against their definitions over one steady cycle.
 func TestWindowBaselinesCycle(t *testing.T) {
 	t.Parallel()
-	a, err := SizeAlternating(200, 0.01)
+	a, err := AlternatingWindowSize(200, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestWindowBaselinesCycle(t *testing.T) {
 		t.Errorf("alternating: an item of age half just after a swap tests present with %g, want the rate %g", r, a.FPR(3*a.Half))
 	}
 
-	c, err := SizeCleared(300, 0.001)
+	c, err := ClearedWindowSize(300, 0.001)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +120,10 @@ func nearRel(a, b, tol float64) bool { return a == b || math.Abs(a-b) <= tol*mat
 func TestWindowBaselinesInvalid(t *testing.T) {
 	t.Parallel()
 	for _, err := range []error{
-		func() error { _, err := SizeAlternating(0, 0.01); return err }(),
-		func() error { _, err := SizeAlternating(10, 1); return err }(),
-		func() error { _, err := SizeCleared(0, 0.01); return err }(),
-		func() error { _, err := SizeCleared(10, 0); return err }(),
+		func() error { _, err := AlternatingWindowSize(0, 0.01); return err }(),
+		func() error { _, err := AlternatingWindowSize(10, 1); return err }(),
+		func() error { _, err := ClearedWindowSize(0, 0.01); return err }(),
+		func() error { _, err := ClearedWindowSize(10, 0); return err }(),
 		AlternatingWindow{Half: 0, Bits: 10, Hashes: 1}.Validate(),
 		AlternatingWindow{Half: 1, Bits: 0, Hashes: 1}.Validate(),
 		ClearedWindow{Capacity: 0, Bits: 10, Hashes: 1}.Validate(),

@@ -86,7 +86,7 @@ func RatePoints(rates *experiments.Results, configs []Config) []plots.Points {
 				rows = append(rows, row)
 			}
 		}
-		out[i] = plots.Rates(rows, func(r *experiments.Row) float64 { return r.BitsPerElement })
+		out[i] = plots.Rates(rows, func(r *experiments.Row) float64 { return r.BitsPerKey })
 	}
 	return out
 }

@@ -116,11 +116,11 @@ func (p parquetSplitBlock) Bits() uint64             { return uint64(len(p.f)) *
 // least the bits per value analysis.SplitBlockSize needs for p, so that
 // the filter's rate is at most p.
 func ParquetBitsPerValue(n uint64, p float64) (uint, error) {
-	m, err := analysis.SplitBlockSize(n, p)
+	sb, err := analysis.SplitBlockSize(n, p)
 	if err != nil {
 		return 0, err
 	}
-	return uint((m + n - 1) / n), nil
+	return uint((sb.Bits + n - 1) / n), nil
 }
 
 // FrontierConfigs returns the configs of every structure of Structures

@@ -29,7 +29,7 @@ func ExampleFrontierConfigs() {
 		return
 	}
 	for _, row := range r.Rows {
-		fmt.Printf("%s: %.2f bits per key, rate %.4f [%.4f, %.4f], theory %.4f\n", row.Series, row.BitsPerElement, row.Rate, row.Lo, row.Hi, row.Theory)
+		fmt.Printf("%s: %.2f bits per key, rate %.4f [%.4f, %.4f], theory %.4f\n", row.Series, row.BitsPerKey, row.Rate, row.Lo, row.Hi, row.Theory)
 	}
 	// Output:
 	// bloomlab standard, p = 0.01: 9.59 bits per key, rate 0.0100 [0.0097, 0.0102], theory 0.0100

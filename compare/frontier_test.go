@@ -88,7 +88,7 @@ func TestFrontierConfigs(t *testing.T) {
 			rates[j] = float64(tr.Count) / float64(row.Queries)
 		}
 		se := stats.StandardError(rates)
-		t.Logf("%-40s %6.2f bits/key, measured %.4g ± %.2g, theory %.4g", row.Series, row.BitsPerElement, row.Rate, se, row.Theory)
+		t.Logf("%-40s %6.2f bits/key, measured %.4g ± %.2g, theory %.4g", row.Series, row.BitsPerKey, row.Rate, se, row.Theory)
 		if c.Structure == BoomClassic || c.Structure == BoomPartitioned || c.Structure == BBloom || c.Structure == BinaryFuse16 {
 			continue // hashing that depends on the keys (see the README), or too few false positives to test
 		}
@@ -158,7 +158,7 @@ func TestStaticRebuild(t *testing.T) {
 
 // TestFrontierCurves checks the lines against closed forms and the theory
 // curves against sizing: the optimal Bloom line at log2(e) log2(100) bits
-// per key is 1%, and a standard filter at the bits OptimalBits gives for
+// per key is 1%, and a standard filter at the bits StandardSize gives for
 // 1% is within 1% of it.
 func TestFrontierCurves(t *testing.T) {
 	curves, err := FrontierCurves(1_000_000, 2, 26, 49)

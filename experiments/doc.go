@@ -29,7 +29,7 @@
 // once per group of correlated points. WriteCSV and WriteJSON store them,
 // Merge combines shards of a large run, and package plots draws them. A
 // filter that also reports its size (Sizer, or Stats() as the variants
-// have) gets its bits per element recorded. See the example of Measure,
+// have) gets its bits per key recorded. See the example of Measure,
 // and bloomlab's compare module, which measures other Go libraries this
 // way.
 //

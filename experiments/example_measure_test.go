@@ -69,7 +69,7 @@ func ExampleMeasure() {
 	}
 	for _, row := range r.Rows {
 		fmt.Printf("%4d items, %.2f bits each: measured %.4f [%.4f, %.4f], theory %.4f, inside: %s\n",
-			row.Items, row.BitsPerElement, row.Rate, row.Lo, row.Hi, row.Theory, row.Inside)
+			row.Items, row.BitsPerKey, row.Rate, row.Lo, row.Hi, row.Theory, row.Inside)
 	}
 	fmt.Println(r.Notes[len(r.Notes)-1])
 

@@ -13,7 +13,7 @@ import (
 // positions beside its exact theory, its window checked at every
 // position, and its recall by age.
 func ExampleMeasureWindow() {
-	a, err := analysis.AgePartitionedFor(500, 0.05)
+	a, err := analysis.AgePartitionedSize(500, 0.05)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -61,9 +61,9 @@ type Params struct {
 	// filters; every combination is one series.
 	R []float64 `json:"r,omitempty"`
 	S []float64 `json:"s,omitempty"`
-	// BitsPerElement are the bits per element m/n: the sweep of the bits
+	// BitsPerKey are the bits per key m/n: the sweep of the bits
 	// experiment, and the fixed m/n of hashes, small-m and hashing.
-	BitsPerElement []float64 `json:"bits_per_element,omitempty"`
+	BitsPerKey []float64 `json:"bits_per_element,omitempty"`
 	// Hashes are the numbers of hashes k swept by the hashes experiment.
 	Hashes []int `json:"hashes,omitempty"`
 	// Bits are the filter sizes m swept by small-m and hashing.
@@ -100,7 +100,7 @@ func (p Params) Or(d Params) Params {
 	p.Checkpoints = cmp.Or(p.Checkpoints, d.Checkpoints)
 	p.R = orNil(p.R, d.R)
 	p.S = orNil(p.S, d.S)
-	p.BitsPerElement = orNil(p.BitsPerElement, d.BitsPerElement)
+	p.BitsPerKey = orNil(p.BitsPerKey, d.BitsPerKey)
 	p.Hashes = orNil(p.Hashes, d.Hashes)
 	p.Bits = orNil(p.Bits, d.Bits)
 	p.Widths = orNil(p.Widths, d.Widths)

@@ -21,7 +21,7 @@ import (
 //
 // A Filter may also report its memory, in one of two ways found by type
 // assertion: a Sizer reports the bits of its cells, which the results
-// record as Bits and bits per element; a filter with a method
+// record as Bits and bits per key; a filter with a method
 // Stats() variants.Stats, as every variants.Filter has, reports its bits,
 // its number of stages and the false-positive rate its fill implies
 // (Row.Estimated). Stats is used when a filter has both.

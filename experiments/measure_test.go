@@ -136,8 +136,8 @@ func TestMeasureOwnFilter(t *testing.T) {
 		if row.Series != name || row.Items != specs[0].Items[i%3] || len(row.Trials) != 24 || row.Filters != 24 || row.Queries != 20_000 {
 			t.Fatalf("row %d: %s at %d items, %d trials of %d filters, %d queries", i, row.Series, row.Items, len(row.Trials), row.Filters, row.Queries)
 		}
-		if row.Bits != moduloBits || row.BitsPerElement != moduloBits/float64(row.Items) || row.Interval != "t" {
-			t.Errorf("row %d: bits %d, bits per element %g, interval %q", i, row.Bits, row.BitsPerElement, row.Interval)
+		if row.Bits != moduloBits || row.BitsPerKey != moduloBits/float64(row.Items) || row.Interval != "t" {
+			t.Errorf("row %d: bits %d, bits per key %g, interval %q", i, row.Bits, row.BitsPerKey, row.Interval)
 		}
 		se := standardErrors(row)
 		switch {

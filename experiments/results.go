@@ -111,9 +111,9 @@ type Row struct {
 	Hashes int `json:"hashes,omitempty"`
 	// Stages is the mean number of stages of a scalable filter.
 	Stages float64 `json:"stages,omitempty"`
-	// BitsPerElement is Bits/Items; for a sliding-window filter's rows,
-	// Bits/Window, the bits per item of the window it guarantees.
-	BitsPerElement float64 `json:"bits_per_element,omitempty"`
+	// BitsPerKey is Bits/Items; for a sliding-window filter's rows,
+	// Bits/Window, the bits per key of the window it guarantees.
+	BitsPerKey float64 `json:"bits_per_element,omitempty"`
 
 	// Filters is the number of independently seeded filters measured.
 	Filters int `json:"filters"`
@@ -262,9 +262,9 @@ func (r *Row) aggregate(conf float64) error {
 	r.Removed = removed / nf
 	switch {
 	case r.Window > 0 && r.Bits > 0:
-		r.BitsPerElement = bits / nf / float64(r.Window)
+		r.BitsPerKey = bits / nf / float64(r.Window)
 	case r.Items > 0 && r.Bits > 0:
-		r.BitsPerElement = bits / nf / float64(r.Items)
+		r.BitsPerKey = bits / nf / float64(r.Items)
 	}
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	if r.Scale > 0 {
@@ -558,7 +558,7 @@ var columns = []column{
 	{"cells", func(r *Row) string { return fmtUint(r.Cells) }},
 	{"hashes", func(r *Row) string { return fmtInt(r.Hashes) }},
 	{"stages", func(r *Row) string { return fmtFloat(r.Stages) }},
-	{"bits_per_element", func(r *Row) string { return fmtFloat(r.BitsPerElement) }},
+	{"bits_per_element", func(r *Row) string { return fmtFloat(r.BitsPerKey) }},
 	{"filters", func(r *Row) string { return strconv.Itoa(r.Filters) }},
 	{"queries", func(r *Row) string { return fmtUint(r.Queries) }},
 	{"members", func(r *Row) string { return fmtUint(r.Members) }},
@@ -687,7 +687,7 @@ func (r Row) template() Row {
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
 	r.NsPerPresent = 0
 	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = 0, 0, 0
-	r.BitsPerElement = 0
+	r.BitsPerKey = 0
 	r.CardinalityRow = r.CardinalityRow.template()
 	return r
 }

@@ -194,14 +194,14 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
 		}
 	}
 	for _, n := range p.Keys {
-		m, err := analysis.OptimalBits(n, p.P)
+		sd, err := analysis.StandardSize(n, p.P)
 		if err != nil {
 			return fail(paramError("keys", "%v", err))
 		}
 		pl.Groups = append(pl.Groups, Group{
 			Key:     fmt.Sprintf("%s/%s/n=%d", TimedRun, RandomLines, n),
 			Filters: 1,
-			Run:     TimeLines(m),
+			Run:     TimeLines(sd.Bits),
 			Rows:    []int{pl.AddRow(Row{Series: RandomLines, Items: n, Capacity: n, Filters: 1, Queries: p.Queries, Target: p.P})},
 		})
 	}

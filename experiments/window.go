@@ -72,7 +72,7 @@ const MeasuredWindow = "measure-window"
 // MeasureWindow measures the sliding-window filters that specs describe
 // and returns their results: for each spec, one rate Row per position
 // (Items the position, Window the spec's window, Members the newest items
-// checked, min(Window, position), BitsPerElement the bits per item of
+// checked, min(Window, position), BitsPerKey the bits per key of
 // the window, Theory the spec's theory
 // at the position), then one recall Row per age bucket (Age and AgeEnd its
 // ages, Items the last recall position, Queries the items queried per

@@ -197,8 +197,8 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 // the most recent window keys always test present and whose false-positive
 // rate stays at most fpr at every phase of the generation cycle, with the
 // fewest bits the exact theory allows: K, L, G and SliceBits are those of
-// analysis.AgePartitionedFor (see there for the rule), or of
-// analysis.AgePartitionedBlockedFor if p.Blocked is set. The criterion is
+// analysis.AgePartitionedSize (see there for the rule), or of
+// analysis.BlockedAgePartitionedSize if p.Blocked is set. The criterion is
 // the rate at the worst point of the cycle, just before a shift, not its
 // mean: a filter sized for the mean would exceed fpr in part of every
 // generation. The sizing favours many slices, which flatten the sawtooth:
@@ -211,9 +211,9 @@ func NewAgePartitionedFor(window uint64, fpr float64, p AgePartitionedParams) (*
 	if p.K != 0 || p.L != 0 || p.G != 0 || p.SliceBits != 0 {
 		return nil, invalid("age-partitioned filter: NewAgePartitionedFor picks K, L, G and SliceBits; got %d, %d, %d, %d", p.K, p.L, p.G, p.SliceBits)
 	}
-	size := analysis.AgePartitionedFor
+	size := analysis.AgePartitionedSize
 	if p.Blocked {
-		size = analysis.AgePartitionedBlockedFor
+		size = analysis.BlockedAgePartitionedSize
 	}
 	g, err := size(window, fpr)
 	if err != nil {

@@ -64,7 +64,7 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 // items at false-positive rate fpr: by StandardGeometry (ClassicSizing) unless the
 // optional rule says ExactSizing, which gives the fewest bits, a multiple
 // of k, whose exact partitioned rate at capacity items is at most fpr
-// (analysis.ExactPartitionedBits). More than one rule, or an unknown one,
+// (analysis.ExactPartitionedSize). More than one rule, or an unknown one,
 // is an error wrapping ErrInvalidParams.
 func NewPartitionedFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule) (*Partitioned, error) {
 	r, err := sizingRule(rule)

@@ -14,7 +14,7 @@ const (
 	// built with R = 0: 0.9, the top of the range 0.8 to 0.9 that Almeida
 	// et al. recommend. A scalable filter is for sets whose size is not
 	// known, so the default is chosen for large growth. With s = 2, P =
-	// 0.001 and n0 = 1000 the stages of analysis.Scalable cost, per element
+	// 0.001 and n0 = 1000 the stages of analysis.Scalable cost, per item
 	// held, after 1000 times growth (10 stages, 10^6 items): 22.78 bits at
 	// r = 0.8, 22.04 at r = 0.85 and 22.09 at r = 0.9; after 16383 times
 	// growth (14 full stages): 24.11, 22.99 and 22.72. A larger r raises

@@ -213,7 +213,7 @@ func TestScalableFromOne(t *testing.T) {
 				}
 			}
 			rate := float64(fp) / q
-			t.Logf("%d items in %d stages, %.1f bits per item, rate %.2e, estimate %.2e", st.Items, len(st.Stages), float64(st.Bits)/float64(st.Items), rate, st.EstimatedFPR)
+			t.Logf("%d items in %d stages, %.1f bits per key, rate %.2e, estimate %.2e", st.Items, len(st.Stages), float64(st.Bits)/float64(st.Items), rate, st.EstimatedFPR)
 			if st.EstimatedFPR >= P {
 				t.Errorf("estimated rate %v, want below %v", st.EstimatedFPR, P)
 			}

@@ -38,7 +38,7 @@ func (g Geometry) validate() error {
 // StandardGeometry returns the geometry of a standard filter for capacity n and target
 // false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
 // that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
-// (analysis.OptimalBits and analysis.OptimalHashes).
+// (analysis.StandardSize).
 func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	if capacity == 0 {
 		return Geometry{}, invalid("capacity n = 0, want n >= 1")
@@ -46,11 +46,11 @@ func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
 	}
-	m, err := analysis.OptimalBits(capacity, fpr)
+	sd, err := analysis.StandardSize(capacity, fpr)
 	if err != nil {
 		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
 	}
-	return Geometry{Bits: m, Hashes: analysis.OptimalHashes(m, capacity)}, nil
+	return Geometry{Bits: sd.Bits, Hashes: sd.Hashes}, nil
 }
 
 // BlockedGeometry returns the geometry of a blocked filter with blocks of
@@ -71,11 +71,11 @@ func BlockedGeometry(capacity uint64, fpr float64, blockBits int) (Geometry, err
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
 	}
-	m, k, err := analysis.BlockedSize(capacity, fpr, uint64(blockBits))
+	bl, err := analysis.BlockedSize(capacity, fpr, uint64(blockBits))
 	if err != nil {
 		return Geometry{}, invalid("a blocked filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
 	}
-	return Geometry{Bits: m, Hashes: k}, nil
+	return Geometry{Bits: bl.Bits, Hashes: bl.Hashes}, nil
 }
 
 // SplitBlockSized returns the bits of a split-block filter for capacity n
@@ -88,11 +88,11 @@ func SplitBlockSized(capacity uint64, fpr float64) (uint64, error) {
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return 0, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
 	}
-	m, err := analysis.SplitBlockSize(capacity, fpr)
+	sb, err := analysis.SplitBlockSize(capacity, fpr)
 	if err != nil {
 		return 0, invalid("a split-block filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
 	}
-	return m, nil
+	return sb.Bits, nil
 }
 
 // SizingRule selects how NewStandardFor and NewPartitionedFor turn a
@@ -110,9 +110,9 @@ const (
 	ClassicSizing SizingRule = iota
 	// ExactSizing gives the fewest bits, with the integer k that reaches
 	// them, whose exact rate with n items is at most p: ExactFPR for a
-	// standard filter (analysis.ExactBits), PartitionedFPR for a
+	// standard filter (analysis.ExactStandardSize), PartitionedFPR for a
 	// partitioned one, whose bits are then a multiple of k
-	// (analysis.ExactPartitionedBits). It costs at most 0.42% more bits
+	// (analysis.ExactPartitionedSize). It costs at most 0.42% more bits
 	// than the classic sizing over the same range.
 	ExactSizing
 )
@@ -154,13 +154,19 @@ func sizedBy(rule SizingRule, capacity uint64, fpr float64, partitioned bool) (G
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
 	}
-	size := analysis.ExactBits
+	var g Geometry
+	var err error
 	if partitioned {
-		size = analysis.ExactPartitionedBits
+		var s analysis.Partitioned
+		s, err = analysis.ExactPartitionedSize(capacity, fpr)
+		g = Geometry{Bits: s.Bits, Hashes: s.Hashes}
+	} else {
+		var s analysis.Standard
+		s, err = analysis.ExactStandardSize(capacity, fpr)
+		g = Geometry{Bits: s.Bits, Hashes: s.Hashes}
 	}
-	m, k, err := size(capacity, fpr)
 	if err != nil {
 		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
 	}
-	return Geometry{Bits: m, Hashes: k}, nil
+	return g, nil
 }

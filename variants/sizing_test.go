@@ -31,7 +31,8 @@ func TestExactSizing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, k, _ := analysis.ExactBits(c.n, c.p)
+		sd, _ := analysis.ExactStandardSize(c.n, c.p)
+		m, k := sd.Bits, sd.Hashes
 		st := s.Stats()
 		if st.Bits != m || st.Hashes != k || analysis.ExactFPR(st.Bits, c.n, st.Hashes) > c.p {
 			t.Errorf("n=%d p=%g: exact standard m=%d k=%d, want %d %d", c.n, c.p, st.Bits, st.Hashes, m, k)
@@ -43,7 +44,8 @@ func TestExactSizing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pm, pk, _ := analysis.ExactPartitionedBits(c.n, c.p)
+		pt, _ := analysis.ExactPartitionedSize(c.n, c.p)
+		pm, pk := pt.Bits, pt.Hashes
 		if ps := pf.Stats(); ps.Bits != pm || ps.Hashes != pk || analysis.PartitionedFPR(ps.Bits, c.n, ps.Hashes) > c.p {
 			t.Errorf("n=%d p=%g: exact partitioned m=%d k=%d, want %d %d", c.n, c.p, ps.Bits, ps.Hashes, pm, pk)
 		}

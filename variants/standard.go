@@ -35,7 +35,7 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 // NewStandardFor returns an empty standard filter sized for capacity items
 // at false-positive rate fpr: by StandardGeometry (ClassicSizing) unless the optional
 // rule says ExactSizing, which gives the fewest bits whose exact rate at
-// capacity items is at most fpr (analysis.ExactBits). More than one rule,
+// capacity items is at most fpr (analysis.ExactStandardSize). More than one rule,
 // or an unknown one, is an error wrapping ErrInvalidParams.
 func NewStandardFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule) (*Standard, error) {
 	r, err := sizingRule(rule)

@@ -26,8 +26,8 @@ var labels = []struct{ key, label string }{
 	{"slice_bits", "bits per slice"},
 	{"block_bits", "block size B (bits)"},
 	{"blocks", "blocks"},
-	{"bits_per_item", "bits per item"},
-	{"information_minimum_bits_per_item", "information-theoretic minimum (bits per item at p)"},
+	{"bits_per_key", "bits per key"},
+	{"information_minimum_bits_per_key", "information-theoretic minimum (bits per key at p)"},
 	{"overhead", "overhead (× the minimum)"},
 	{"fpr_classic", "rate at (m, n, k), classic formula"},
 	{"fpr_exact", "rate at (m, n, k), exact"},
@@ -41,7 +41,7 @@ var labels = []struct{ key, label string }{
 	{"fpr_standard_exact", "rate of a standard filter of the same m, n, k (exact)"},
 	{"standard.m", "standard filter for the same n and p: bits"},
 	{"standard.bytes", "standard filter: memory"},
-	{"standard.bits_per_item", "standard filter: bits per item"},
+	{"standard.bits_per_key", "standard filter: bits per key"},
 	{"standard.penalty_percent", "block penalty (% more bits than the standard filter)"},
 	{"saturation_probability", "probability that some counter saturates at n"},
 	{"fan_overflow_bound", "bound of Fan et al. on a counter overflowing"},
@@ -50,8 +50,8 @@ var labels = []struct{ key, label string }{
 // variantLabels replaces labels whose meaning differs for a variant.
 var variantLabels = map[string]map[string]string{
 	counting: {
-		"m":             "counters m",
-		"bits_per_item": "memory bits per item",
+		"m":            "counters m",
+		"bits_per_key": "memory bits per key",
 	},
 	scalable: {
 		"p":          "target rate P",

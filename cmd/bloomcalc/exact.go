@@ -10,7 +10,7 @@ import (
 
 // exactResult is the exact sizing printed beside the classic one when n
 // and p are given: the fewest bits whose exact rate at the best integer k
-// is at most p (analysis.ExactBits), and how far the classic geometry's
+// is at most p (analysis.ExactStandardSize), and how far the classic geometry's
 // exact rate lands from p.
 type exactResult struct {
 	M     uint64  `json:"m"`
@@ -31,10 +31,11 @@ func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	if known.N == 0 || known.P == 0 || known.M != 0 || known.K != 0 {
 		return nil, nil
 	}
-	m, k, err := analysis.ExactBits(s.N, s.P)
+	sd, err := analysis.ExactStandardSize(s.N, s.P)
 	if err != nil {
 		return nil, err
 	}
+	m, k := sd.Bits, sd.Hashes
 	return &exactResult{
 		M:           m,
 		Bytes:       units.FormatBytes(m),

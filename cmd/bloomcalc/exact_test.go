@@ -11,14 +11,15 @@ import (
 // TestRunExactSizing checks that -n and -p print both geometries: the
 // issue's case, n = 1e6 at p = 1%, whose classic geometry (m = 9,585,059,
 // k = 7) has exact rate 1.0039%, 0.39% above p, and the exact sizing of
-// analysis.ExactBits; the JSON form carries the same; with -m there is no
+// analysis.ExactStandardSize; the JSON form carries the same; with -m there is no
 // sizing to compare and nothing is added.
 func TestRunExactSizing(t *testing.T) {
 	out, _, err := runArgs("-n", "1M", "-p", "1%")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, k, _ := analysis.ExactBits(1e6, 0.01)
+	sd, _ := analysis.ExactStandardSize(1e6, 0.01)
+	m, k := sd.Bits, sd.Hashes
 	for _, want := range []string{
 		"9585059", "the classic geometry's exact rate is 0.392% above p",
 		"exact sizing          m = " + itoa(m) + " ", "k = " + itoa(uint64(k)) + ": exact rate",

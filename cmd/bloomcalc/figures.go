@@ -42,8 +42,8 @@ type curve struct {
 
 // figures draws the figures of a result: the rate against the items
 // inserted for every variant; for blocked and split-block filters the
-// block penalty against the bits per item; for a scalable filter the
-// compound rate and the bits per item against the items, with the stage
+// block penalty against the bits per key; for a scalable filter the
+// compound rate and the bits per key against the items, with the stage
 // boundaries.
 func figures(in figInput) ([]figure, error) {
 	if in.variant == scalable {
@@ -209,14 +209,14 @@ func saturationFigure(in figInput) (figure, error) {
 }
 
 // penaltyFigure draws the rate of a blocked or split-block filter against
-// that of a standard filter of the same bits per item, each with its best
+// that of a standard filter of the same bits per key, each with its best
 // k, at this n and block size.
 func penaltyFigure(in figInput) (figure, error) {
 	b, n := in.BlockBits, in.N
 	pts := make([]plotter.XY, penaltyPoints)
 	parallel(penaltyPoints, func(i int) {
 		pts[i] = plotter.XY{X: math.NaN()} // not drawn
-		c := 3 * float64(i+1)              // 3 to 24 bits per item
+		c := 3 * float64(i+1)              // 3 to 24 bits per key
 		blocks := math.Max(1, math.Round(c*float64(n)/float64(b)))
 		m := uint64(blocks) * b
 		if m < n || m > analysis.MaxBits {
@@ -230,7 +230,7 @@ func penaltyFigure(in figInput) (figure, error) {
 		}
 		std := analysis.ExactFPR(m, n, analysis.OptimalHashes(m, n))
 		if rate > 0 && std > 0 {
-			pts[i] = plotter.XY{X: analysis.BitsPerElement(m, n), Y: rate / std}
+			pts[i] = plotter.XY{X: analysis.BitsPerKey(m, n), Y: rate / std}
 		}
 	})
 	var xys plotter.XYs
@@ -239,7 +239,7 @@ func penaltyFigure(in figInput) (figure, error) {
 			xys = append(xys, xy)
 		}
 	}
-	p := plots.Panel(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per item", "rate ÷ standard filter's rate")
+	p := plots.Panel(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per key", "rate ÷ standard filter's rate")
 	p.X.Min, p.X.Max = 0, 25
 	top := 10.0
 	for _, xy := range xys {
@@ -253,22 +253,22 @@ func penaltyFigure(in figInput) (figure, error) {
 	if err := addCurve(p, xys, 0, false, label); err != nil {
 		return figure{}, err
 	}
-	if c := analysis.BitsPerElement(in.M, in.N); c <= 25 {
-		if err := markX(p, c, 1, top, fmt.Sprintf("this filter, %.2f bits per item", c)); err != nil {
+	if c := analysis.BitsPerKey(in.M, in.N); c <= 25 {
+		if err := markX(p, c, 1, top, fmt.Sprintf("this filter, %.2f bits per key", c)); err != nil {
 			return figure{}, err
 		}
 	}
-	caption := "How many times a standard filter's rate the blocks cost at each bits per item, both with their best k, " +
+	caption := "How many times a standard filter's rate the blocks cost at each bits per key, both with their best k, " +
 		"at this n and block size; the bits the blocks cost at this n and p are the block penalty in the table."
 	if in.variant == splitBlock {
-		caption = "How many times a standard filter's rate (with its best k) the split-block filter (k = 8) has at each bits per item, " +
+		caption = "How many times a standard filter's rate (with its best k) the split-block filter (k = 8) has at each bits per key, " +
 			"at this n; the bits it costs at this n and p are the block penalty in the table."
 	}
 	return render(p, "fig-penalty", caption)
 }
 
 // scalableFigures draws a scalable filter's compound rate and its bits per
-// item against the items held, on logarithmic axes, with the boundaries of
+// key against the items held, on logarithmic axes, with the boundaries of
 // its stages and the bound P.
 func scalableFigures(in figInput) ([]figure, error) {
 	sc := analysis.Scalable{P: in.P, R: in.R, S: in.S, N0: in.N0, BlockBits: in.BlockBits}
@@ -299,7 +299,7 @@ func scalableFigures(in figInput) ([]figure, error) {
 	for j, x := range xs {
 		rate = append(rate, plotter.XY{X: float64(x), Y: c.FPR[j]})
 	}
-	// The bits per item jump where a stage opens: at a boundary b the
+	// The bits per key jump where a stage opens: at a boundary b the
 	// stages so far are full, at b+1 the next one is open. Between the
 	// grid's points they are the bits of the stages open, over the items.
 	var bounds []float64
@@ -310,7 +310,7 @@ func scalableFigures(in figInput) ([]figure, error) {
 	for i, st := range c.Stages {
 		if i > 0 {
 			for ; j < len(xs) && xs[j] <= held; j++ {
-				bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
+				bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerKey[j]})
 			}
 			if len(bpi) == 0 || bpi[len(bpi)-1].X != float64(held) {
 				bpi = append(bpi, plotter.XY{X: float64(held), Y: bits / float64(held)})
@@ -322,7 +322,7 @@ func scalableFigures(in figInput) ([]figure, error) {
 		held += st.Capacity
 	}
 	for ; j < len(xs); j++ {
-		bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerElement[j]})
+		bpi = append(bpi, plotter.XY{X: float64(xs[j]), Y: c.BitsPerKey[j]})
 	}
 	// The rate.
 	p := plots.Panel("compound rate against items held, scalable filter", "items held", "false-positive rate")
@@ -351,8 +351,8 @@ func scalableFigures(in figInput) ([]figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The bits per item.
-	q := plots.Panel("bits per item against items held, scalable filter", "items held", "bits per item")
+	// The bits per key.
+	q := plots.Panel("bits per key against items held, scalable filter", "items held", "bits per key")
 	plots.LogX(q)
 	q.X.Min, q.X.Max = lo, hi
 	top := 1.0

@@ -2,11 +2,11 @@
 // the false-positive rate p, the size m and the number of hash functions k,
 // it computes the rest, with the conventions of the common online
 // calculator (see analysis.Solve), and prints the geometry, its memory, the
-// bits per item against the information-theoretic minimum, and the
+// bits per key against the information-theoretic minimum, and the
 // false-positive rate at that geometry by the classic and the exact
 // formula. Given -n and -p only, it prints the exact sizing too: the
 // fewest bits whose exact rate at the best integer k is at most p
-// (analysis.ExactBits), and whether and by how much the classic geometry's
+// (analysis.ExactStandardSize), and whether and by how much the classic geometry's
 // exact rate misses p.
 //
 // With -variant blocked or -variant split-block it sizes a blocked filter
@@ -171,8 +171,8 @@ type result struct {
 	Bytes              string  `json:"bytes"`
 	K                  int     `json:"k"`
 	P                  float64 `json:"p"`
-	BitsPerItem        float64 `json:"bits_per_item"`
-	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	BitsPerKey         float64 `json:"bits_per_key"`
+	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	ClassicFPR         float64 `json:"fpr_classic"`
 	ExactFPR           float64 `json:"fpr_exact"`
@@ -305,7 +305,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Bytes:              units.FormatBytes(s.M),
 		K:                  s.K,
 		P:                  s.P,
-		BitsPerItem:        analysis.BitsPerElement(s.M, s.N),
+		BitsPerKey:         analysis.BitsPerKey(s.M, s.N),
 		InformationMinimum: analysis.InformationMinimum(s.P),
 		ClassicFPR:         analysis.ClassicFPR(s.M, s.N, s.K),
 		ExactFPR:           analysis.ExactFPR(s.M, s.N, s.K),
@@ -313,7 +313,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := useless(s, r.ExactFPR, given); err != nil {
 		return usage(err)
 	}
-	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	r.Overhead = r.BitsPerKey / r.InformationMinimum
 	if r.Exact, err = exactSizing(known, s); err != nil {
 		return err
 	}
@@ -334,8 +334,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 func useless(s analysis.Sizing, exact float64, given []string) error {
 	flags := strings.Join(given, ", ")
 	if s.M < s.N {
-		return fmt.Errorf("%s: %d bits for %d items is %.3g bits per item (rate %.3g); a useful filter has at least one (-m %d)",
-			flags, s.M, s.N, analysis.BitsPerElement(s.M, s.N), exact, s.N)
+		return fmt.Errorf("%s: %d bits for %d items is %.3g bits per key (rate %.3g); a useful filter has at least one (-m %d)",
+			flags, s.M, s.N, analysis.BitsPerKey(s.M, s.N), exact, s.N)
 	}
 	if exact >= 0.9995 {
 		return fmt.Errorf("%s: m = %d, n = %d and k = %d give a rate of %.4g, yes to every key; use a smaller -k or a larger -m",
@@ -379,8 +379,8 @@ func printText(w io.Writer, r result, target bool) error {
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Bytes)},
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
-		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
-		{"information minimum", fmt.Sprintf("%.3f bits per item at p", r.InformationMinimum)},
+		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
+		{"information minimum", fmt.Sprintf("%.3f bits per key at p", r.InformationMinimum)},
 		{"Bloom overhead", fmt.Sprintf("%.3f x the minimum (1/ln 2 = %.3f when optimal)", r.Overhead, math.Log2E)},
 		{"FPR at (m, n, k)", fmt.Sprintf("classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)},
 	}

@@ -27,7 +27,7 @@ func TestRunSizing(t *testing.T) {
 		t.Fatalf("run: %v, stderr %q", err, errOut)
 	}
 	for _, want := range []string{"10000000 items", "191701168 (22.85 MiB)", "hashes (k)            13",
-		"bits per item         19.170", "13.288", "1.443", "classic 0.000100135, exact 0.000100135"} {
+		"bits per key          19.170", "13.288", "1.443", "classic 0.000100135, exact 0.000100135"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -52,7 +52,7 @@ func TestRunJSON(t *testing.T) {
 	}
 	var raw map[string]any
 	json.Unmarshal([]byte(out), &raw)
-	for _, key := range []string{"n", "m", "k", "p", "bytes", "bits_per_item", "information_minimum_bits_per_item", "overhead", "fpr_classic", "fpr_exact"} {
+	for _, key := range []string{"n", "m", "k", "p", "bytes", "bits_per_key", "information_minimum_bits_per_key", "overhead", "fpr_classic", "fpr_exact"} {
 		if _, ok := raw[key]; !ok {
 			t.Errorf("JSON lacks %q", key)
 		}
@@ -143,7 +143,7 @@ func TestMistakes(t *testing.T) {
 		{[]string{"-n", "10", "-p", "0.1", "extra"}, "unexpected argument \"extra\""},
 		{[]string{"-m", "10", "-p", "1e-9"}, "cannot hold"},
 		{[]string{"-n", "1M", "-m", "1KB"}, "-n, -m: 8000 bits for 1000000 items"},
-		{[]string{"-n", "1000", "-m", "999"}, "0.999 bits per item"},
+		{[]string{"-n", "1000", "-m", "999"}, "0.999 bits per key"},
 		{[]string{"-n", "1000", "-m", "2000", "-k", "64"}, "k = 64"},
 		{[]string{"-variant", "bogus", "-n", "1", "-p", "0.1"}, "-variant: unknown variant \"bogus\""},
 		{[]string{"-block", "64", "-n", "1", "-p", "0.1"}, "-block: only -variant blocked"},
@@ -182,17 +182,18 @@ func runVariantJSON(t *testing.T, args ...string) variantResult {
 // n and p.
 func checkStandard(t *testing.T, r variantResult) {
 	t.Helper()
-	std, err := analysis.OptimalBits(r.N, r.P)
+	sd, err := analysis.StandardSize(r.N, r.P)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerItem: analysis.BitsPerElement(std, r.N),
+	std := sd.Bits
+	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerKey: analysis.BitsPerKey(std, r.N),
 		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
 	if r.Standard == nil || *r.Standard != want {
 		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
 	}
-	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerItem != analysis.BitsPerElement(r.M, r.N) {
-		t.Errorf("memory %q, %v bits per item for m = %d, n = %d", r.Bytes, r.BitsPerItem, r.M, r.N)
+	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
+		t.Errorf("memory %q, %v bits per key for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
 	}
 }
 
@@ -208,10 +209,11 @@ func TestRunBlockedSizing(t *testing.T) {
 		{[]string{"-variant", "blocked", "-block", "4096", "-n", "10M", "-p", "1 in 1000"}, 10e6, 1e-3, 4096},
 	} {
 		// The values are analysis's at the same n, p and B.
-		m, k, err := analysis.BlockedSize(c.n, c.p, c.blockBits)
+		bl, err := analysis.BlockedSize(c.n, c.p, c.blockBits)
 		if err != nil {
 			t.Fatal(err)
 		}
+		m, k := bl.Bits, bl.Hashes
 		exact, putze := analysis.BlockedFPR(m, c.n, k, c.blockBits), analysis.BlockedClassicFPR(m, c.n, k, c.blockBits)
 		r := runVariantJSON(t, c.args...)
 		if r.Variant != "blocked" || r.BlockBits != c.blockBits || r.Blocks != m/c.blockBits || r.N != c.n || r.M != m || r.K != k || r.P != c.p {
@@ -229,14 +231,15 @@ func TestRunBlockedSizing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		std, _ := analysis.OptimalBits(c.n, c.p)
+		sd, _ := analysis.StandardSize(c.n, c.p)
+		std := sd.Bits
 		for _, want := range []string{
 			fmt.Sprintf("variant               blocked, %d-bit blocks\n", c.blockBits),
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
 			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/c.blockBits),
 			fmt.Sprintf("hashes (k)            %d\n", k),
-			fmt.Sprintf("bits per item         %.3f\n", analysis.BitsPerElement(m, c.n)),
-			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per item", std, units.FormatBytes(std), analysis.BitsPerElement(std, c.n)),
+			fmt.Sprintf("bits per key          %.3f\n", analysis.BitsPerKey(m, c.n)),
+			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per key", std, units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
 			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
 		} {
@@ -252,10 +255,11 @@ func TestRunSplitBlockSizing(t *testing.T) {
 		{"-variant", "split-block", "-n", "1e6", "-p", "0.001"},
 		{"-variant", "split-block", "-n", "1e6", "-p", "0.001", "-k", "8"},
 	} {
-		m, err := analysis.SplitBlockSize(1e6, 0.001)
+		sb, err := analysis.SplitBlockSize(1e6, 0.001)
 		if err != nil {
 			t.Fatal(err)
 		}
+		m := sb.Bits
 		exact := analysis.SplitBlockFPR(m, 1e6)
 		r := runVariantJSON(t, args...)
 		if r.Variant != "split-block" || r.BlockBits != 256 || r.Blocks != m/256 || r.M != m || r.K != 8 || r.P != 0.001 ||
@@ -283,7 +287,7 @@ func TestRunSplitBlockSizing(t *testing.T) {
 }
 
 func TestRunVariantRate(t *testing.T) {
-	const n, m = 1000000, 1 << 23 // 1MiB, 8.39 bits per item
+	const n, m = 1000000, 1 << 23 // 1MiB, 8.39 bits per key
 	// blocked, n and m: the k with the lowest rate, found here by trying
 	// every k from 1 to 20.
 	best := 1
@@ -329,7 +333,7 @@ func TestRunVariantRate(t *testing.T) {
 }
 
 // TestBestBlockedHashes checks the search for the best k against trying
-// every k in a window around it, from the usual bits per item to far beyond
+// every k in a window around it, from the usual bits per key to far beyond
 // (where the best k of the blocked filter is far below that of a standard
 // filter, the search's start). The rate is unimodal in k, so a minimum
 // inside the window is the minimum.

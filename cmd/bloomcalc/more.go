@@ -88,8 +88,8 @@ type partitionedResult struct {
 	K                  int     `json:"k"`
 	SliceBits          uint64  `json:"slice_bits"`
 	P                  float64 `json:"p"`
-	BitsPerItem        float64 `json:"bits_per_item"`
-	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	BitsPerKey         float64 `json:"bits_per_key"`
+	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	ClassicFPR         float64 `json:"fpr_classic"`
 	ExactFPR           float64 `json:"fpr_exact"` // analysis.PartitionedFPR
@@ -108,8 +108,8 @@ type countingResult struct {
 	Bytes              string  `json:"bytes"`       // of memory_bits
 	K                  int     `json:"k"`
 	P                  float64 `json:"p"`
-	BitsPerItem        float64 `json:"bits_per_item"` // memory bits per item
-	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	BitsPerKey         float64 `json:"bits_per_key"` // memory bits per key
+	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	ClassicFPR         float64 `json:"fpr_classic"`
 	ExactFPR           float64 `json:"fpr_exact"`
@@ -159,25 +159,25 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 		}
 		r := partitionedResult{
 			Variant: v, N: s.N, M: m, Bytes: units.FormatBytes(m), K: s.K, SliceBits: b, P: s.P,
-			BitsPerItem:        analysis.BitsPerElement(m, s.N),
+			BitsPerKey:         analysis.BitsPerKey(m, s.N),
 			InformationMinimum: analysis.InformationMinimum(s.P),
 			ClassicFPR:         analysis.ClassicFPR(m, s.N, s.K),
 			ExactFPR:           analysis.PartitionedFPR(m, s.N, s.K),
 			StandardExactFPR:   analysis.ExactFPR(m, s.N, s.K),
 		}
-		r.Overhead = r.BitsPerItem / r.InformationMinimum
+		r.Overhead = r.BitsPerKey / r.InformationMinimum
 		out = r
 	case counting:
 		mem := s.M * uint64(width)
 		r := countingResult{
 			Variant: v, N: s.N, M: s.M, Width: width, MemoryBits: mem, Bytes: units.FormatBytes(mem), K: s.K, P: s.P,
-			BitsPerItem:           analysis.BitsPerElement(mem, s.N),
+			BitsPerKey:            analysis.BitsPerKey(mem, s.N),
 			InformationMinimum:    analysis.InformationMinimum(s.P),
 			ClassicFPR:            analysis.ClassicFPR(s.M, s.N, s.K),
 			ExactFPR:              analysis.ExactFPR(s.M, s.N, s.K),
 			SaturationProbability: analysis.SaturationProbability(s.M, s.N, s.K, width),
 		}
-		r.Overhead = r.BitsPerItem / r.InformationMinimum
+		r.Overhead = r.BitsPerKey / r.InformationMinimum
 		if fan := analysis.FanOverflowBound(s.M, s.N, s.K, width); !math.IsInf(fan, 0) && !math.IsNaN(fan) {
 			r.FanOverflowBound = &fan
 		}
@@ -202,11 +202,11 @@ type scalableResult struct {
 	N         uint64  `json:"n"`          // items held
 	M         uint64  `json:"m"`          // bits of all the stages
 	Bytes     string  `json:"bytes"`
-	// BitsPerItem is m / n.
-	BitsPerItem float64 `json:"bits_per_item"`
-	// InformationMinimum is log2(1/P) bits per item, and Overhead the
-	// bits per item over it.
-	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	// BitsPerKey is m / n.
+	BitsPerKey float64 `json:"bits_per_key"`
+	// InformationMinimum is log2(1/P) bits per key, and Overhead the
+	// bits per key over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	// Bound is P0/(1 - r), which bounds the compound rate at every size.
 	Bound float64 `json:"bound"`
@@ -276,9 +276,9 @@ func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysi
 			SliceBits: st.SliceBits, Bits: st.Bits, Error: st.Error, FPR: sc.StageFPR(st, items)})
 	}
 	r.Bytes = units.FormatBytes(r.M)
-	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
-	r.Overhead = r.BitsPerItem / r.InformationMinimum
+	r.Overhead = r.BitsPerKey / r.InformationMinimum
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -304,8 +304,8 @@ func printMore(w io.Writer, out any, target bool) error {
 		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
 		add("bits (m)", "%d (%s)", r.M, r.Bytes)
 		add("hashes (k)", "%d", r.K)
-		add("bits per item", "%.3f", r.BitsPerItem)
-		add("information minimum", "%.3f bits per item at p", r.InformationMinimum)
+		add("bits per key", "%.3f", r.BitsPerKey)
+		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
 		add("Bloom overhead", "%.3f x the minimum", r.Overhead)
 		add("FPR at (m, n, k)", "classic %.6g, exact %.6g (a standard filter: exact %.6g)", r.ClassicFPR, r.ExactFPR, r.StandardExactFPR)
 	case countingResult:
@@ -314,8 +314,8 @@ func printMore(w io.Writer, out any, target bool) error {
 		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
 		add("counters (m)", "%d, %d bits of memory (%s)", r.M, r.MemoryBits, r.Bytes)
 		add("hashes (k)", "%d", r.K)
-		add("bits per item", "%.3f (memory)", r.BitsPerItem)
-		add("information minimum", "%.3f bits per item at p", r.InformationMinimum)
+		add("bits per key", "%.3f (memory)", r.BitsPerKey)
+		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
 		add("overhead", "%.3f x the minimum", r.Overhead)
 		add("FPR at (m, n, k)", "classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)
 		fan := "overflows float64"
@@ -332,7 +332,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("items held (n)", "%d", r.N)
 		add(pLabel, "%.4g (bound P0/(1-r) = %.4g)", r.P, r.Bound)
 		add("bits (m)", "%d (%s) in %d stages", r.M, r.Bytes, len(r.Stages))
-		add("bits per item", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerItem, r.Overhead, r.InformationMinimum)
+		add("bits per key", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerKey, r.Overhead, r.InformationMinimum)
 		add("FPR at n", "%.6g (compound)", r.ExactFPR)
 	}
 	var b strings.Builder

@@ -39,18 +39,18 @@ func combinations(v string) string {
 // variantResult is what bloomcalc prints for a blocked or split-block
 // filter.
 type variantResult struct {
-	Variant     string  `json:"variant"`
-	BlockBits   uint64  `json:"block_bits"`
-	Blocks      uint64  `json:"blocks"`
-	N           uint64  `json:"n"`
-	M           uint64  `json:"m"`
-	Bytes       string  `json:"bytes"`
-	K           int     `json:"k"`
-	P           float64 `json:"p"` // the target if -p was given, else the exact rate
-	BitsPerItem float64 `json:"bits_per_item"`
-	// InformationMinimum is log2(1/p) bits per item, and Overhead the
-	// bits per item over it.
-	InformationMinimum float64 `json:"information_minimum_bits_per_item"`
+	Variant    string  `json:"variant"`
+	BlockBits  uint64  `json:"block_bits"`
+	Blocks     uint64  `json:"blocks"`
+	N          uint64  `json:"n"`
+	M          uint64  `json:"m"`
+	Bytes      string  `json:"bytes"`
+	K          int     `json:"k"`
+	P          float64 `json:"p"` // the target if -p was given, else the exact rate
+	BitsPerKey float64 `json:"bits_per_key"`
+	// InformationMinimum is log2(1/p) bits per key, and Overhead the
+	// bits per key over it.
+	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	// Standard is the standard filter for the same n and p; nil if p is
 	// not a rate a filter can be sized for (0 or 1 after rounding).
@@ -64,9 +64,9 @@ type variantResult struct {
 // standardSize is the size of the standard filter that a blocked or
 // split-block filter is compared with.
 type standardSize struct {
-	M           uint64  `json:"m"`
-	Bytes       string  `json:"bytes"`
-	BitsPerItem float64 `json:"bits_per_item"`
+	M          uint64  `json:"m"`
+	Bytes      string  `json:"bytes"`
+	BitsPerKey float64 `json:"bits_per_key"`
 	// PenaltyPercent is how many percent more bits the variant takes.
 	PenaltyPercent float64 `json:"penalty_percent"`
 }
@@ -125,18 +125,23 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		// Under one bit per item the blocks hold so many items that the
 		// load distributions get long and slow to sum (and the filter
 		// answers yes to nearly everything).
-		std, err := analysis.OptimalBits(known.N, known.P)
+		sd, err := analysis.StandardSize(known.N, known.P)
 		if err != nil {
 			return usage(fmt.Errorf("%s: %w", flags, err))
 		}
+		std := sd.Bits
 		if std < known.N {
 			return usage(fmt.Errorf("-p: at p = %g even a standard filter has under one bit per item; %s filters are sized from one bit per item up (p at most 0.618)",
 				known.P, v))
 		}
 		if v == blocked {
-			r.M, r.K, err = analysis.BlockedSize(known.N, known.P, blockBits)
+			var bl analysis.Blocked
+			bl, err = analysis.BlockedSize(known.N, known.P, blockBits)
+			r.M, r.K = bl.Bits, bl.Hashes
 		} else {
-			r.M, err = analysis.SplitBlockSize(known.N, known.P)
+			var sb analysis.SplitBlock
+			sb, err = analysis.SplitBlockSize(known.N, known.P)
+			r.M = sb.Bits
 		}
 		if err != nil {
 			return usage(fmt.Errorf("%s: %w", flags, err))
@@ -181,14 +186,15 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 	}
 	r.Blocks = r.M / blockBits
 	r.Bytes = units.FormatBytes(r.M)
-	r.BitsPerItem = analysis.BitsPerElement(r.M, r.N)
+	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
-	r.Overhead = r.BitsPerItem / r.InformationMinimum
-	if std, err := analysis.OptimalBits(r.N, r.P); err == nil {
+	r.Overhead = r.BitsPerKey / r.InformationMinimum
+	if sd, err := analysis.StandardSize(r.N, r.P); err == nil {
+		std := sd.Bits
 		r.Standard = &standardSize{
 			M:              std,
 			Bytes:          units.FormatBytes(std),
-			BitsPerItem:    analysis.BitsPerElement(std, r.N),
+			BitsPerKey:     analysis.BitsPerKey(std, r.N),
 			PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1),
 		}
 	}
@@ -220,11 +226,11 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
 		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Bytes, r.Blocks)},
 		{"hashes (k)", hashes},
-		{"bits per item", fmt.Sprintf("%.3f", r.BitsPerItem)},
+		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 	}
 	if s := r.Standard; s != nil {
 		lines = append(lines,
-			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per item, for the same n and p", s.M, s.Bytes, s.BitsPerItem)},
+			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per key, for the same n and p", s.M, s.Bytes, s.BitsPerKey)},
 			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
 	}
 	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})

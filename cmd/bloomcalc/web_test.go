@@ -199,13 +199,15 @@ func TestPageAgainstAnalysis(t *testing.T) {
 			}
 		}},
 		{"variant=blocked&n=1e6&p=0.01&B=512", func(t *testing.T, s map[string][2]string) {
-			m, k, _ := analysis.BlockedSize(1e6, 0.01, 512)
+			bl, _ := analysis.BlockedSize(1e6, 0.01, 512)
+			m, k := bl.Bits, bl.Hashes
 			if num(t, s, "m") != float64(m) || num(t, s, "k") != float64(k) || num(t, s, "fpr_exact") != analysis.BlockedFPR(m, 1e6, k, 512) {
 				t.Errorf("blocked: %v, want m %d k %d", s, m, k)
 			}
 		}},
 		{"variant=split-block&n=1e6&p=0.001", func(t *testing.T, s map[string][2]string) {
-			m, _ := analysis.SplitBlockSize(1e6, 0.001)
+			sb, _ := analysis.SplitBlockSize(1e6, 0.001)
+			m := sb.Bits
 			if num(t, s, "m") != float64(m) || num(t, s, "fpr_exact") != analysis.SplitBlockFPR(m, 1e6) {
 				t.Errorf("split-block: %v, want m %d", s, m)
 			}
@@ -213,8 +215,8 @@ func TestPageAgainstAnalysis(t *testing.T) {
 		{"variant=scalable&n=1M&p=0.001", func(t *testing.T, s map[string][2]string) {
 			sc := analysis.Scalable{P: 0.001, R: 0.9, S: 2, N0: 1000}
 			fpr, _ := sc.FPR(1e6)
-			bpi, _ := sc.BitsPerElement(1e6)
-			if num(t, s, "fpr_exact") != fpr || num(t, s, "bits_per_item") != bpi || num(t, s, "bound") != sc.Bound() {
+			bpi, _ := sc.BitsPerKey(1e6)
+			if num(t, s, "fpr_exact") != fpr || num(t, s, "bits_per_key") != bpi || num(t, s, "bound") != sc.Bound() {
 				t.Errorf("scalable: %v", s)
 			}
 		}},

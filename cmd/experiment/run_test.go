@@ -278,7 +278,7 @@ func TestTooManyItemsNamesN(t *testing.T) {
 }
 
 // TestBlockingTable: the blocking table tells its rows apart by memory
-// (bits per item) and by the target they were sized for.
+// (bits per key) and by the target they were sized for.
 func TestBlockingTable(t *testing.T) {
 	res := &experiments.Results{Experiment: "blocking", Variant: "all", Rows: []experiments.Row{
 		{Series: "standard", Items: 10000, Bits: 100000, Hashes: 7, Queries: 10, Rate: 0.008, Theory: 0.0082, Inside: "yes"},
@@ -288,12 +288,12 @@ func TestBlockingTable(t *testing.T) {
 	var b bytes.Buffer
 	printTable(&b, res)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 4 || !strings.Contains(lines[0], "bits/item") || !strings.Contains(lines[0], "sized for p") {
+	if len(lines) != 4 || !strings.Contains(lines[0], "bits per key") || !strings.Contains(lines[0], "sized for p") {
 		t.Fatalf("table:\n%s", b.String())
 	}
 	for i, want := range []string{"10.00", "11.00", "9.59"} {
 		if !strings.Contains(lines[i+1], want) {
-			t.Errorf("row %d lacks its bits per item %s: %q", i, want, lines[i+1])
+			t.Errorf("row %d lacks its bits per key %s: %q", i, want, lines[i+1])
 		}
 	}
 	if !strings.Contains(lines[3], "0.01") {

@@ -34,13 +34,13 @@ func lines(x float64) string {
 }
 
 var (
-	colSeries   = col{"series", func(r *experiments.Row) string { return r.Series }}
-	colItems    = col{"items", func(r *experiments.Row) string { return strconv.FormatUint(r.Items, 10) }}
-	colBits     = col{"m (bits)", func(r *experiments.Row) string { return strconv.FormatUint(r.Bits, 10) }}
-	colK        = col{"k", func(r *experiments.Row) string { return strconv.Itoa(r.Hashes) }}
-	colBPE      = col{"bits/item", func(r *experiments.Row) string { return strconv.FormatFloat(r.BitsPerElement, 'f', 2, 64) }}
-	colQueries  = col{"queries", func(r *experiments.Row) string { return strconv.FormatUint(r.Queries, 10) }}
-	colMeasured = col{"measured rate [interval]", func(r *experiments.Row) string {
+	colSeries     = col{"series", func(r *experiments.Row) string { return r.Series }}
+	colItems      = col{"items", func(r *experiments.Row) string { return strconv.FormatUint(r.Items, 10) }}
+	colBits       = col{"m (bits)", func(r *experiments.Row) string { return strconv.FormatUint(r.Bits, 10) }}
+	colK          = col{"k", func(r *experiments.Row) string { return strconv.Itoa(r.Hashes) }}
+	colBitsPerKey = col{"bits per key", func(r *experiments.Row) string { return strconv.FormatFloat(r.BitsPerKey, 'f', 2, 64) }}
+	colQueries    = col{"queries", func(r *experiments.Row) string { return strconv.FormatUint(r.Queries, 10) }}
+	colMeasured   = col{"measured rate [interval]", func(r *experiments.Row) string {
 		return fmt.Sprintf("%s [%s, %s]", g4(r.Rate), g4(r.Lo), g4(r.Hi))
 	}}
 	colTheory  = col{"theory", func(r *experiments.Row) string { return g4(r.Theory) }}
@@ -61,7 +61,7 @@ func tableColumns(res *experiments.Results) []col {
 	switch res.Experiment {
 	case "fill":
 		if res.Variant == "scalable" {
-			cs := []col{colItems, colStages, colBPE, colMeasured, colTheory, colTarget, colInside}
+			cs := []col{colItems, colStages, colBitsPerKey, colMeasured, colTheory, colTarget, colInside}
 			if len(seriesNames(res)) > 1 {
 				cs = append([]col{colSeries}, cs...)
 			}
@@ -69,7 +69,7 @@ func tableColumns(res *experiments.Results) []col {
 		}
 		return []col{colItems, colMeasured, colTheory, colClassic, colTarget, colInside}
 	case "bits":
-		return []col{colSeries, colBPE, colK, colQueries, colMeasured, colTheory, colClassic, colInside}
+		return []col{colSeries, colBitsPerKey, colK, colQueries, colMeasured, colTheory, colClassic, colInside}
 	case "hashes":
 		return []col{colSeries, colK, colMeasured, colTheory, colClassic, colInside}
 	case "small-m":
@@ -87,7 +87,7 @@ func tableColumns(res *experiments.Results) []col {
 				return fmt.Sprintf("%+.1f%%", 100*(r.Rate/r.Theory-1))
 			}}, colInside, colAdd, colQuery}
 	case "scalable":
-		return []col{colSeries, colItems, colStages, colBPE, colMeasured, colTheory, colInside, colQuery}
+		return []col{colSeries, colItems, colStages, colBitsPerKey, colMeasured, colTheory, colInside, colQuery}
 	case "memory":
 		return []col{colSeries, col{"keys", colItems.get},
 			col{"bytes", func(r *experiments.Row) string { return strconv.FormatFloat(r.Bytes, 'f', 0, 64) }},
@@ -108,7 +108,7 @@ func tableColumns(res *experiments.Results) []col {
 	case "blocking":
 		// The sweep's rows differ in memory, the sized rows in n and p.
 		return []col{colSeries, colItems,
-			col{"bits/item", func(r *experiments.Row) string {
+			col{"bits per key", func(r *experiments.Row) string {
 				return strconv.FormatFloat(float64(r.Bits)/float64(r.Items), 'f', 2, 64)
 			}},
 			colK,
@@ -120,7 +120,7 @@ func tableColumns(res *experiments.Results) []col {
 			}},
 			colMeasured, colTheory, colInside}
 	case "window":
-		// Rate rows: position, bits per item of the guaranteed window,
+		// Rate rows: position, bits per key of the guaranteed window,
 		// the rate; recall rows: the ages instead of the position.
 		rateOnly := func(f func(*experiments.Row) string) func(*experiments.Row) string {
 			return func(r *experiments.Row) string {
@@ -139,7 +139,7 @@ func tableColumns(res *experiments.Results) []col {
 				return fmt.Sprintf("%d-%d", r.Age, r.AgeEnd-1)
 			}},
 			col{"window", func(r *experiments.Row) string { return strconv.FormatUint(r.Window, 10) }},
-			col{"bits/window item", rateOnly(colBPE.get)},
+			col{"bits per key of the window", rateOnly(colBitsPerKey.get)},
 			col{"measured [interval]", colMeasured.get}, colTheory, colInside,
 			col{"ns/add", rateOnly(func(r *experiments.Row) string { return ns(r.NsPerAdd) })},
 			col{"ns/query", rateOnly(func(r *experiments.Row) string { return ns(r.NsPerQuery) })}}
@@ -168,7 +168,7 @@ func tableColumns(res *experiments.Results) []col {
 			}
 		}
 		return []col{colSeries, colItems,
-			col{"stages", rate(colStages.get)}, col{"bits/item", rate(colBPE.get)},
+			col{"stages", rate(colStages.get)}, col{"bits per key", rate(colBitsPerKey.get)},
 			col{"measured rate [interval]", rate(colMeasured.get)}, col{"theory", rate(colTheory.get)},
 			col{"target", rate(colTarget.get)}, col{"theory inside", rate(colInside.get)},
 			col{"ns/add", nsOr(func(r *experiments.Row) float64 { return r.NsPerAdd })},

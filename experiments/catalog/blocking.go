@@ -15,7 +15,7 @@ var blockingVariants = []string{"standard", "blocked-256", "blocked", "blocked-1
 
 var blockingExperiment = Experiment{
 	Name: "blocking",
-	Summary: "cache-blocked filters against a standard one: false-positive rate against bits per element (1 to 32) " +
+	Summary: "cache-blocked filters against a standard one: false-positive rate against bits per key (1 to 32) " +
 		"for blocked filters of 256, 512 and 1024-bit blocks and the split-block filter, beside each exact theory, " +
 		"and the rate of filters sized for p from 64 blocks to millions",
 	Variants:  []string{"standard", "blocked", "split-block"},
@@ -27,7 +27,7 @@ var blockingExperiment = Experiment{
 			keys = keys[:3]
 		}
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: floats(seq(1, 32)), Keys: keys}
+			BitsPerKey: floats(seq(1, 32)), Keys: keys}
 	},
 	plan:   planBlocking,
 	figure: blockingFigure,
@@ -39,7 +39,7 @@ var blockingExperiment = Experiment{
 const blockingKeysPerPoint = 40_000_000
 
 // planBlocking plans two parts. The sweep: for each variant and each b in
-// BitsPerElement, filters of m = b N bits (rounded up to whole blocks) with
+// BitsPerKey, filters of m = b N bits (rounded up to whole blocks) with
 // the k that minimises the variant's exact rate (8 for split-block),
 // holding N items. The sizes: for each n in Keys, filters of each variant
 // sized for n items at P (with the block penalty), holding n; those rows
@@ -56,10 +56,10 @@ func planBlocking(variant string, p experiments.Params) (*experiments.Plan, erro
 		}
 	}
 	for _, v := range vs {
-		for _, bpe := range p.BitsPerElement {
+		for _, bpe := range p.BitsPerKey {
 			m := uint64(math.Round(bpe * float64(p.N)))
 			if m < 1 {
-				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
+				return nil, paramError("bits-per-key", "%g bits per key of %d items is less than one bit", bpe, p.N)
 			}
 			m, k := blockingGeometry(v, m, p.N)
 			b, err := geometry(v, m, k)

@@ -19,10 +19,10 @@ import (
 const penaltyItems = 1_000_000
 
 // blockingFigure draws the blocking experiment: (a) rate against bits per
-// element for each variant beside its exact theory; (b) the measured rate
+// key for each variant beside its exact theory; (b) the measured rate
 // of filters sized for p over their theory, against the number of items
 // (from tens of blocks to millions); (c) from theory alone, the bits per
-// element each variant needs for a target rate, the block penalty.
+// key each variant needs for a target rate, the block penalty.
 func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	sweep := func(row *experiments.Row) bool { return row.Target == 0 }
 	sized := func(row *experiments.Row) bool { return row.Target > 0 }
@@ -37,7 +37,7 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 			break
 		}
 	}
-	a := plots.Panel(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per element (m/n)", plots.RateLabel)
+	a := plots.Panel(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per key (m/n)", plots.RateLabel)
 	plots.LogY(a, lo, hi)
 	for i, name := range names {
 		rows := plots.Rows(r, name, sweep)
@@ -92,7 +92,7 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		b.Title.Text = fmt.Sprintf("(b) filters sized for p = %g: measured over theory", target)
 	}
 
-	c := plots.Panel(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per element")
+	c := plots.Panel(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per key")
 	plots.LogX(c)
 	if err := penaltyLines(c); err != nil {
 		return nil, err
@@ -100,8 +100,8 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 6 * vg.Inch}, nil
 }
 
-// penaltyLines draws, against p, the bits per element a standard filter
-// (analysis.OptimalBits), blocked filters of several block sizes
+// penaltyLines draws, against p, the bits per key a standard filter
+// (analysis.StandardSize), blocked filters of several block sizes
 // (analysis.BlockedSize) and the split-block filter (analysis.SplitBlockSize)
 // need, with the information-theoretic minimum log2(1/p).
 func penaltyLines(c *plot.Plot) error {
@@ -110,11 +110,11 @@ func penaltyLines(c *plot.Plot) error {
 	var minimum, std, split plotter.XYs
 	for _, p := range ps {
 		minimum = append(minimum, plotter.XY{X: p, Y: analysis.InformationMinimum(p)})
-		if m, err := analysis.OptimalBits(penaltyItems, p); err == nil {
-			std = append(std, plotter.XY{X: p, Y: perKey(m)})
+		if sd, err := analysis.StandardSize(penaltyItems, p); err == nil {
+			std = append(std, plotter.XY{X: p, Y: perKey(sd.Bits)})
 		}
-		if m, err := analysis.SplitBlockSize(penaltyItems, p); err == nil {
-			split = append(split, plotter.XY{X: p, Y: perKey(m)})
+		if sb, err := analysis.SplitBlockSize(penaltyItems, p); err == nil {
+			split = append(split, plotter.XY{X: p, Y: perKey(sb.Bits)})
 		}
 	}
 	if err := plots.AddLine(c, minimum, grey, plots.Dashed, plots.LineWidth, "lower bound log2(1/p)"); err != nil {
@@ -131,8 +131,8 @@ func penaltyLines(c *plot.Plot) error {
 		}
 		var xys plotter.XYs
 		for _, p := range ps {
-			if m, _, err := analysis.BlockedSize(penaltyItems, p, b); err == nil {
-				xys = append(xys, plotter.XY{X: p, Y: perKey(m)})
+			if bl, err := analysis.BlockedSize(penaltyItems, p, b); err == nil {
+				xys = append(xys, plotter.XY{X: p, Y: perKey(bl.Bits)})
 			}
 		}
 		var dashes []vg.Length

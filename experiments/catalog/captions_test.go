@@ -203,7 +203,7 @@ func claimsHashesAll(t *testing.T, r *experiments.Results) []string {
 	return out
 }
 
-// claimsBlockingRates returns the rates at 10 and 20 bits per element of
+// claimsBlockingRates returns the rates at 10 and 20 bits per key of
 // the blocking figure's caption, which the README and the gallery quote.
 func claimsBlockingRates(t *testing.T, r *experiments.Results) []string {
 	var at []string
@@ -212,7 +212,7 @@ func claimsBlockingRates(t *testing.T, r *experiments.Results) []string {
 			at = append(at, num(one(t, r, s, bpeIs(bpe)).Rate, 2))
 		}
 	}
-	return []string{fmt.Sprintf("At 10 bits per element a standard filter measures %s, a blocked filter with 512-bit blocks %s and the split-block filter %s; at 20 bits %s, %s and %s.", at[0], at[1], at[2], at[3], at[4], at[5])}
+	return []string{fmt.Sprintf("At 10 bits per key a standard filter measures %s, a blocked filter with 512-bit blocks %s and the split-block filter %s; at 20 bits %s, %s and %s.", at[0], at[1], at[2], at[3], at[4], at[5])}
 }
 
 // claimsBlockingAll returns the numbers of the caption of blocking-all, formatted
@@ -310,11 +310,11 @@ func claimsScalableAll(t *testing.T, r *experiments.Results) []string {
 		row := one(t, r, name, last)
 		switch {
 		case strings.Contains(name, "blocked"):
-			blocked = row.BitsPerElement
+			blocked = row.BitsPerKey
 		case strings.HasPrefix(name, "standard"):
-			standard = row.BitsPerElement
+			standard = row.BitsPerKey
 		default:
-			bmin, bmax = math.Min(bmin, row.BitsPerElement), math.Max(bmax, row.BitsPerElement)
+			bmin, bmax = math.Min(bmin, row.BitsPerKey), math.Max(bmax, row.BitsPerKey)
 		}
 	}
 	zeros := 0
@@ -345,7 +345,7 @@ func claimsScalableAll(t *testing.T, r *experiments.Results) []string {
 		fmt.Sprintf("At r = 0.5 the theory reaches %.2f P", top/r.Params.P),
 		fmt.Sprintf("measures %.2f times its theory (95%% interval %.2f to %.2f)", ratio, lo, hi),
 		fmt.Sprintf("%.2f times it pooled here (%.2f to %.2f, %d filters)", bratio, blo, bhi, r.Params.Filters),
-		fmt.Sprintf("the filters use %.0f to %.0f bits per element (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
+		fmt.Sprintf("the filters use %.0f to %.0f bits per key (%.1f with blocked stages) against %.1f", bmin, bmax, blocked, standard))
 	return out
 }
 
@@ -566,14 +566,14 @@ func growthClaims(t *testing.T, r *experiments.Results) []string {
 		fmt.Sprintf("%d filters per design, %d checkpoints", r.Params.Filters, len(plots.Rows(r, growthStandard, nil))),
 		fmt.Sprintf("theory inside the measured interval at %s points", strings.Join(inside, ", ")),
 		fmt.Sprintf("Almeida's filter ends at %s (theory %.3g%%) with %.2f bits per key, %.2f times the %.2f of the standard filter sized in advance; with blocked stages %s and %.2f bits (%.2f times)",
-			pct(a), 100*a.Theory, a.BitsPerElement, a.BitsPerElement/std.BitsPerElement, std.BitsPerElement, pct(b), b.BitsPerElement, b.BitsPerElement/std.BitsPerElement),
+			pct(a), 100*a.Theory, a.BitsPerKey, a.BitsPerKey/std.BitsPerKey, std.BitsPerKey, pct(b), b.BitsPerKey, b.BitsPerKey/std.BitsPerKey),
 		fmt.Sprintf("RedisBloom's chain ends at %s with %.0f links and %.2f bits per key (%.2f times); with power-of-two tables %s, %.0f links, %.2f bits",
-			pct(redis), redis.Stages, redis.BitsPerElement, redis.BitsPerElement/std.BitsPerElement, pct(pow2), pow2.Stages, pow2.BitsPerElement),
+			pct(redis), redis.Stages, redis.BitsPerKey, redis.BitsPerKey/std.BitsPerKey, pct(pow2), pow2.Stages, pow2.BitsPerKey),
 		fmt.Sprintf("%.3f (%.3f to %.3f) and %.3f (%.3f to %.3f) times",
 			rr, rlo, rhi, pr, plo, phi),
 		fmt.Sprintf("%.3f (%.3f to %.3f) times the independent-probe theory's", ir, ilo, ihi),
 		fmt.Sprintf("%.2f bits per key at the end, and its rate is %.3g%% at %s keys, %.3g%% at %s and %.4g%% at %s (%.0f stages)",
-			dyn(final).BitsPerElement, 100*dyn(10*r.Params.N).Rate, thousands(10*r.Params.N), 100*dyn(100*r.Params.N).Rate, thousands(100*r.Params.N), 100*dyn(final).Rate, thousands(final), dyn(final).Stages),
+			dyn(final).BitsPerKey, 100*dyn(10*r.Params.N).Rate, thousands(10*r.Params.N), 100*dyn(100*r.Params.N).Rate, thousands(100*r.Params.N), 100*dyn(final).Rate, thousands(final), dyn(final).Stages),
 		fmt.Sprintf("the standard filter takes %.0f ns per add and %.0f per absent query", timed(growthStandard).NsPerAdd, timed(growthStandard).NsPerQuery),
 		fmt.Sprintf("Almeida's %s, with blocked stages %s, RedisBloom's %s, with power-of-two tables %s, and the dynamic filter's %s",
 			times(growthAlmeida), times(growthAlmeidaBlocked), times(growthRedis), times(growthRedisPow2), times(growthDynamic)),

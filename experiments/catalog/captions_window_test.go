@@ -101,7 +101,7 @@ func windowNumbers(t *testing.T, r *experiments.Results) (caption, lists []strin
 	return []string{
 		fmt.Sprintf("%d of the %s checks of an item of the window found it absent", missed, thousands(checked)),
 		fmt.Sprintf("its false positives are %s times what its exact theory expects", list("age-partitioned", ratio)),
-		fmt.Sprintf("age-partitioned filter %s bits per item of the window", list("age-partitioned", bits)),
+		fmt.Sprintf("age-partitioned filter %s bits per key of the window", list("age-partitioned", bits)),
 		fmt.Sprintf("blocked layout %s", list("age-partitioned-blocked", bits)),
 		fmt.Sprintf("two standard filters used alternately %s", list("alternating", bits)),
 		fmt.Sprintf("one filter cleared at twice the window %s", list("cleared", bits)),

@@ -40,8 +40,8 @@ func validate(p experiments.Params) error {
 	if keys := p.Span * float64(p.N); keys > maxItems {
 		// Span is not a flag: the limit is the user's n.
 		msg := fmt.Sprintf("%d items: the experiment inserts up to %g times n = %.3g keys into each filter, more than its limit of 2^40 (about 1.1e12) keys", p.N, p.Span, keys)
-		if m, err := analysis.OptimalBits(p.N, p.P); err == nil {
-			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, units.FormatBytes(m))
+		if sd, err := analysis.StandardSize(p.N, p.P); err == nil {
+			msg += fmt.Sprintf("; a standard filter for n items at p = %g alone needs %s of memory", p.P, units.FormatBytes(sd.Bits))
 		}
 		return paramError("n", "%s", msg)
 	}
@@ -58,9 +58,9 @@ func validate(p experiments.Params) error {
 			return paramError("s", "%v, want 1 <= s <= 1000", s)
 		}
 	}
-	for _, b := range p.BitsPerElement {
+	for _, b := range p.BitsPerKey {
 		if math.IsNaN(b) || b <= 0 || b > 1000 {
-			return paramError("bits-per-element", "%v, want 0 < bits per element <= 1000", b)
+			return paramError("bits-per-key", "%v, want 0 < bits per key <= 1000", b)
 		}
 	}
 	for _, k := range p.Hashes {

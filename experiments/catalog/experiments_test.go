@@ -24,7 +24,7 @@ func tiny(name string) experiments.Params {
 	case "fill":
 		return experiments.Params{N: 400, Filters: 4, Queries: 2000, Checkpoints: 4}
 	case "bits":
-		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerKey: []float64{2, 8}}
 	case "hashes":
 		return experiments.Params{N: 200, Filters: 3, Queries: 500, Hashes: []int{1, 4, 8}}
 	case "small-m":
@@ -40,7 +40,7 @@ func tiny(name string) experiments.Params {
 	case "speed":
 		return experiments.Params{Keys: []uint64{1000, 5000}, Queries: 5000}
 	case "blocking":
-		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerElement: []float64{2, 8}, Keys: []uint64{1000, 5000}}
+		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerKey: []float64{2, 8}, Keys: []uint64{1000, 5000}}
 	case "adversary":
 		return experiments.Params{N: 300, Filters: 3, Queries: 2000}
 	case "cardinality":
@@ -305,8 +305,8 @@ func TestScalableBelowTarget(t *testing.T) {
 		if row.Hi >= p.P || row.Theory > p.P {
 			t.Errorf("items %d: measured %g [%g, %g], theory %g, target %g", row.Items, row.Rate, row.Lo, row.Hi, row.Theory, p.P)
 		}
-		if row.Stages < 1 || row.BitsPerElement <= 0 {
-			t.Errorf("items %d: stages %g, bits per element %g", row.Items, row.Stages, row.BitsPerElement)
+		if row.Stages < 1 || row.BitsPerKey <= 0 {
+			t.Errorf("items %d: stages %g, bits per key %g", row.Items, row.Stages, row.BitsPerKey)
 		}
 	}
 	if last := r.Rows[len(r.Rows)-1]; last.Items != 20_000 || last.Stages < 5 {
@@ -456,7 +456,7 @@ func TestGrowthCheckpoints(t *testing.T) {
 // TestBlockingPointLabels: the notes name a blocking point by what tells
 // it apart, its memory or its sizing, not by its item count alone.
 func TestBlockingPointLabels(t *testing.T) {
-	if got := pointLabel("blocking", experiments.Row{Items: 10000, Bits: 100352}); got != "10.04 bits per element" {
+	if got := pointLabel("blocking", experiments.Row{Items: 10000, Bits: 100352}); got != "10.04 bits per key" {
 		t.Errorf("sweep point %q", got)
 	}
 	if got := pointLabel("blocking", experiments.Row{Items: 20000, Bits: 191744, Target: 0.01}); got != "n = 20000 sized for p = 0.01" {

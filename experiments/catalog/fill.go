@@ -272,7 +272,7 @@ func planScalable(exp string, p experiments.Params, standard, timed bool) (*expe
 
 var scalableExperiment = Experiment{
 	Name: "scalable",
-	Summary: "scalable filter, sweeps of the tightening ratio r and growth factor s: rate, stages, bits per element and query time " +
+	Summary: "scalable filter, sweeps of the tightening ratio r and growth factor s: rate, stages, bits per key and query time " +
 		"as the filter grows, against a standard filter sized in advance",
 	Variants:  []string{"scalable"},
 	Timed:     true,

@@ -31,13 +31,13 @@ var goldenRuns = []struct {
 	{"fill", "blocked", experiments.Params{N: 500, Filters: 4, Queries: 3000, Checkpoints: 4}},
 	{"fill", "split-block", experiments.Params{N: 500, Filters: 4, Queries: 3000, Checkpoints: 4}},
 	{"fill", "scalable", experiments.Params{N: 100, Filters: 3, Queries: 3000, Span: 30, Checkpoints: 3}},
-	{"bits", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000, BitsPerElement: []float64{3, 9}}},
+	{"bits", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000, BitsPerKey: []float64{3, 9}}},
 	{"hashes", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000, Hashes: []int{2, 6}}},
 	{"small-m", "standard", experiments.Params{Filters: 30, Queries: 1000, Bits: []uint64{64, 512}}},
 	{"hashing", "standard", experiments.Params{Filters: 4, Queries: 500, Bits: []uint64{256, 2048}}},
 	{"counting", "counting", experiments.Params{N: 300, Filters: 3, Span: 3}},
 	{"scalable", "scalable", experiments.Params{N: 100, Filters: 2, Queries: 1000, Span: 30, Checkpoints: 2, R: []float64{0.5, 0.9}, S: []float64{2}}},
-	{"blocking", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000, BitsPerElement: []float64{3, 9}, Keys: []uint64{1000, 4000}}},
+	{"blocking", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000, BitsPerKey: []float64{3, 9}, Keys: []uint64{1000, 4000}}},
 	{"adversary", "all", experiments.Params{N: 300, Filters: 3, Queries: 1000}},
 }
 

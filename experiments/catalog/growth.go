@@ -43,7 +43,7 @@ var growthDesigns = []string{growthAlmeida, growthAlmeidaBlocked, growthRedis, g
 var growthExperiment = Experiment{
 	Name: "growth",
 	Summary: "growing filters side by side from n0 to 1000 n0 keys at one target: Almeida's scalable filter (partitioned and blocked stages), " +
-		"RedisBloom's chain (both table roundings), the dynamic filter, and a standard filter sized in advance; rate, bits per item, stages and times",
+		"RedisBloom's chain (both table roundings), the dynamic filter, and a standard filter sized in advance; rate, bits per key, stages and times",
 	Variants:  []string{"all"},
 	Timed:     true,
 	Shardable: true,
@@ -306,7 +306,7 @@ func growthVariant(design string) string {
 	return "standard"
 }
 
-// summarizeGrowth notes, at the final count, each design's bits per item
+// summarizeGrowth notes, at the final count, each design's bits per key
 // against the standard filter sized in advance, its rate against the
 // target, and its times against the standard filter's.
 func summarizeGrowth(res *experiments.Results) []string {
@@ -327,7 +327,7 @@ func summarizeGrowth(res *experiments.Results) []string {
 		}
 	}
 	std := last[growthStandard]
-	if std == nil || std.BitsPerElement == 0 {
+	if std == nil || std.BitsPerKey == 0 {
 		return nil
 	}
 	var notes []string
@@ -346,7 +346,7 @@ func summarizeGrowth(res *experiments.Results) []string {
 			stages = fmt.Sprintf("%.3g stages", r.Stages) // a mean over the filters
 		}
 		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %s, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
-			d, r.Items, r.BitsPerElement, r.BitsPerElement/std.BitsPerElement, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
+			d, r.Items, r.BitsPerKey, r.BitsPerKey/std.BitsPerKey, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
 		if t, ts := timed[d], timed[growthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
 			note += fmt.Sprintf("; at %d keys %.0f ns per add, %.0f per absent and %.0f per present query: %.2f, %.2f and %.2f times the standard filter's",
 				t.Items, t.NsPerAdd, t.NsPerQuery, t.NsPerPresent, t.NsPerAdd/ts.NsPerAdd, t.NsPerQuery/ts.NsPerQuery, t.NsPerPresent/ts.NsPerPresent)
@@ -360,7 +360,7 @@ func summarizeGrowth(res *experiments.Results) []string {
 // growthDesigns) in a growth run with parameters p (N, P and Span, zero
 // fields defaulted) holding each count of items, from its geometry: the
 // stages it has opened by then over the items, as its rows'
-// BitsPerElement measure them. A filter that skips keys testing present
+// BitsPerKey measure them. A filter that skips keys testing present
 // (the scalable and RedisBloom filters) holds a little fewer than the
 // keys offered, so near a stage boundary a measured row may have opened
 // one stage fewer. Figures draw it as a line between the checkpoints,
@@ -385,11 +385,11 @@ func growthBits(design string, p experiments.Params, items []uint64) ([]float64,
 		if err != nil {
 			return nil, paramError("n", "%v", err)
 		}
-		return c.BitsPerElement, nil
+		return c.BitsPerKey, nil
 	case growthRedis, growthRedisPow2:
 		r := analysis.RedisBloom{ErrorRate: p.P, Capacity: p.N, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: design == growthRedisPow2}
 		for i, n := range items {
-			b, err := r.BitsPerElement(n)
+			b, err := r.BitsPerKey(n)
 			if err != nil {
 				return nil, paramError("n", "%v", err)
 			}
@@ -399,7 +399,7 @@ func growthBits(design string, p experiments.Params, items []uint64) ([]float64,
 	case growthDynamic:
 		d := analysis.Dynamic{N: p.N, P: p.P}
 		for i, n := range items {
-			b, err := d.BitsPerElement(n)
+			b, err := d.BitsPerKey(n)
 			if err != nil {
 				return nil, paramError("n", "%v", err)
 			}

@@ -15,7 +15,7 @@ import (
 
 // growthFigure draws the growth experiment: (a) each design's measured
 // rate with its interval beside its theory, and the target, against the
-// keys inserted; (b) bits per key; (c) time per add (filling from empty,
+// items inserted; (b) bits per key; (c) time per add (filling from empty,
 // stage creation included) and per query of an absent and a present key,
 // from the timed series; (d) stages. A design keeps its colour and marker
 // in every panel; in (c) the line style tells the operation.
@@ -41,19 +41,19 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	lo, hi := plots.LogRange(all...)
 	xmin, xmax := xRange(allRows(r), items)
 
-	a := plots.Panel(fmt.Sprintf("(a) false-positive rate, target p = %g", r.Params.P), "keys inserted", plots.RateLabel)
+	a := plots.Panel(fmt.Sprintf("(a) false-positive rate, target P = %g", r.Params.P), "items inserted", plots.RateLabel)
 	plots.LogX(a)
 	plots.LogY(a, lo, hi)
 	a.X.Min, a.X.Max = xmin/1.15, xmax*1.15
-	b := plots.Panel("(b) memory", "keys inserted", "bits per key")
+	b := plots.Panel("(b) memory", "items inserted", "bits per key")
 	plots.LogX(b)
 	b.Y.Scale = plot.LogScale{}
 	b.Y.Tick.Marker = plots.Decades{}
-	c := plots.Panel("(c) time per operation (one goroutine)", "keys inserted", "ns per operation")
+	c := plots.Panel("(c) time per operation (one goroutine)", "items inserted", "ns per operation")
 	plots.LogX(c)
 	c.Y.Scale = plot.LogScale{}
 	c.Y.Tick.Marker = plots.Decades{}
-	d := plots.Panel("(d) stages", "keys inserted", "stages")
+	d := plots.Panel("(d) stages", "items inserted", "stages")
 	plots.LogX(d)
 	d.Y.Scale = plot.LogScale{}
 	d.Y.Tick.Marker = plots.Decades{}
@@ -73,7 +73,7 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		if err := plots.AddPoints(a, plots.Rates(rows, items).ClampLow(lo), col, i, name); err != nil {
 			return nil, err
 		}
-		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
+		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerKey })
 		bpe = append(bpe, xysY(bp)...)
 		line, err := growthBitsLine(r, name, xmin, xmax)
 		if err != nil {
@@ -110,7 +110,7 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	a.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals", 100*r.Params.Conf))
 	a.Legend.Add("lines: each design's theory")
-	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, plots.Dashed, fmt.Sprintf("target p = %g (drawn over the series)", r.Params.P)); err != nil {
+	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, plots.Dashed, fmt.Sprintf("target P = %g (drawn over the series)", r.Params.P)); err != nil {
 		return nil, err
 	}
 	for _, op := range growthOps {

@@ -88,13 +88,13 @@ func TestGrowth(t *testing.T) {
 	if last := rates[growthDynamic][6]; last.Theory < 10*target || last.Rate < 10*target {
 		t.Errorf("dynamic filter after 1000 stages: theory %g, measured %g, want far above the target", last.Theory, last.Rate)
 	}
-	std := rates[growthStandard][6].BitsPerElement
+	std := rates[growthStandard][6].BitsPerKey
 	for _, d := range growthDesigns {
-		if bpe := rates[d][6].BitsPerElement; bpe < std*0.999 {
+		if bpe := rates[d][6].BitsPerKey; bpe < std*0.999 {
 			t.Errorf("%s: %.2f bits per key at the end, below the standard filter's %.2f", d, bpe, std)
 		}
 	}
-	if a := rates[growthAlmeida][6].BitsPerElement; a < 1.3*std {
+	if a := rates[growthAlmeida][6].BitsPerKey; a < 1.3*std {
 		t.Errorf("almeida: %.2f bits per key, want well above the standard filter's %.2f", a, std)
 	}
 	// The geometry's bits per key, as the figure draws them, are the
@@ -111,7 +111,7 @@ func TestGrowth(t *testing.T) {
 		}
 		same := 0
 		for i, row := range rates[d] {
-			if math.Abs(bits[i]-row.BitsPerElement) <= 1e-9*bits[i] {
+			if math.Abs(bits[i]-row.BitsPerKey) <= 1e-9*bits[i] {
 				same++
 			}
 		}
@@ -159,7 +159,7 @@ func TestGrowthShards(t *testing.T) {
 		if strings.HasSuffix(a.Series, growthTimed) {
 			continue
 		}
-		if a.Series != b.Series || a.Items != b.Items || a.Rate != b.Rate || a.Theory != b.Theory || a.BitsPerElement != b.BitsPerElement {
+		if a.Series != b.Series || a.Items != b.Items || a.Rate != b.Rate || a.Theory != b.Theory || a.BitsPerKey != b.BitsPerKey {
 			t.Errorf("row %d: merged %s at %d: %g (theory %g), whole %s at %d: %g (theory %g)", i, a.Series, a.Items, a.Rate, a.Theory, b.Series, b.Items, b.Rate, b.Theory)
 		}
 	}

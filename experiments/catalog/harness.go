@@ -59,7 +59,7 @@ func scalableFPR(s analysis.Scalable, items uint64) (float64, error) { return s.
 func pointLabel(exp string, r experiments.Row) string {
 	switch exp {
 	case "bits":
-		return fmt.Sprintf("%.0f bits per element", float64(r.Bits)/float64(r.Items))
+		return fmt.Sprintf("%.0f bits per key", float64(r.Bits)/float64(r.Items))
 	case "hashes":
 		return fmt.Sprintf("k = %d", r.Hashes)
 	case "small-m", "hashing":
@@ -68,7 +68,7 @@ func pointLabel(exp string, r experiments.Row) string {
 		if r.Target > 0 {
 			return fmt.Sprintf("n = %d sized for p = %g", r.Items, r.Target)
 		}
-		return fmt.Sprintf("%.2f bits per element", float64(r.Bits)/float64(r.Items))
+		return fmt.Sprintf("%.2f bits per key", float64(r.Bits)/float64(r.Items))
 	case "counting":
 		switch r.Model {
 		case "binomial":

@@ -126,7 +126,7 @@ var hashingExperiment = Experiment{
 	flags:     fixedFlags("filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 8, P: 0.01, Filters: 250, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: []float64{8}, Bits: []uint64{1024, 4096, 16384, 65536}}
+			BitsPerKey: []float64{8}, Bits: []uint64{1024, 4096, 16384, 65536}}
 	},
 	plan:      planHashing,
 	summarize: summarizeHashing,
@@ -134,16 +134,16 @@ var hashingExperiment = Experiment{
 }
 
 // planHashing plans, for every hashing option and every m in Bits, standard
-// filters of m bits holding m/BitsPerElement items with the best integer k,
+// filters of m bits holding m/BitsPerKey items with the best integer k,
 // timed.
 func planHashing(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
-	bpe := p.BitsPerElement[0]
+	bpe := p.BitsPerKey[0]
 	for _, o := range hashingOptions {
 		for _, m := range p.Bits {
 			n := uint64(math.Round(float64(m) / bpe))
 			if n < 1 {
-				return nil, paramError("bits", "m = %d at %g bits per element holds no item", m, bpe)
+				return nil, paramError("bits", "m = %d at %g bits per key holds no item", m, bpe)
 			}
 			k := analysis.OptimalHashes(m, n)
 			var b builder

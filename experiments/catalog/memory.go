@@ -62,9 +62,8 @@ func planMemory(variant string, p experiments.Params) (*experiments.Plan, error)
 			}
 			row := experiments.Row{Series: v, Variant: v, Items: n, Capacity: n, Filters: 1, Target: p.P}
 			if v == "standard" {
-				m, err := analysis.OptimalBits(n, p.P)
-				if err == nil {
-					row.Theory, row.Model = float64(m)/8, "optimal bits"
+				if sd, err := analysis.StandardSize(n, p.P); err == nil {
+					row.Theory, row.Model = float64(sd.Bits)/8, "optimal bits"
 				}
 			}
 			pl.Groups = append(pl.Groups, experiments.Group{Key: fmt.Sprintf("memory/%s/n=%d", v, n), Filters: 1, Run: filterBytes(b), Rows: []int{pl.AddRow(row)}})

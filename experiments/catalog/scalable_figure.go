@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// scalableFigure draws the scalable sweep: rate, bits per element, stages
+// scalableFigure draws the scalable sweep: rate, bits per key, stages
 // and query time against items, for every (r, s) and the standard filter
 // sized in advance. Panel (a) has each series' measured rates with their
 // intervals beside its theory (the compound rate of the stages; the exact
@@ -39,7 +39,7 @@ func scalableFigure(r *experiments.Results) (*plots.Figure, error) {
 	plots.LogX(a)
 	plots.LogY(a, lo, hi)
 	a.X.Min, a.X.Max = xmin/1.15, xmax*1.15
-	b := plots.Panel("(b) memory", "items inserted", "bits per element")
+	b := plots.Panel("(b) memory", "items inserted", "bits per key")
 	plots.LogX(b)
 	b.Y.Scale = plot.LogScale{}
 	b.Y.Tick.Marker = plots.Decades{}
@@ -67,7 +67,7 @@ func scalableFigure(r *experiments.Results) (*plots.Figure, error) {
 		if err := plots.AddPoints(a, plots.Rates(rows, items).ClampLow(lo), col, i, name); err != nil {
 			return nil, err
 		}
-		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerElement })
+		bp := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.BitsPerKey })
 		bpe = append(bpe, xysY(bp)...)
 		if err := plots.AddPolyline(b, bp, col, i, dash, ""); err != nil {
 			return nil, err

@@ -81,11 +81,11 @@ func planSpeed(variant string, p experiments.Params) (*experiments.Plan, error) 
 	}
 	if variant == "all" {
 		for _, n := range p.Keys {
-			m, err := analysis.OptimalBits(n, p.P)
+			sd, err := analysis.StandardSize(n, p.P)
 			if err != nil {
 				return nil, paramError("keys", "%v", err)
 			}
-			g := speedGroup(pl, experiments.RandomLines, "", n, p, experiments.TimeLines(m))
+			g := speedGroup(pl, experiments.RandomLines, "", n, p, experiments.TimeLines(sd.Bits))
 			pl.Groups = append(pl.Groups, g)
 		}
 	}

@@ -81,27 +81,27 @@ var bitsVariants = []string{"standard", "partitioned", "blocked", "split-block"}
 
 var bitsExperiment = Experiment{
 	Name:      "bits",
-	Summary:   "false-positive rate against bits per element (1 to 32) at the best integer k, standard, partitioned, blocked and split-block, beside theory",
+	Summary:   "false-positive rate against bits per key (1 to 32) at the best integer k, standard, partitioned, blocked and split-block, beside theory",
 	Variants:  bitsVariants,
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: floats(seq(1, 32))}
+			BitsPerKey: floats(seq(1, 32))}
 	},
 	plan:   planBits,
 	figure: bitsFigure,
 }
 
-// planBits plans, for each variant and each b in BitsPerElement, filters of
+// planBits plans, for each variant and each b in BitsPerKey, filters of
 // m = b N bits with the k that minimises the classic rate, holding N items.
 func planBits(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
 	for _, v := range selected(variant, bitsVariants) {
-		for _, bpe := range p.BitsPerElement {
+		for _, bpe := range p.BitsPerKey {
 			m := uint64(math.Round(bpe * float64(p.N)))
 			if m < 1 {
-				return nil, paramError("bits-per-element", "%g bits per element of %d items is less than one bit", bpe, p.N)
+				return nil, paramError("bits-per-key", "%g bits per key of %d items is less than one bit", bpe, p.N)
 			}
 			m, k := blockingGeometry(v, m, p.N)
 			if err := planRatePoint(pl, "bits", v, m, k, p); err != nil {
@@ -129,13 +129,13 @@ func planRatePoint(pl *experiments.Plan, exp, variant string, m uint64, k int, p
 
 var hashesExperiment = Experiment{
 	Name:      "hashes",
-	Summary:   "false-positive rate against the number of hashes k at fixed bits per element, with the optimum near (m/n) ln 2",
+	Summary:   "false-positive rate against the number of hashes k at fixed bits per key, with the optimum near (m/n) ln 2",
 	Variants:  []string{"standard", "partitioned"},
 	Shardable: true,
 	flags:     fixedFlags("n", "filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: []float64{10}, Hashes: seq(1, 16)}
+			BitsPerKey: []float64{10}, Hashes: seq(1, 16)}
 	},
 	plan:   planHashes,
 	figure: hashesFigure,
@@ -143,7 +143,7 @@ var hashesExperiment = Experiment{
 
 func planHashes(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
-	bpe := p.BitsPerElement[0]
+	bpe := p.BitsPerKey[0]
 	m := uint64(math.Round(bpe * float64(p.N)))
 	for _, v := range selected(variant, []string{"standard", "partitioned"}) {
 		for _, k := range p.Hashes {
@@ -155,7 +155,7 @@ func planHashes(variant string, p experiments.Params) (*experiments.Plan, error)
 			}
 		}
 	}
-	pl.Notes = append(pl.Notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per element): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
+	pl.Notes = append(pl.Notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per key): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
 		m, p.N, bpe, float64(m)/float64(p.N)*math.Ln2, analysis.OptimalHashes(m, p.N)))
 	return pl, nil
 }
@@ -168,21 +168,21 @@ var smallMExperiment = Experiment{
 	flags:     fixedFlags("filters", "queries", "keys"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
-			BitsPerElement: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
+			BitsPerKey: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
 	},
 	plan:   planSmallM,
 	figure: smallMFigure,
 }
 
 // planSmallM plans standard filters of each m in Bits holding
-// n = m/BitsPerElement items with the best integer k.
+// n = m/BitsPerKey items with the best integer k.
 func planSmallM(variant string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{}
-	bpe := p.BitsPerElement[0]
+	bpe := p.BitsPerKey[0]
 	for _, m := range p.Bits {
 		n := uint64(math.Round(float64(m) / bpe))
 		if n < 1 {
-			return nil, paramError("bits", "m = %d at %g bits per element holds no item", m, bpe)
+			return nil, paramError("bits", "m = %d at %g bits per key holds no item", m, bpe)
 		}
 		k := analysis.OptimalHashes(m, n)
 		q := p

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// bitsFigure draws rate against bits per element for each variant, with
+// bitsFigure draws rate against bits per key for each variant, with
 // the theory of each and the classic formula.
 func bitsFigure(r *experiments.Results) (*plots.Figure, error) {
 	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
@@ -19,7 +19,7 @@ func bitsFigure(r *experiments.Results) (*plots.Figure, error) {
 	lo, hi := plots.LogRange(rateValues(r, bpe, nil)...)
 	first := r.Rows[0]
 	p := plots.Panel(fmt.Sprintf("False-positive rate against memory, n = %d items, best integer k at each size", first.Items),
-		"bits per element (m/n)", plots.RateLabel)
+		"bits per key (m/n)", plots.RateLabel)
 	plots.LogY(p, lo, hi)
 	for i, name := range names {
 		rows := plots.Rows(r, name, nil)
@@ -37,7 +37,7 @@ func bitsFigure(r *experiments.Results) (*plots.Figure, error) {
 	return single(p), nil
 }
 
-// hashesFigure draws rate against k at fixed bits per element, with the
+// hashesFigure draws rate against k at fixed bits per key, with the
 // classic optimum (m/n) ln 2.
 func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
 	k := func(row *experiments.Row) float64 { return float64(row.Hashes) }
@@ -51,7 +51,7 @@ func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
 	lo, hi := plots.LogRange(all...)
 	first := r.Rows[0]
 	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
-	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per element)",
+	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per key)",
 		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
 		"hashes k", plots.RateLabel)
 	plots.LogY(p, lo, hi)

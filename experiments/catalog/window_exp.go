@@ -83,11 +83,11 @@ func windowTargets(p float64) []float64 {
 // and the filter cleared at 2 window items (its mean hold is about the
 // window), both at worst rate p.
 func baselineDesigns(window uint64, p float64) ([]windowDesign, error) {
-	a, err := analysis.SizeAlternating(window, p)
+	a, err := analysis.AlternatingWindowSize(window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
-	c, err := analysis.SizeCleared(2*window, p)
+	c, err := analysis.ClearedWindowSize(2*window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
@@ -196,7 +196,7 @@ func planWindow(_ string, p experiments.Params) (*experiments.Plan, error) {
 					alloc = fmt.Sprintf(" (%d allocated, %.2f per item, the slices padded to whole words)", b, float64(b)/float64(g))
 				}
 			}
-			note := fmt.Sprintf("%s: %s; guarantees the newest %d items, %d bits, %.2f bits per item of the window %d%s; exact rate over its steady cycle: worst %.4g, mean %.4g",
+			note := fmt.Sprintf("%s: %s; guarantees the newest %d items, %d bits, %.2f bits per key of the window %d%s; exact rate over its steady cycle: worst %.4g, mean %.4g",
 				d.name, d.note, d.window, d.bits, float64(d.bits)/float64(g), g, alloc, d.worst, d.mean)
 			if d.formula > 0 {
 				note += fmt.Sprintf("; the implementations' one-number formula %.4g (%+.1f%% of the worst, %+.1f%% of the mean)",
@@ -228,22 +228,22 @@ func windowDesigns(window uint64, p float64) ([]windowDesign, error) {
 
 // windowBlockedSamples is the number of draws of the Monte Carlo estimate
 // of the blocked layout's rate (analysis.AgePartitioned.BlockedFPR) at
-// every position: those with which analysis.AgePartitionedBlockedFor
+// every position: those with which analysis.BlockedAgePartitionedSize
 // sizes it.
 const windowBlockedSamples = analysis.BlockedSamples
 
 // apDesigns returns the age-partitioned designs guaranteeing window items
-// at worst rate p: the filter sized by analysis.AgePartitionedFor, the
-// blocked layout sized by analysis.AgePartitionedBlockedFor, and the
+// at worst rate p: the filter sized by analysis.AgePartitionedSize, the
+// blocked layout sized by analysis.BlockedAgePartitionedSize, and the
 // double-hashed model (doubleHashedAP) on the first one's geometry, whose
 // rate the independent-slice theory predicts only if double hashing
 // across slices costs nothing.
 func apDesigns(window uint64, p float64) ([]windowDesign, error) {
-	a, err := analysis.AgePartitionedFor(window, p)
+	a, err := analysis.AgePartitionedSize(window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
-	b, err := analysis.AgePartitionedBlockedFor(window, p)
+	b, err := analysis.BlockedAgePartitionedSize(window, p)
 	if err != nil {
 		return nil, paramError("n", "%v", err)
 	}
@@ -316,7 +316,7 @@ func apDesigns(window uint64, p float64) ([]windowDesign, error) {
 }
 
 // summarizeWindow states, per series, the largest measured rate beside the
-// theory there, the recall just past the window, and the bits per item of
+// theory there, the recall just past the window, and the bits per key of
 // the window at each target.
 func summarizeWindow(r *experiments.Results) []string {
 	var notes []string
@@ -357,8 +357,8 @@ func summarizeWindow(r *experiments.Results) []string {
 		if w.Model != "" {
 			theory = fmt.Sprintf(", theory there %.4g", w.Theory)
 		}
-		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per item of the window n = %d, %.2f per item it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (the adds' over the stream, the queries' mean over the positions; measured on all workers at once)",
-			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerElement, w.Window, add, query/n, present/n))
+		notes = append(notes, fmt.Sprintf("%s: largest measured rate %.4g [%.4g, %.4g] at %d adds%s (target %g); %.2f bits per key of the window n = %d, %.2f per key it guarantees (%d); %.0f ns per add, %.0f per absent and %.0f per present query (the adds' over the stream, the queries' mean over the positions; measured on all workers at once)",
+			s, w.Rate, w.Lo, w.Hi, w.Items, theory, w.Target, float64(w.Bits)/float64(w.Capacity), w.Capacity, w.BitsPerKey, w.Window, add, query/n, present/n))
 	}
 	return notes
 }

@@ -25,7 +25,7 @@ var windowKinds = []struct{ kind, name string }{
 // windowFigure draws the window experiment: (a) the rate against the
 // stream position at the target nearest 1%, every design with its exact
 // theory, the target and the implementations' one-number formula; (b) the
-// recall against age at that target; (c) the bits per item of the window
+// recall against age at that target; (c) the bits per key of the window
 // against the target for every design; (d) the rate of the
 // age-partitioned filter and of the same geometry indexed by double
 // hashing across slices, at the smallest target, against the theory of
@@ -82,7 +82,7 @@ func windowFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	b.Legend.Add("lines: exact recall (none for the blocked layout)")
 
-	c := plots.Panel("(c) memory at the same guaranteed window", "target rate (worst point of the cycle)", "bits per item of the window")
+	c := plots.Panel("(c) memory at the same guaranteed window", "target rate (worst point of the cycle)", "bits per key of the window")
 	plots.LogX(c)
 	var bpis []float64
 	for i, k := range windowKinds {

@@ -18,11 +18,11 @@ import (
 // with their exact theory.
 func baselineSpecs(t *testing.T, window uint64, p float64) []experiments.WindowSpec {
 	t.Helper()
-	a, err := analysis.SizeAlternating(window, p)
+	a, err := analysis.AlternatingWindowSize(window, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := analysis.SizeCleared(2*window, p)
+	c, err := analysis.ClearedWindowSize(2*window, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestWindowAgePartitioned(t *testing.T) {
 		t.Errorf("%d pooled checks, want 2: %q", pooled, res.Notes)
 	}
 
-	a, err := analysis.AgePartitionedFor(300, 0.05)
+	a, err := analysis.AgePartitionedSize(300, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -224,10 +224,11 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// The numbers, against analysis.
-	m, k, err := analysis.BlockedSize(2e6, 0.001, 256)
+	bl, err := analysis.BlockedSize(2e6, 0.001, 256)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, k := bl.Bits, bl.Hashes
 	texts := map[string]string{}
 	for _, id := range []string{"n", "m", "k", "blocks", "fpr_exact", "fpr_putze"} {
 		texts[id] = text(bctx, "#v-"+id)

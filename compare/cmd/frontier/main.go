@@ -356,8 +356,8 @@ func report(w io.Writer, c *config, rates map[uint64]*experiments.Results, speed
 	for _, n := range c.rates {
 		for _, row := range rates[n].Rows {
 			name, p := splitSeries(row.Series)
-			fmt.Fprintf(w, "| %s | %s | %s | %.2f | %.3g [%.3g, %.3g] | %.3g | %.3f | %s |\n", name, p, countName(n), row.BitsPerElement,
-				row.Rate, row.Lo, row.Hi, row.Theory, row.Rate/row.Theory, factor(row.BitsPerElement, row.Rate, row.Lo, row.Hi))
+			fmt.Fprintf(w, "| %s | %s | %s | %.2f | %.3g [%.3g, %.3g] | %.3g | %.3f | %s |\n", name, p, countName(n), row.BitsPerKey,
+				row.Rate, row.Lo, row.Hi, row.Theory, row.Rate/row.Theory, factor(row.BitsPerKey, row.Rate, row.Lo, row.Hi))
 		}
 	}
 
@@ -434,8 +434,8 @@ func summary(w io.Writer, c *config, rates map[uint64]*experiments.Results, spee
 	fmt.Fprintf(w, " insert ns, n = %s |\n%s---:|\n", strings.Join(sizes, " / "), sep)
 	for _, row := range rates[large].Rows {
 		name, p := splitSeries(row.Series)
-		f, _, _ := strings.Cut(factor(row.BitsPerElement, row.Rate, row.Lo, row.Hi), " ")
-		fmt.Fprintf(w, "| %s | %s | %.2f | %.3g [%.3g, %.3g] | %s |", name, p, row.BitsPerElement, row.Rate, row.Lo, row.Hi, f)
+		f, _, _ := strings.Cut(factor(row.BitsPerKey, row.Rate, row.Lo, row.Hi), " ")
+		fmt.Fprintf(w, "| %s | %s | %.2f | %.3g [%.3g, %.3g] | %s |", name, p, row.BitsPerKey, row.Rate, row.Lo, row.Hi, f)
 		var inserts []string
 		for _, n := range c.speed {
 			cell := "-"

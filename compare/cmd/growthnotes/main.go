@@ -121,7 +121,7 @@ func r50(ctx context.Context, w io.Writer, out string) error {
 	for _, row := range r.Rows {
 		fmt.Fprintf(w, "%-36s %8d items: rate %.5g [%.5g, %.5g], theory %.5g, excess %+.2f%% [%+.2f%%, %+.2f%%], %.2f bits/key, %.1f stages\n",
 			row.Series, row.Items, row.Rate, row.Lo, row.Hi, row.Theory,
-			100*(row.Rate/row.Theory-1), 100*(row.Lo/row.Theory-1), 100*(row.Hi/row.Theory-1), row.BitsPerElement, row.Stages)
+			100*(row.Rate/row.Theory-1), 100*(row.Lo/row.Theory-1), 100*(row.Hi/row.Theory-1), row.BitsPerKey, row.Stages)
 	}
 	g2 := analysis.RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2, PowerOfTwo: true}
 	for _, n := range []uint64{1000, 1000000} {

@@ -176,7 +176,7 @@ func rateTable(w io.Writer, r *experiments.Results, target float64) {
 	}
 	fmt.Fprintf(w, "\n%s\n", sep)
 	for _, row := range r.Rows {
-		fmt.Fprintf(w, "| %s | %d | %.2f | %.3g [%.3g, %.3g] | %.3g | %.3f |", row.Series, row.Items, row.BitsPerElement, row.Rate, row.Lo, row.Hi, row.Theory, row.Rate/row.Theory)
+		fmt.Fprintf(w, "| %s | %d | %.2f | %.3g [%.3g, %.3g] | %.3g | %.3f |", row.Series, row.Items, row.BitsPerKey, row.Rate, row.Lo, row.Hi, row.Theory, row.Rate/row.Theory)
 		if target > 0 {
 			fmt.Fprintf(w, " %.2f |", row.Rate/target)
 		}

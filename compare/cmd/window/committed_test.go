@@ -38,7 +38,7 @@ func TestCommittedNumbers(t *testing.T) {
 		case len(c) == 13 && strings.HasPrefix(c[1], "decred k="):
 			decredPooled = append(decredPooled, c[9])
 		case len(c) == 10 && c[0] != "target" && !strings.HasPrefix(c[0], "-"):
-			// The geometry table: bits per item of decred's guaranteed
+			// The geometry table: bits per key of decred's guaranteed
 			// window, decred's and bloomlab's (allocated in brackets).
 			decredBits = append(decredBits, c[4])
 			bloomBits = append(bloomBits, strings.Fields(c[8])[0])

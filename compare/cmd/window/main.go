@@ -146,11 +146,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		our, err := analysis.AgePartitionedFor(d.Guaranteed(), p)
+		our, err := analysis.AgePartitionedSize(d.Guaranteed(), p)
 		if err != nil {
 			return err
 		}
-		strict, err := analysis.AgePartitionedFor(d.Guaranteed(), th.WorstFPR())
+		strict, err := analysis.AgePartitionedSize(d.Guaranteed(), th.WorstFPR())
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(&b, "**Geometry.** decred's `NewFilter(%d, p)` takes k = ceil(log2(1/p)) and the largest l whose one-number\n", c.window)
 	fmt.Fprintf(&b, "formula (`CalcFPRate`) is at most p, then g = ceil(window/(l+1)) and slices of ceil(k g/ln 2) bits. It promises\n")
 	fmt.Fprintf(&b, "the newest `Capacity()` = (l+1) g items; it holds the newest l g + 1 at every phase. bloomlab's filter is\n")
-	fmt.Fprintf(&b, "sized by `analysis.AgePartitionedFor` for that guaranteed window at the target, and at decred's true worst rate:\n\n")
+	fmt.Fprintf(&b, "sized by `analysis.AgePartitionedSize` for that guaranteed window at the target, and at decred's true worst rate:\n\n")
 	fmt.Fprintf(&b, "| target | decred k, l, g, slice bits | Capacity() | guaranteed | decred bits / guaranteed item | decred's formula | exact worst, mean | bloomlab k, l, g, slice bits | bloomlab bits / item (allocated) | at decred's worst rate |\n")
 	fmt.Fprintf(&b, "|---:|---|---:|---:|---:|---:|---|---|---:|---:|\n")
 	for _, e := range entries {
@@ -464,7 +464,7 @@ func rateRow(w io.Writer, p float64, r *experiments.Results, series string, at u
 	}
 	bpi := ""
 	if rows[0].Window > 0 {
-		bpi = fmt.Sprintf("%.2f", rows[0].BitsPerElement)
+		bpi = fmt.Sprintf("%.2f", rows[0].BitsPerKey)
 	} else {
 		bpi = fmt.Sprintf("(%.0f bits)", float64(rows[0].Bits))
 	}
