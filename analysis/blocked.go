@@ -336,9 +336,8 @@ func SplitBlockFPR(m, n uint64) float64 {
 // Each test "rate <= p" is decided from bounds on part of the mixture
 // (loads.decide), the whole mixture only where the bounds cannot decide,
 // so the answer is the exact rate's; the rates for one k share their
-// inner rates, and all k share the load tables (BenchmarkBlockedSize,
-// BenchmarkBlockedSizeLarge; about a millisecond at n = 1e6, p = 1% and
-// B = 512 on a shared machine). TestBlockedSizerReference checks the
+// inner rates, and all k share the load tables (BenchmarkBlockedSize and
+// BenchmarkBlockedSizeLarge time it). TestBlockedSizerReference checks the
 // answers against the search over whole mixtures.
 func BlockedSize(n uint64, p float64, blockBits uint64) (Blocked, error) {
 	m, k, err := NewBlockedSizer(blockBits).Size(n, p)
@@ -356,9 +355,7 @@ func BlockedSize(n uint64, p float64, blockBits uint64) (Blocked, error) {
 // bits per key, give or take the binomial spread) whatever the size of
 // the filter; so sizing the stages of a growing filter one after another
 // with one BlockedSizer costs less than sizing each from nothing, as
-// BlockedSize does: the first four stages of a filter at P = 0.01 with
-// B = 512 and n0 = 1000 took 0.49 ms against 1.1 ms, its first ten 2.4
-// ms against 4.1 ms, on a shared machine (BenchmarkScalableStagesSizing);
+// BlockedSize does (BenchmarkScalableStagesSizing compares the two);
 // after the first stage, the load tables of the search cost more than the
 // inner rates. The results are BlockedSize's bit for bit: the inner rates
 // are ExactFPR's whatever was computed before (see innerRates).
