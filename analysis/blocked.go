@@ -253,8 +253,7 @@ func CheckBlocked(m, blockBits uint64, k int) error {
 // probability is at least 1e-30 of the most likely load's, about
 // 25 sqrt(n B/m) + 20 of them, independent of m; the evaluations share
 // their matrix powers (innerRates), so each costs a few matrix-vector
-// products: about 0.09 ms for B = 512 at 10 bits per key
-// (BenchmarkBlockedFPR).
+// products (BenchmarkBlockedFPR times it).
 func BlockedFPR(m, n uint64, k int, blockBits uint64) float64 {
 	if badBlocked(m, blockBits, k) {
 		return math.NaN()

@@ -206,7 +206,7 @@ func CounterSumItems(sum uint64, k int) float64 {
 // which changes nothing at float64 precision. The work grows like the
 // number of choices times the spread of X, so this covers filters up to
 // about 10^4 bits at any load and larger ones at small loads (a budget of
-// 3e7 cell updates, about 30 ms).
+// 3e7 cell updates).
 //
 // Beyond the budget it uses the delta method, expanding n̂ = h(Z), with
 // Z = m - X the empty cells and h(z) = ln(z/m) / ln q, around the mean
@@ -626,7 +626,7 @@ func certainlySaturated() EstimateError {
 }
 
 // cardinalityBudget bounds the cell updates that one call spends on exact
-// distributions of the set cells, about 30 ms; beyond it the delta method
+// distributions of the set cells; beyond it the delta method
 // is used.
 const cardinalityBudget = 3e7
 
