@@ -6,17 +6,21 @@ import (
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // DefaultBlockBits is the block size of a blocked filter unless one is
 // given: 512 bits, one 64-byte cache line.
 const DefaultBlockBits = 512
 
-// MinBlockBits and MaxBlockBits bound the block size of a blocked filter,
-// a power of two.
+// MinBlockBits and MaxBlockBits bound the block size of a blocked filter
+// (and of the blocked stages of a scalable one), a power of two.
+// MaxBlockBits is analysis.MaxBlockBits, the bound of the theory's
+// blocked-filter functions.
 const (
 	MinBlockBits = 64
-	MaxBlockBits = 4096
+	MaxBlockBits = analysis.MaxBlockBits
 )
 
 // Blocked is a cache-blocked Bloom filter (Putze, Sanders and Singler,
