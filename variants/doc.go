@@ -100,6 +100,22 @@
 // mutating methods need exclusive access, except on ConcurrentStandard.
 // Add and Contains do not allocate.
 //
+// # Constructors and sizing
+//
+// A filter whose parameters are its geometry and its hashing has
+// New<Type>(g Geometry, h Hashing) (Standard, Partitioned,
+// ConcurrentStandard, SplitBlock); a family with more parameters takes a
+// params struct, New<Type>(<Type>Params) (Blocked, Counting, Scalable,
+// Dynamic, RedisBloom, AgePartitioned). Sizing is one pattern,
+// <Family>Geometry(capacity, fpr) (Geometry, error): StandardGeometry (the
+// classic rule, also a partitioned filter's), ExactStandardGeometry,
+// ExactPartitionedGeometry, BlockedGeometry (with a block size) and
+// SplitBlockGeometry. The Geometry they return records the capacity, which
+// the filter built from it reports in Stats. New<Type>For(capacity, fpr,
+// h) is the one-line form with the classic or the default sizing;
+// NewAgePartitionedFor takes the options other than the geometry
+// (AgePartitionedOptions).
+//
 // # Persistence and set operations
 //
 // Every filter implements encoding.BinaryMarshaler and BinaryUnmarshaler,
@@ -122,7 +138,8 @@
 // and filters that cannot be combined give one wrapping ErrIncompatible;
 // never a panic and never a silently different filter.
 //
-// The package depends on the standard library, the two hash packages and
-// package analysis (for sizing, which brings gonum's numerical packages);
-// importing it does not pull in the experiment runner or plotting.
+// The package depends on the standard library, the hash packages and
+// package analysis (for sizing and the models, itself standard library
+// only); importing it does not pull in the experiment runner, statistics
+// or plotting.
 package variants
