@@ -39,8 +39,13 @@ const SplitBlockBits = 256
 // item: one in each of its eight words.
 const SplitBlockHashes = 8
 
-// MaxBlockBits is the largest block size the blocked-filter functions take.
-const MaxBlockBits = 1 << 16
+// MaxBlockBits is the largest block size the blocked-filter functions
+// take: 4096 bits, 64 cache lines of 64 bytes, beyond any block that
+// keeps a key's bits in a few lines. It is also the largest block of
+// variants.Blocked (variants.MaxBlockBits is this constant), so that the
+// theory takes every block size the filters build and the models they
+// return always validate.
+const MaxBlockBits = 4096
 
 // loads is the distribution of the number of items in one block: w[i] is
 // P(J = start + i). Loads outside the table have probability below 1e-30

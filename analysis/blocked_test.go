@@ -430,7 +430,7 @@ func TestBlockedOptimalHashesFar(t *testing.T) {
 // iteration) and for both of ExactFPR's methods.
 func TestInnerRatesExact(t *testing.T) {
 	t.Parallel()
-	for _, B := range []uint64{1, 3, 64, 256, 512, 4096, MaxBlockBits} {
+	for _, B := range []uint64{1, 3, 64, 256, 512, 2048, MaxBlockBits} {
 		for _, k := range []int{1, 2, 3, 7, 14, 23, 40} {
 			ir := newInnerRates(B, k)
 			var js []uint64

@@ -84,13 +84,24 @@ type EstimateError struct {
 // RMSE returns the root mean square error sqrt(Bias^2 + StdDev^2).
 func (e EstimateError) RMSE() float64 { return math.Hypot(e.Bias, e.StdDev) }
 
-// SetEstimate holds the estimates of the union and the intersection of two
-// sets from the set cells of their filters, and the Jaccard similarity
-// |A ∩ B| / |A ∪ B| that they give.
+// SetEstimate holds the estimates of the sizes of two sets A and B, of
+// their union and of their intersection from the set cells of their
+// filters, and the Jaccard similarity |A ∩ B| / |A ∪ B| that they give.
+// FillEstimator.EstimateSets and variants.EstimateSets return it.
 type SetEstimate struct {
-	Union        float64 // |A ∪ B|^, from the OR of the two filters
-	Intersection float64 // n̂_A + n̂_B - Union, by inclusion-exclusion
-	Jaccard      float64 // Intersection / Union
+	// A and B are the estimated items of each filter, n̂_A and n̂_B,
+	// from its fill (for a counting filter, from its non-zero counters,
+	// so that the estimates are alike); +Inf for a saturated filter.
+	A, B float64
+	// Union estimates |A ∪ B| from the OR of the two filters' cells,
+	// which is exactly the filter of the union.
+	Union float64
+	// Intersection estimates |A ∩ B| as A + B - Union, by
+	// inclusion-exclusion. It is not clamped: by chance it can be
+	// negative or exceed min(A, B).
+	Intersection float64
+	// Jaccard is Intersection / Union, NaN when both filters are empty.
+	Jaccard float64
 }
 
 // SetError holds the predicted errors of the three estimates of a
@@ -155,8 +166,8 @@ func (f FillEstimator) Estimate(set uint64) float64 {
 	return f.model().scale * -math.Log1p(-float64(set)/float64(f.Bits))
 }
 
-// EstimateSets returns the estimates of the union and the intersection of
-// two sets A and B, and their Jaccard similarity, from the set cells of
+// EstimateSets returns the estimates of the sizes of two sets A and B, of
+// their union and intersection, and their Jaccard similarity, from the set cells of
 // their filters (setA, setB) and of the OR of the two (setUnion); the two
 // filters must have this geometry and the same hashing. Each count is
 // estimated by Estimate. If setUnion = m the union is +Inf and the
@@ -169,14 +180,14 @@ func (f FillEstimator) Estimate(set uint64) float64 {
 func (f FillEstimator) EstimateSets(setA, setB, setUnion uint64) SetEstimate {
 	if f.Validate() != nil || setUnion > f.Bits || setUnion < max(setA, setB) || setUnion-setA > setB {
 		nan := math.NaN()
-		return SetEstimate{Union: nan, Intersection: nan, Jaccard: nan}
+		return SetEstimate{A: nan, B: nan, Union: nan, Intersection: nan, Jaccard: nan}
 	}
-	u := f.Estimate(setUnion)
+	a, b, u := f.Estimate(setA), f.Estimate(setB), f.Estimate(setUnion)
 	if math.IsInf(u, 1) {
-		return SetEstimate{Union: u, Intersection: math.NaN(), Jaccard: math.NaN()}
+		return SetEstimate{A: a, B: b, Union: u, Intersection: math.NaN(), Jaccard: math.NaN()}
 	}
-	in := f.Estimate(setA) + f.Estimate(setB) - u
-	return SetEstimate{Union: u, Intersection: in, Jaccard: in / u}
+	in := a + b - u
+	return SetEstimate{A: a, B: b, Union: u, Intersection: in, Jaccard: in / u}
 }
 
 // CounterSumItems returns the exact number of items in a counting filter

@@ -459,17 +459,20 @@ func TestEstimateSetsEdges(t *testing.T) {
 	t.Parallel()
 	f := FillEstimator{Bits: 100, Hashes: 2}
 	same := f.EstimateSets(30, 30, 30)
-	if same.Intersection != f.Estimate(30) || same.Jaccard != 1 {
+	if same.Intersection != f.Estimate(30) || same.Jaccard != 1 || same.A != f.Estimate(30) || same.B != f.Estimate(30) {
 		t.Errorf("identical filters: %+v", same)
+	}
+	if e := f.EstimateSets(20, 40, 50); e.A != f.Estimate(20) || e.B != f.Estimate(40) || e.Intersection != e.A+e.B-e.Union {
+		t.Errorf("A and B: %+v, want %v and %v", e, f.Estimate(20), f.Estimate(40))
 	}
 	if e := f.EstimateSets(0, 0, 0); e.Union != 0 || e.Intersection != 0 || !math.IsNaN(e.Jaccard) {
 		t.Errorf("empty filters: %+v, want 0, 0, NaN", e)
 	}
-	if e := f.EstimateSets(90, 60, 100); !math.IsInf(e.Union, 1) || !math.IsNaN(e.Intersection) || !math.IsNaN(e.Jaccard) {
+	if e := f.EstimateSets(90, 60, 100); !math.IsInf(e.Union, 1) || !math.IsNaN(e.Intersection) || !math.IsNaN(e.Jaccard) || e.A != f.Estimate(90) || e.B != f.Estimate(60) {
 		t.Errorf("saturated union: %+v, want +Inf, NaN, NaN", e)
 	}
 	for _, c := range [][3]uint64{{30, 40, 20}, {30, 40, 71}, {30, 40, 101}} {
-		if e := f.EstimateSets(c[0], c[1], c[2]); !math.IsNaN(e.Union) || !math.IsNaN(e.Intersection) || !math.IsNaN(e.Jaccard) {
+		if e := f.EstimateSets(c[0], c[1], c[2]); !math.IsNaN(e.Union) || !math.IsNaN(e.Intersection) || !math.IsNaN(e.Jaccard) || !math.IsNaN(e.A) || !math.IsNaN(e.B) {
 			t.Errorf("inconsistent counts %v: %+v, want NaN", c, e)
 		}
 	}

@@ -7,7 +7,11 @@ import (
 )
 
 // ErrInvalidParams is wrapped by every error that reports a parameter
-// outside its domain.
+// outside its domain. variants.ErrInvalidParams and
+// experiments.ErrInvalidParams are this same value, so that errors.Is(err,
+// ErrInvalidParams) holds for a parameter error of any of the three
+// packages. (Packages stats and internal/units, which cannot import
+// analysis, keep sentinels of their own with the same text.)
 var ErrInvalidParams = errors.New("invalid parameters")
 
 // MaxHashes is the largest number of hash functions (k) that the sizing

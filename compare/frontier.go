@@ -352,7 +352,7 @@ func newVariantFor(name string, n uint64, p float64) (variants.Filter, error) {
 	case "partitioned":
 		f, err = variants.NewPartitionedFor(n, p, variants.Hashing{})
 	case "blocked":
-		f, err = variants.NewBlockedFor(n, p, 0, variants.Hashing{})
+		f, err = variants.NewBlockedFor(n, p, variants.Hashing{})
 	case "split-block":
 		f, err = variants.NewSplitBlockFor(n, p, variants.Hashing{})
 	default:

@@ -23,11 +23,12 @@ func BenchmarkParquet(b *testing.B) {
 }
 
 func benchParquetAt(b *testing.B, n int) {
-	m, err := variants.SplitBlockSized(uint64(n), 0.01)
+	g, err := variants.SplitBlockGeometry(uint64(n), 0.01)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ours, err := variants.NewSplitBlock(m, variants.Hashing{Kind: variants.XXH64})
+	m := g.Bits
+	ours, err := variants.NewSplitBlock(g, variants.Hashing{Kind: variants.XXH64})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 func TestParquetInterop(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 1))
 	for _, blocks := range []int{1, 2, 7, 64, 1000, 1 << 14} {
-		ours, err := variants.NewSplitBlock(uint64(blocks)*256, variants.Hashing{Kind: variants.XXH64})
+		ours, err := variants.NewSplitBlock(variants.Geometry{Bits: uint64(blocks) * 256, Hashes: 8}, variants.Hashing{Kind: variants.XXH64})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestParquetHashInterop(t *testing.T) {
 			t.Fatalf("%d bytes: ParquetHash %#x, parquet-go %#x", n, got, want)
 		}
 	}
-	ours, err := variants.NewSplitBlock(512*256, variants.Hashing{Kind: variants.XXH64})
+	ours, err := variants.NewSplitBlock(variants.Geometry{Bits: 512 * 256, Hashes: 8}, variants.Hashing{Kind: variants.XXH64})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func FixedSpecs(n uint64, p float64, items []uint64) ([]experiments.Spec, error)
 	}{
 		{"bloomlab standard", variant(func(h variants.Hashing) (*variants.Standard, error) { return variants.NewStandardFor(n, p, h) })},
 		{"bloomlab partitioned", variant(func(h variants.Hashing) (*variants.Partitioned, error) { return variants.NewPartitionedFor(n, p, h) })},
-		{"bloomlab blocked", variant(func(h variants.Hashing) (*variants.Blocked, error) { return variants.NewBlockedFor(n, p, 0, h) })},
+		{"bloomlab blocked", variant(func(h variants.Hashing) (*variants.Blocked, error) { return variants.NewBlockedFor(n, p, h) })},
 		{"bloomlab split-block", variant(func(h variants.Hashing) (*variants.SplitBlock, error) { return variants.NewSplitBlockFor(n, p, h) })},
 	} {
 		f, err := v.new(0)
@@ -280,7 +280,7 @@ func CountingLosses(seed uint64, filters int, members uint64, hot int) ([]Counti
 	}
 	for f := range filters {
 		stream := splitmix64(seed ^ splitmix64(uint64(f)))
-		lab, err := variants.NewCountingFor(members, 0.01, 4, variants.Hashing{Seed: stream})
+		lab, err := variants.NewCountingFor(members, 0.01, variants.Hashing{Seed: stream})
 		if err != nil {
 			return nil, fmt.Errorf("compare: %w", err)
 		}

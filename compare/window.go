@@ -302,8 +302,7 @@ func APTheory(a analysis.AgePartitioned) (rate func(t uint64) float64, recall fu
 // bloomlab's age-partitioned filter of geometry a with the harness's seed.
 func NewOurs(a analysis.AgePartitioned, blocked bool) func(uint64) (experiments.Filter, error) {
 	return func(seed uint64) (experiments.Filter, error) {
-		f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: a.K, L: a.L, G: a.G, SliceBits: a.SliceBits,
-			Blocked: blocked, Hashing: variants.Hashing{Seed: seed}})
+		f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: a.K, L: a.L, G: a.G, SliceBits: a.SliceBits, AgePartitionedOptions: variants.AgePartitionedOptions{Blocked: blocked, Hashing: variants.Hashing{Seed: seed}}})
 		if err != nil {
 			return nil, err
 		}

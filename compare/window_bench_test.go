@@ -57,7 +57,7 @@ func benchWindowAt(b *testing.B, k, l, g int) {
 			return f
 		},
 		"bloomlab-age-partitioned-blocked": func() windowFilter {
-			f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: k, L: l, G: uint64(g), SliceBits: (sliceBits + 63) / 64 * 64, Blocked: true})
+			f, err := variants.NewAgePartitioned(variants.AgePartitionedParams{K: k, L: l, G: uint64(g), SliceBits: (sliceBits + 63) / 64 * 64, AgePartitionedOptions: variants.AgePartitionedOptions{Blocked: true}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -23,7 +23,7 @@ func ExampleMeasureWindow() {
 		Name: "age-partitioned",
 		New: func(seed uint64) (experiments.Filter, error) {
 			return variants.NewAgePartitioned(variants.AgePartitionedParams{K: a.K, L: a.L, G: a.G, SliceBits: a.SliceBits,
-				Hashing: variants.Hashing{Seed: seed}})
+				AgePartitionedOptions: variants.AgePartitionedOptions{Hashing: variants.Hashing{Seed: seed}}})
 		},
 		Positions: []uint64{250, 500, 1000, 2000},
 		Window:    a.Window(),

@@ -2,16 +2,21 @@ package experiments
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // ErrInvalidParams is wrapped by every error that reports a parameter,
-// variant, experiment name or shard outside its domain.
-var ErrInvalidParams = errors.New("invalid parameters")
+// variant, experiment name or shard outside its domain. It is
+// analysis.ErrInvalidParams, the same value (as is
+// variants.ErrInvalidParams), so that errors.Is(err,
+// analysis.ErrInvalidParams) holds for a parameter error of any of the
+// three packages.
+var ErrInvalidParams = analysis.ErrInvalidParams
 
 // ParamError reports a parameter outside its domain. Param is the name of
 // the parameter as the command line spells its flag ("n", "filters",

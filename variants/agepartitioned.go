@@ -8,7 +8,11 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// AgePartitionedParams are the parameters of an age-partitioned filter.
+// AgePartitionedParams are the parameters of an age-partitioned filter:
+// its geometry (K, L, G and SliceBits) and the options that
+// NewAgePartitionedFor takes beside a window and a rate. The options are
+// embedded, so that p.Blocked, p.Refresh, p.Clock and p.Hashing read as
+// fields of the parameters.
 type AgePartitionedParams struct {
 	// K is the number of slices each key sets (its hashes), K >= 1.
 	K int
@@ -21,6 +25,16 @@ type AgePartitionedParams struct {
 	// SliceBits is the number of bits per slice, a multiple of 64 if
 	// Blocked is set.
 	SliceBits uint64
+	// AgePartitionedOptions holds the layout (Blocked), the ageing by
+	// time (Refresh, Clock) and the Hashing.
+	AgePartitionedOptions
+}
+
+// AgePartitionedOptions are the parameters of an age-partitioned filter
+// other than its geometry: its layout, its ageing by time and its
+// hashing. NewAgePartitionedFor takes them beside the window and the rate
+// it sizes the geometry for; AgePartitionedParams embeds them.
+type AgePartitionedOptions struct {
 	// Blocked selects the blocked layout (format code 15): a key's bits in
 	// all slices lie in one 64-bit word per slice, the words of one index
 	// side by side, so that an insert touches at most three 64-byte lines
@@ -198,34 +212,31 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 // rate stays at most fpr at every phase of the generation cycle, with the
 // fewest bits the exact theory allows: K, L, G and SliceBits are those of
 // analysis.AgePartitionedSize (see there for the rule), or of
-// analysis.BlockedAgePartitionedSize if p.Blocked is set. The criterion is
+// analysis.BlockedAgePartitionedSize if o.Blocked is set. The criterion is
 // the rate at the worst point of the cycle, just before a shift, not its
 // mean: a filter sized for the mean would exceed fpr in part of every
 // generation. The sizing favours many slices, which flatten the sawtooth:
 // for a window of 100,000 at rates 1e-1 to 1e-4 the plain layout's mean
 // is within 5% of its worst (analysis.AgePartitioned.MeanFPR gives it). The
-// other fields of p (Blocked, Refresh, Clock, Hashing) are used as given;
-// K, L, G and SliceBits must be zero. It reports an error wrapping
-// ErrInvalidParams if window is 0, fpr is outside (0, 1), or p is invalid.
-func NewAgePartitionedFor(window uint64, fpr float64, p AgePartitionedParams) (*AgePartitioned, error) {
-	if p.K != 0 || p.L != 0 || p.G != 0 || p.SliceBits != 0 {
-		return nil, invalid("age-partitioned filter: NewAgePartitionedFor picks K, L, G and SliceBits; got %d, %d, %d, %d", p.K, p.L, p.G, p.SliceBits)
-	}
+// options o (Blocked, Refresh, Clock, Hashing) are used as given. It
+// reports an error wrapping ErrInvalidParams if window is 0, fpr is
+// outside (0, 1), or o is invalid.
+func NewAgePartitionedFor(window uint64, fpr float64, o AgePartitionedOptions) (*AgePartitioned, error) {
 	size := analysis.AgePartitionedSize
-	if p.Blocked {
+	if o.Blocked {
 		size = analysis.BlockedAgePartitionedSize
 	}
 	g, err := size(window, fpr)
 	if err != nil {
 		return nil, invalid("age-partitioned filter: %s", trimPrefix(err))
 	}
-	p.K, p.L, p.G, p.SliceBits = g.K, g.L, g.G, g.SliceBits
-	return NewAgePartitioned(p)
+	return NewAgePartitioned(AgePartitionedParams{K: g.K, L: g.L, G: g.G, SliceBits: g.SliceBits, AgePartitionedOptions: o})
 }
 
 // Params returns the filter's parameters.
 func (f *AgePartitioned) Params() AgePartitionedParams {
-	return AgePartitionedParams{K: f.geom.K, L: f.geom.L, G: f.geom.G, SliceBits: f.geom.SliceBits, Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing}
+	return AgePartitionedParams{K: f.geom.K, L: f.geom.L, G: f.geom.G, SliceBits: f.geom.SliceBits,
+		AgePartitionedOptions: AgePartitionedOptions{Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing}}
 }
 
 // Model returns the filter's geometry for the theory of package

@@ -19,7 +19,7 @@ import (
 // capacity keys, for the shared suites (whose adds all stay in the window).
 func newAgeFor(blocked bool) newFilterFunc {
 	return func(t testing.TB, n uint64, p float64, h Hashing) Filter {
-		f, err := NewAgePartitionedFor(2*n, p, AgePartitionedParams{Blocked: blocked, Hashing: h})
+		f, err := NewAgePartitionedFor(2*n, p, AgePartitionedOptions{Blocked: blocked, Hashing: h})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func newAgeGeometry(g Geometry, h Hashing, blocked bool) (persistent, error) {
 	if blocked {
 		b = (b + 63) / 64 * 64
 	}
-	return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, Blocked: blocked, Hashing: h})
+	return NewAgePartitioned(AgePartitionedParams{K: g.Hashes, L: 3, G: max(b*7/10/uint64(g.Hashes), 1), SliceBits: b, AgePartitionedOptions: AgePartitionedOptions{Blocked: blocked, Hashing: h}})
 }
 
 // ageDigests returns the digests of n distinct keys.
@@ -57,8 +57,8 @@ func TestAgePartitionedWindowEveryPhase(t *testing.T) {
 		{K: 3, L: 2, G: 5, SliceBits: 40},
 		{K: 1, L: 1, G: 1, SliceBits: 8},
 		{K: 4, L: 4, G: 7, SliceBits: 30},
-		{K: 5, L: 3, G: 9, SliceBits: 64, Blocked: true},
-		{K: 7, L: 10, G: 3, SliceBits: 128, Blocked: true},
+		{K: 5, L: 3, G: 9, SliceBits: 64, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 7, L: 10, G: 3, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
 	} {
 		f, err := NewAgePartitioned(p)
 		if err != nil {
@@ -96,8 +96,8 @@ func TestAgePartitionedTenMillion(t *testing.T) {
 	geoms := []AgePartitionedParams{
 		{K: 3, L: 2, G: 4, SliceBits: 30},
 		{K: 2, L: 5, G: 3, SliceBits: 20},
-		{K: 4, L: 4, G: 16, SliceBits: 64, Blocked: true},
-		{K: 6, L: 2, G: 2, SliceBits: 64, Blocked: true},
+		{K: 4, L: 4, G: 16, SliceBits: 64, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 6, L: 2, G: 2, SliceBits: 64, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
 	}
 	ds := ageDigests(7, 1, 1<<16)
 	for _, p := range geoms {
@@ -200,7 +200,7 @@ func TestAgePartitionedBlockedRate(t *testing.T) {
 	t.Parallel()
 	const filters, queries = 24, 20000
 	g := uint64(300)
-	p := AgePartitionedParams{K: 7, L: 9, G: g, SliceBits: 64 * 48, Blocked: true}
+	p := AgePartitionedParams{K: 7, L: 9, G: g, SliceBits: 64 * 48, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}}
 	geom := analysis.AgePartitioned{K: 7, L: 9, G: g, SliceBits: 64 * 48}
 	cs := []uint64{1, g}
 	mean, se := measureRate(t, p, cs, filters, queries)
@@ -226,7 +226,7 @@ func TestAgePartitionedRecall(t *testing.T) {
 	hits := make([]int, len(ages))
 	tries := 0
 	for fi := range filters {
-		f, err := NewAgePartitioned(AgePartitionedParams{K: k, L: l, G: g, SliceBits: b, Hashing: Hashing{Seed: uint64(fi)}})
+		f, err := NewAgePartitioned(AgePartitionedParams{K: k, L: l, G: g, SliceBits: b, AgePartitionedOptions: AgePartitionedOptions{Hashing: Hashing{Seed: uint64(fi)}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,12 +282,9 @@ func TestAgePartitionedErrors(t *testing.T) {
 		w uint64
 		p float64
 	}{{0, 0.01}, {100, 0}, {100, 1}, {100, math.NaN()}} {
-		if _, err := NewAgePartitionedFor(tc.w, tc.p, AgePartitionedParams{}); !errors.Is(err, ErrInvalidParams) {
+		if _, err := NewAgePartitionedFor(tc.w, tc.p, AgePartitionedOptions{}); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("NewAgePartitionedFor(%d, %v): error %v, want ErrInvalidParams", tc.w, tc.p, err)
 		}
-	}
-	if _, err := NewAgePartitionedFor(100, 0.01, AgePartitionedParams{K: 3}); !errors.Is(err, ErrInvalidParams) {
-		t.Errorf("NewAgePartitionedFor with K set: error %v, want ErrInvalidParams", err)
 	}
 }
 
@@ -298,7 +295,7 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 func TestAgePartitionedClock(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	f, err := NewAgePartitioned(AgePartitionedParams{K: 2, L: 3, G: 1000, SliceBits: 4096, Refresh: time.Minute, Clock: clk.now})
+	f, err := NewAgePartitioned(AgePartitionedParams{K: 2, L: 3, G: 1000, SliceBits: 4096, AgePartitionedOptions: AgePartitionedOptions{Refresh: time.Minute, Clock: clk.now}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +374,7 @@ func TestAgePartitionedGoldenLayout(t *testing.T) {
 func TestAgePartitionedDecodeErrors(t *testing.T) {
 	le := binary.LittleEndian
 	for _, blocked := range []bool{false, true} {
-		f, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 3, G: 4, SliceBits: 64 * 3, Blocked: blocked})
+		f, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 3, G: 4, SliceBits: 64 * 3, AgePartitionedOptions: AgePartitionedOptions{Blocked: blocked}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,7 +426,7 @@ func TestAgePartitionedDecodeErrors(t *testing.T) {
 	bad = bytes.Clone(good)
 	le.PutUint64(bad[25:], 1<<60) // g beyond 2^48
 	checkDecodeError(t, fixChecksum(bad), "g =", ErrCorrupt)
-	bl, _ := NewAgePartitioned(AgePartitionedParams{K: 2, L: 1, G: 4, SliceBits: 128, Blocked: true})
+	bl, _ := NewAgePartitioned(AgePartitionedParams{K: 2, L: 1, G: 4, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}})
 	good, _ = bl.MarshalBinary()
 	bad = bytes.Clone(good)
 	le.PutUint64(bad[33:], 100) // not whole words
@@ -440,7 +437,7 @@ func TestAgePartitionedDecodeErrors(t *testing.T) {
 // the start of its newest generation and ages from it after loading.
 func TestAgePartitionedClockRoundTrip(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	f, err := NewAgePartitioned(AgePartitionedParams{K: 2, L: 2, G: 100, SliceBits: 512, Refresh: time.Minute, Clock: clk.now})
+	f, err := NewAgePartitioned(AgePartitionedParams{K: 2, L: 2, G: 100, SliceBits: 512, AgePartitionedOptions: AgePartitionedOptions{Refresh: time.Minute, Clock: clk.now}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +462,7 @@ func TestAgePartitionedClockRoundTrip(t *testing.T) {
 // leave the same filter, across generation shifts, in both layouts.
 func TestAgePartitionedBatch(t *testing.T) {
 	for _, blocked := range []bool{false, true} {
-		p := AgePartitionedParams{K: 4, L: 4, G: 37, SliceBits: 256, Blocked: blocked}
+		p := AgePartitionedParams{K: 4, L: 4, G: 37, SliceBits: 256, AgePartitionedOptions: AgePartitionedOptions{Blocked: blocked}}
 		a, _ := NewAgePartitioned(p)
 		b, _ := NewAgePartitioned(p)
 		c, _ := NewAgePartitioned(p)
@@ -514,13 +511,13 @@ func TestAgePartitionedLines(t *testing.T) {
 	// in both layouts.
 	var filters []*AgePartitioned
 	for _, fpr := range []float64{1e-2, 1e-3, 1e-4} {
-		f, err := NewAgePartitionedFor(2000, fpr, AgePartitionedParams{Blocked: true})
+		f, err := NewAgePartitionedFor(2000, fpr, AgePartitionedOptions{Blocked: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		filters = append(filters, f)
 	}
-	for _, p := range []AgePartitionedParams{{K: 10, L: 7, G: 1000, SliceBits: 14464, Blocked: true}, {K: 10, L: 7, G: 1000, SliceBits: 14427}} {
+	for _, p := range []AgePartitionedParams{{K: 10, L: 7, G: 1000, SliceBits: 14464, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}}, {K: 10, L: 7, G: 1000, SliceBits: 14427}} {
 		f, err := NewAgePartitioned(p)
 		if err != nil {
 			t.Fatal(err)
@@ -576,7 +573,7 @@ func TestAgePartitionedLines(t *testing.T) {
 // estimates the adds that slice K-1 holds.
 func TestAgePartitionedStats(t *testing.T) {
 	for _, blocked := range []bool{false, true} {
-		p := AgePartitionedParams{K: 6, L: 4, G: 2000, SliceBits: 64 * 270, Blocked: blocked}
+		p := AgePartitionedParams{K: 6, L: 4, G: 2000, SliceBits: 64 * 270, AgePartitionedOptions: AgePartitionedOptions{Blocked: blocked}}
 		f, err := NewAgePartitioned(p)
 		if err != nil {
 			t.Fatal(err)
@@ -645,13 +642,13 @@ func TestAgePartitionedContainsMatchesSlices(t *testing.T) {
 	for _, p := range []AgePartitionedParams{
 		{K: 10, L: 7, G: 50, SliceBits: 700},
 		{K: 4, L: 9, G: 30, SliceBits: 128},
-		{K: 10, L: 7, G: 50, SliceBits: 704, Blocked: true},
-		{K: 3, L: 13, G: 20, SliceBits: 128, Blocked: true},
-		{K: 3, L: 4, G: 20, SliceBits: 128, Blocked: true},
-		{K: 12, L: 16, G: 20, SliceBits: 256, Blocked: true},
-		{K: 5, L: 30, G: 10, SliceBits: 128, Blocked: true},
-		{K: 6, L: 3, G: 40, SliceBits: 320, Refresh: time.Second, Clock: clk.now},
-		{K: 6, L: 3, G: 40, SliceBits: 320, Blocked: true, Refresh: time.Second, Clock: clk.now},
+		{K: 10, L: 7, G: 50, SliceBits: 704, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 3, L: 13, G: 20, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 3, L: 4, G: 20, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 12, L: 16, G: 20, SliceBits: 256, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 5, L: 30, G: 10, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 6, L: 3, G: 40, SliceBits: 320, AgePartitionedOptions: AgePartitionedOptions{Refresh: time.Second, Clock: clk.now}},
+		{K: 6, L: 3, G: 40, SliceBits: 320, AgePartitionedOptions: AgePartitionedOptions{Blocked: true, Refresh: time.Second, Clock: clk.now}},
 	} {
 		clk.t = time.Unix(1000, 0)
 		f, err := NewAgePartitioned(p)
@@ -726,10 +723,10 @@ func TestAgePartitionedInsertBits(t *testing.T) {
 		{K: 3, L: 6, G: 2, SliceBits: 65},
 		{K: 1, L: 1, G: 1, SliceBits: 9},
 		{K: 2, L: 1, G: 4, SliceBits: 1<<24 + 64},
-		{K: 10, L: 7, G: 3, SliceBits: 704, Blocked: true},
-		{K: 17, L: 9, G: 2, SliceBits: 128, Blocked: true},
-		{K: 1, L: 2, G: 1, SliceBits: 64, Blocked: true},
-		{K: 9, L: 40, G: 1, SliceBits: 192, Blocked: true},
+		{K: 10, L: 7, G: 3, SliceBits: 704, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 17, L: 9, G: 2, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 1, L: 2, G: 1, SliceBits: 64, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
+		{K: 9, L: 40, G: 1, SliceBits: 192, AgePartitionedOptions: AgePartitionedOptions{Blocked: true}},
 	} {
 		f, err := NewAgePartitioned(p)
 		if err != nil {

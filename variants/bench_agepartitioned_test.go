@@ -39,7 +39,7 @@ func benchWindow(b *testing.B, k, l int, g uint64, blocked bool) {
 	if blocked {
 		sb = (sb + 63) / 64 * 64
 	}
-	f, err := NewAgePartitioned(AgePartitionedParams{K: k, L: l, G: g, SliceBits: sb, Blocked: blocked})
+	f, err := NewAgePartitioned(AgePartitionedParams{K: k, L: l, G: g, SliceBits: sb, AgePartitionedOptions: AgePartitionedOptions{Blocked: blocked}})
 	if err != nil {
 		b.Fatal(err)
 	}

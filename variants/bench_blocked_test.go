@@ -35,7 +35,7 @@ func benchBlockedAt(b *testing.B, n int) {
 		make func() (Filter, error)
 	}{
 		{"standard", func() (Filter, error) { return NewStandardFor(uint64(n), p, Hashing{}) }},
-		{"blocked", func() (Filter, error) { return NewBlockedFor(uint64(n), p, 0, Hashing{}) }},
+		{"blocked", func() (Filter, error) { return NewBlockedFor(uint64(n), p, Hashing{}) }},
 		{"split-block", func() (Filter, error) { return NewSplitBlockFor(uint64(n), p, Hashing{}) }},
 	}
 	var lineBytes uint64
@@ -150,7 +150,7 @@ func BenchmarkBlockedProbes(b *testing.B) {
 	absent := benchKeys(2, n, 16)
 	for _, bb := range []int{256, 512} {
 		for _, k := range []int{1, 2, 4, 6, 7, 8, 9, 12, 14, 16} {
-			f, err := NewBlocked(Geometry{Bits: 10 * n, Hashes: k}, bb, Hashing{})
+			f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 10 * n, Hashes: k}, BlockBits: bb})
 			if err != nil {
 				b.Fatal(err)
 			}

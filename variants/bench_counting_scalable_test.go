@@ -21,7 +21,7 @@ func BenchmarkCSCounting(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	counting, err := NewCounting(g, 0, Hashing{})
+	counting, err := NewCounting(CountingParams{Geometry: g})
 	if err != nil {
 		b.Fatal(err)
 	}

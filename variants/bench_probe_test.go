@@ -32,7 +32,7 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 	const nHash = 4096 // hashes and digests per path, cycled through
 
 	// The split-block filter: 10 bits per key, half the keys added.
-	sb, err := NewSplitBlock(10*nHash, Hashing{})
+	sb, err := NewSplitBlock(Geometry{Bits: 10 * nHash, Hashes: 8}, Hashing{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 	for _, bb := range []int{256, 512} {
 		per := 64 / map[int]int{256: 8, 512: 9}[bb]
 		for _, k := range []int{per, per + 1, 16} {
-			f, err := NewBlocked(Geometry{Bits: uint64(10 * nHash), Hashes: k}, bb, Hashing{})
+			f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: uint64(10 * nHash), Hashes: k}, BlockBits: bb})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,17 +6,21 @@ import (
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // DefaultBlockBits is the block size of a blocked filter unless one is
 // given: 512 bits, one 64-byte cache line.
 const DefaultBlockBits = 512
 
-// MinBlockBits and MaxBlockBits bound the block size of a blocked filter,
-// a power of two.
+// MinBlockBits and MaxBlockBits bound the block size of a blocked filter
+// (and of the blocked stages of a scalable one), a power of two.
+// MaxBlockBits is analysis.MaxBlockBits, the bound of the theory's
+// blocked-filter functions.
 const (
 	MinBlockBits = 64
-	MaxBlockBits = 4096
+	MaxBlockBits = analysis.MaxBlockBits
 )
 
 // Blocked is a cache-blocked Bloom filter (Putze, Sanders and Singler,
@@ -76,11 +80,32 @@ func checkOwnIndexing(variant string, h Hashing) error {
 	return nil
 }
 
-// NewBlocked returns an empty blocked filter of g.Hashes bits per key in
-// blocks of blockBits bits (0 means DefaultBlockBits), with g.Bits rounded
-// up to a whole number of blocks; Geometry reports the bits actually
-// built.
-func NewBlocked(g Geometry, blockBits int, h Hashing) (*Blocked, error) {
+// BlockedParams are the parameters of a blocked filter: its geometry, the
+// size of its blocks and its hashing. The Geometry is embedded, so that
+// the result of BlockedGeometry goes in whole, its capacity included, and
+// p.Bits, p.Hashes and p.Capacity read as fields of the parameters:
+//
+//	g, err := variants.BlockedGeometry(capacity, fpr, 1024)
+//	...
+//	f, err := variants.NewBlocked(variants.BlockedParams{Geometry: g, BlockBits: 1024})
+type BlockedParams struct {
+	// Geometry gives the bits m, rounded up to a whole number of blocks,
+	// the bits k a key sets in its block, and the capacity (0 if unknown).
+	Geometry
+	// BlockBits is the block size B, a power of two from MinBlockBits to
+	// MaxBlockBits; 0 means DefaultBlockBits.
+	BlockBits int
+	// Hashing holds the hash options; the filter derives its positions
+	// itself and takes only the default derivation (EnhancedDouble).
+	Hashing Hashing
+}
+
+// NewBlocked returns an empty blocked filter of p.Hashes bits per key in
+// blocks of p.BlockBits bits (0 means DefaultBlockBits), with p.Bits
+// rounded up to a whole number of blocks; Geometry reports the bits
+// actually built. BlockedGeometry sizes one for a capacity.
+func NewBlocked(p BlockedParams) (*Blocked, error) {
+	g, blockBits, h := p.Geometry, p.BlockBits, p.Hashing
 	if blockBits == 0 {
 		blockBits = DefaultBlockBits
 	}
@@ -102,7 +127,7 @@ func NewBlocked(g Geometry, blockBits int, h Hashing) (*Blocked, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newBlocked(bitCore{words: w, k: g.Hashes, hashing: h}, m, b), nil
+	return newBlocked(bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: h}, m, b), nil
 }
 
 // newBlocked returns a blocked filter around c, whose words hold m bits in
@@ -112,20 +137,17 @@ func newBlocked(c bitCore, m, b uint64) *Blocked {
 	return &Blocked{bitCore: c, m: m, blocks: m / b, blockBits: b, blockShift: shift, perWord: 64 / int(shift)}
 }
 
-// NewBlockedFor returns an empty blocked filter with blocks of blockBits
-// bits (0 means DefaultBlockBits), sized by BlockedGeometry for capacity items
-// at false-positive rate fpr.
-func NewBlockedFor(capacity uint64, fpr float64, blockBits int, h Hashing) (*Blocked, error) {
-	g, err := BlockedGeometry(capacity, fpr, blockBits)
+// NewBlockedFor returns an empty blocked filter with blocks of
+// DefaultBlockBits bits, sized by BlockedGeometry for capacity items at
+// false-positive rate fpr. For other block sizes, build
+// NewBlocked(BlockedParams{Geometry: g, BlockBits: b, Hashing: h}) with g
+// from BlockedGeometry(capacity, fpr, b).
+func NewBlockedFor(capacity uint64, fpr float64, h Hashing) (*Blocked, error) {
+	g, err := BlockedGeometry(capacity, fpr, DefaultBlockBits)
 	if err != nil {
 		return nil, err
 	}
-	f, err := NewBlocked(g, blockBits, h)
-	if err != nil {
-		return nil, err
-	}
-	f.capacity = capacity
-	return f, nil
+	return NewBlocked(BlockedParams{Geometry: g, Hashing: h})
 }
 
 // Add inserts key.
@@ -238,8 +260,11 @@ func blockedTestGo(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
 // Hashing returns the filter's hash options.
 func (f *Blocked) Hashing() Hashing { return f.hashing }
 
-// Geometry returns the filter's bits (a whole number of blocks) and hashes.
-func (f *Blocked) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k} }
+// Geometry returns the filter's bits (a whole number of blocks), hashes
+// and capacity (0 if unknown).
+func (f *Blocked) Geometry() Geometry {
+	return Geometry{Bits: f.m, Hashes: f.k, Capacity: f.capacity}
+}
 
 // BlockBits returns the size of the filter's blocks in bits.
 func (f *Blocked) BlockBits() int { return int(f.blockBits) }

@@ -18,7 +18,7 @@ var ownHashings = []Hashing{{}, {Kind: Metro, Seed: 7}, {Seed: 3}}
 func TestSetOpsBlocked(t *testing.T) {
 	for _, b := range []int{256, 512} {
 		testSetOps(t, ownHashings, func(h Hashing) *Blocked {
-			f, err := NewBlockedFor(5000, 0.01, b, h)
+			f, err := blockedFor(5000, 0.01, b, h)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func TestSetOpsSplitBlock(t *testing.T) {
 // TestBlockedIncompatible: set operations name every difference.
 func TestBlockedIncompatible(t *testing.T) {
 	mk := func(m uint64, k, b int, h Hashing) *Blocked {
-		f, err := NewBlocked(Geometry{Bits: m, Hashes: k}, b, h)
+		f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: m, Hashes: k}, BlockBits: b, Hashing: h})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,8 +62,8 @@ func TestBlockedIncompatible(t *testing.T) {
 			t.Errorf("Intersect: %v", err)
 		}
 	}
-	s1, _ := NewSplitBlock(512, Hashing{})
-	s2, _ := NewSplitBlock(1024, Hashing{Kind: XXH64})
+	s1, _ := NewSplitBlock(Geometry{Bits: 512, Hashes: 8}, Hashing{})
+	s2, _ := NewSplitBlock(Geometry{Bits: 1024, Hashes: 8}, Hashing{Kind: XXH64})
 	if err := s1.Union(s2); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "blocks 2 != 4, hash kind xxh3 != xxh64") {
 		t.Errorf("split-block Union: %v", err)
 	}
@@ -75,19 +75,22 @@ func TestBlockedBadParams(t *testing.T) {
 		err  error
 		want string
 	}{
-		{second(NewBlocked(Geometry{Bits: 1000, Hashes: 3}, 100, Hashing{})), "block bits B = 100"},
-		{second(NewBlocked(Geometry{Bits: 1000, Hashes: 3}, 8192, Hashing{})), "block bits B = 8192"},
-		{second(NewBlocked(Geometry{Bits: 0, Hashes: 3}, 0, Hashing{})), "bits m = 0"},
-		{second(NewBlocked(Geometry{Bits: 1000, Hashes: 0}, 0, Hashing{})), "hashes k = 0"},
-		{second(NewBlocked(Geometry{Bits: MaxBits, Hashes: 3}, 0, Hashing{})) /* fits */, ""},
-		{second(NewBlocked(Geometry{Bits: 1000, Hashes: 3}, 0, Hashing{Derivation: Double})), "derivation double"},
-		{second(NewBlocked(Geometry{Bits: 1000, Hashes: 3}, 0, Hashing{Kind: XXH64})), "hash kind xxh64"},
-		{second(NewBlockedFor(0, 0.01, 0, Hashing{})), "capacity n = 0"},
-		{second(NewBlockedFor(10, 1.5, 0, Hashing{})), "rate p = 1.5"},
-		{second(NewBlockedFor(10, math.NaN(), 0, Hashing{})), "rate p = NaN"},
-		{second(NewSplitBlock(0, Hashing{})), "bits m = 0"},
-		{second(NewSplitBlock(1<<41, Hashing{})), "blocks"},
-		{second(NewSplitBlock(256, Hashing{Derivation: Triple})), "derivation triple"},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, BlockBits: 100})), "block bits B = 100"},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, BlockBits: 8192})), "block bits B = 8192"},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 0, Hashes: 3}})), "bits m = 0"},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 0}})), "hashes k = 0"},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: MaxBits, Hashes: 3}})) /* fits */, ""},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, Hashing: Hashing{Derivation: Double}})), "derivation double"},
+		{second(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, Hashing: Hashing{Kind: XXH64}})), "hash kind xxh64"},
+		{second(NewBlockedFor(0, 0.01, Hashing{})), "capacity n = 0"},
+		{second(NewBlockedFor(10, 1.5, Hashing{})), "rate p = 1.5"},
+		{second(NewBlockedFor(10, math.NaN(), Hashing{})), "rate p = NaN"},
+		{second(NewSplitBlock(Geometry{Bits: 0, Hashes: 8}, Hashing{})), "bits m = 0"},
+		{second(NewSplitBlock(Geometry{Bits: 1 << 41, Hashes: 8}, Hashing{})), "blocks"},
+		{second(NewSplitBlock(Geometry{Bits: 256, Hashes: 8}, Hashing{Derivation: Triple})), "derivation triple"},
+		{second(NewSplitBlock(Geometry{Bits: 256}, Hashing{})), "hashes k = 0"},
+		{second(NewSplitBlock(Geometry{Bits: 256, Hashes: 7}, Hashing{})), "hashes k = 7"},
+		{second(NewCounting(CountingParams{Geometry: Geometry{Bits: 256, Hashes: 3}, Width: 3})), "counter width w = 3"},
 		{second(NewSplitBlockFor(0, 0.01, Hashing{})), "capacity n = 0"},
 		{second(NewSplitBlockFromBitset(make([]byte, 33))), "bitset of 33 bytes"},
 		{second(NewSplitBlockFromBitset(nil)), "bitset of 0 bytes"},
@@ -107,7 +110,7 @@ func second[T any](_ T, err error) error { return err }
 // 64 bytes, and the sized filter reaches at most its target in theory.
 func TestBlockedGeometry(t *testing.T) {
 	for _, b := range []int{64, 256, 512, 1024, 4096} {
-		f, err := NewBlocked(Geometry{Bits: 1000, Hashes: 5}, b, Hashing{})
+		f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 5}, BlockBits: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +125,7 @@ func TestBlockedGeometry(t *testing.T) {
 			t.Errorf("B = %d: block stats %+v", b, st.Blocks)
 		}
 	}
-	s, err := NewSplitBlock(1000, Hashing{})
+	s, err := NewSplitBlock(Geometry{Bits: 1000, Hashes: 8}, Hashing{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +153,7 @@ func TestBlockedGeometry(t *testing.T) {
 func TestBlockedKeysInOneBlock(t *testing.T) {
 	for _, b := range []int{64, 256, 512, 1024} {
 		for _, k := range []int{1, 7, 8, 13, 40} {
-			f, err := NewBlocked(Geometry{Bits: 64 * 1024, Hashes: k}, b, Hashing{Seed: 5})
+			f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 64 * 1024, Hashes: k}, BlockBits: b, Hashing: Hashing{Seed: 5}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,11 +182,11 @@ func TestBlockedKeysInOneBlock(t *testing.T) {
 // for a number of blocks that is and one that is not a power of two.
 func TestBlockUniformity(t *testing.T) {
 	for _, blocks := range []uint64{64, 1000} {
-		f, err := NewBlocked(Geometry{Bits: blocks * 512, Hashes: 1}, 512, Hashing{Seed: 11})
+		f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: blocks * 512, Hashes: 1}, BlockBits: 512, Hashing: Hashing{Seed: 11}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewSplitBlock(blocks*256, Hashing{Seed: 11})
+		s, err := NewSplitBlock(Geometry{Bits: blocks * 256, Hashes: 8}, Hashing{Seed: 11})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,11 +226,11 @@ func TestBatchesMatchSingle(t *testing.T) {
 	}
 	makers := map[string]func() batchFilter{
 		"blocked": func() batchFilter {
-			f, _ := NewBlockedFor(3000, 0.01, 0, Hashing{Seed: 2})
+			f, _ := NewBlockedFor(3000, 0.01, Hashing{Seed: 2})
 			return f
 		},
 		"blocked-metro": func() batchFilter {
-			f, _ := NewBlockedFor(3000, 0.01, 256, Hashing{Kind: Metro, Seed: 2})
+			f, _ := blockedFor(3000, 0.01, 256, Hashing{Kind: Metro, Seed: 2})
 			return f
 		},
 		"split-block": func() batchFilter {
@@ -304,7 +307,7 @@ func equalFilters(a, b Filter) bool {
 // TestBlockedStatsEstimate: the estimated rate is the mean over blocks of
 // (X_b/B)^k, checked on a hand-built table.
 func TestBlockedStatsEstimate(t *testing.T) {
-	f, _ := NewBlocked(Geometry{Bits: 1024, Hashes: 2}, 512, Hashing{})
+	f, _ := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1024, Hashes: 2}, BlockBits: 512})
 	f.words[0] = 0xffff_ffff_ffff_ffff // block 0: 64 of 512 bits set
 	st := f.Stats()
 	want := (math.Pow(64.0/512, 2) + 0) / 2
@@ -314,7 +317,7 @@ func TestBlockedStatsEstimate(t *testing.T) {
 	if st.Blocks.FillMax != 0.125 || st.Blocks.FillMin != 0 || math.Abs(st.Blocks.FillStdDev-0.0625) > 1e-15 {
 		t.Errorf("block spread %+v", st.Blocks)
 	}
-	s, _ := NewSplitBlock(512, Hashing{})
+	s, _ := NewSplitBlock(Geometry{Bits: 512, Hashes: 8}, Hashing{})
 	s.words[0] = 0x0000_0003_0000_0001 // block 0: word 0 one bit, word 1 two bits
 	for i := 1; i < 4; i++ {
 		s.words[i] = 0x0000_0001_0000_0001 // words 2..7 one bit each
@@ -359,7 +362,7 @@ func TestBlockedRateMatchesTheory(t *testing.T) {
 	var cases []tc
 	for _, b := range []int{64, 256, 512, 1024} {
 		cases = append(cases, tc{fmt.Sprintf("blocked-%d", b),
-			func(h Hashing) (Filter, error) { return NewBlockedFor(capacity, 0.01, b, h) },
+			func(h Hashing) (Filter, error) { return blockedFor(capacity, 0.01, b, h) },
 			func(st Stats, n uint64) float64 { return analysis.BlockedFPR(st.Cells, n, st.Hashes, uint64(b)) }})
 	}
 	cases = append(cases, tc{"split-block",
@@ -391,4 +394,15 @@ func TestBlockedRateMatchesTheory(t *testing.T) {
 			}
 		}
 	}
+}
+
+// blockedFor returns an empty blocked filter with blocks of b bits, sized
+// by BlockedGeometry for capacity items at rate fpr: NewBlockedFor for a
+// block size other than the default.
+func blockedFor(capacity uint64, fpr float64, b int, h Hashing) (*Blocked, error) {
+	g, err := BlockedGeometry(capacity, fpr, b)
+	if err != nil {
+		return nil, err
+	}
+	return NewBlocked(BlockedParams{Geometry: g, BlockBits: b, Hashing: h})
 }

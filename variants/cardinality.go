@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"reflect"
 	"sync/atomic"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // The number of items a filter holds is estimated from its fill, as
@@ -117,28 +119,13 @@ func blockEstimate(words []uint64, wordsPer int, scale float64) float64 {
 	return sum
 }
 
-// SetSizes are the estimates of the sizes of two sets A and B, their union
-// and their intersection from the cells of their filters, and the Jaccard
-// similarity they give (see EstimateSets).
-type SetSizes struct {
-	// A and B are the estimated items of each filter, from its fill (for
-	// a counting filter too, so that the three estimates are alike).
-	A, B float64
-	// Union estimates |A ∪ B| from the OR of the two filters' cells,
-	// which is exactly the filter of the union.
-	Union float64
-	// Intersection estimates |A ∩ B| as A + B - Union. It is not clamped:
-	// by chance it can be negative or exceed min(A, B).
-	Intersection float64
-	// Jaccard is Intersection / Union, NaN when both filters are empty.
-	Jaccard float64
-}
-
-// EstimateSets estimates the sizes of the union and the intersection of the
-// sets added to f and g, and their Jaccard similarity, from the cells of
-// the two filters, without building a new filter: the union from the OR
-// of their cells (exactly the filter that adding both sets would have
-// built), the intersection by inclusion-exclusion. It reads both filters
+// EstimateSets estimates the sizes of the sets A and B added to f and g,
+// of their union and of their intersection, and their Jaccard similarity,
+// from the cells of the two filters, without building a new filter: A and
+// B from each filter's fill, the union from the OR of their cells
+// (exactly the filter that adding both sets would have built), the
+// intersection by inclusion-exclusion, A + B - Union, not clamped (see
+// analysis.SetEstimate). It reads both filters
 // and may run concurrently with their Contains.
 //
 // The filters must be of the same variant (Standard, Partitioned,
@@ -161,51 +148,51 @@ type SetSizes struct {
 // package analysis predicts the errors of these estimates
 // (FillEstimator.SetError) for standard and partitioned filters, and for
 // counting filters as standard ones.
-func EstimateSets(f, g Filter) (SetSizes, error) {
+func EstimateSets(f, g Filter) (analysis.SetEstimate, error) {
 	if isNil(f) || isNil(g) {
-		return SetSizes{}, invalid("set estimates of a nil filter")
+		return analysis.SetEstimate{}, invalid("set estimates of a nil filter")
 	}
 	switch a := f.(type) {
 	case *Standard:
 		b, err := sameKind(a, g)
 		if err != nil {
-			return SetSizes{}, err
+			return analysis.SetEstimate{}, err
 		}
 		return groupSets(a.words, b.words, len(a.words), a.m, standardScale(a.m, a.k))
 	case *Partitioned:
 		b, err := sameKind(a, g)
 		if err != nil {
-			return SetSizes{}, err
+			return analysis.SetEstimate{}, err
 		}
 		return groupSets(a.words, b.words, len(a.words), a.sliceBits*uint64(a.k), sliceScale(a.sliceBits))
 	case *Blocked:
 		b, err := sameKind(a, g)
 		if err != nil {
-			return SetSizes{}, err
+			return analysis.SetEstimate{}, err
 		}
 		return groupSets(a.words, b.words, int(a.blockBits/64), a.blockBits, standardScale(a.blockBits, a.k))
 	case *SplitBlock:
 		b, err := sameKind(a, g)
 		if err != nil {
-			return SetSizes{}, err
+			return analysis.SetEstimate{}, err
 		}
 		return groupSets(a.words, b.words, SplitBlockBits/64, SplitBlockBits, sliceScale(32))
 	case *Counting:
 		b, err := sameKind(a, g)
 		if err != nil {
-			return SetSizes{}, err
+			return analysis.SetEstimate{}, err
 		}
 		return countingSets(a, b)
 	case *ConcurrentStandard:
 		b, err := sameKind(a, g)
 		if err != nil {
-			return SetSizes{}, err
+			return analysis.SetEstimate{}, err
 		}
 		return concurrentSets(a, b)
 	case *Scalable:
-		return SetSizes{}, incompatible("scalable filters have no set estimates: a key's stage depends on the order in which keys arrived, so the stages of two filters do not line up")
+		return analysis.SetEstimate{}, incompatible("scalable filters have no set estimates: a key's stage depends on the order in which keys arrived, so the stages of two filters do not line up")
 	}
-	return SetSizes{}, incompatible("no set estimates for %T", f)
+	return analysis.SetEstimate{}, incompatible("no set estimates for %T", f)
 }
 
 // sameKind returns g as a filter of f's type compatible with f, or an
@@ -223,7 +210,7 @@ func sameKind[F interface {
 
 // countingSets estimates the set sizes of two compatible counting filters
 // from their non-zero counters.
-func countingSets(a, b *Counting) (SetSizes, error) {
+func countingSets(a, b *Counting) (analysis.SetEstimate, error) {
 	var xa, xb, xu uint64
 	for i, wa := range a.words {
 		na, nb := a.nonzero(wa), a.nonzero(b.words[i])
@@ -247,7 +234,7 @@ func (f *ConcurrentStandard) compatible(g *ConcurrentStandard) error {
 
 // concurrentSets estimates the set sizes of two compatible concurrent
 // standard filters, reading their words atomically.
-func concurrentSets(a, b *ConcurrentStandard) (SetSizes, error) {
+func concurrentSets(a, b *ConcurrentStandard) (analysis.SetEstimate, error) {
 	var xa, xb, xu uint64
 	for i := range a.words {
 		wa, wb := atomic.LoadUint64(&a.words[i]), atomic.LoadUint64(&b.words[i])
@@ -262,7 +249,7 @@ func concurrentSets(a, b *ConcurrentStandard) (SetSizes, error) {
 // groupSets estimates the set sizes from two word tables made of groups
 // of wordsPer words, each group of cells cells estimating its items with
 // the given scale; the estimates of the groups add up.
-func groupSets(a, b []uint64, wordsPer int, cells uint64, scale float64) (SetSizes, error) {
+func groupSets(a, b []uint64, wordsPer int, cells uint64, scale float64) (analysis.SetEstimate, error) {
 	var ea, eb, eu float64
 	for i := 0; i+wordsPer <= len(a); i += wordsPer {
 		var xa, xb, xu uint64
@@ -279,8 +266,8 @@ func groupSets(a, b []uint64, wordsPer int, cells uint64, scale float64) (SetSiz
 }
 
 // setSizes completes the estimates from those of A, B and the union.
-func setSizes(a, b, union float64) (SetSizes, error) {
-	s := SetSizes{A: a, B: b, Union: union}
+func setSizes(a, b, union float64) (analysis.SetEstimate, error) {
+	s := analysis.SetEstimate{A: a, B: b, Union: union}
 	if math.IsInf(union, 1) {
 		s.Intersection, s.Jaccard = math.NaN(), math.NaN()
 		return s, errSaturated("the union of the two filters")

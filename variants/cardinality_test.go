@@ -79,7 +79,7 @@ func fillCountEstimate(st Stats) float64 {
 	return analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes}.Estimate(nz)
 }
 
-// blockedGeometry returns the geometry of NewBlockedFor(n, p, 0, ...),
+// blockedGeometry returns the geometry of NewBlockedFor(n, p, ...),
 // computed once.
 var blockedGeometry = func() func(t *testing.T, n uint64, p float64) Geometry {
 	cache := map[[2]float64]Geometry{}
@@ -88,7 +88,7 @@ var blockedGeometry = func() func(t *testing.T, n uint64, p float64) Geometry {
 		if g, ok := cache[key]; ok {
 			return g
 		}
-		f := must(t)(NewBlockedFor(n, p, 0, Hashing{})).(*Blocked)
+		f := must(t)(NewBlockedFor(n, p, Hashing{})).(*Blocked)
 		cache[key] = f.Geometry()
 		return cache[key]
 	}
@@ -122,14 +122,14 @@ func estimateCases() []estimateCase {
 			}},
 		{name: "counting (counter sum)", capacity: capacity, exact: true,
 			build: func(t *testing.T, s uint64) Filter {
-				return must(t)(NewCountingFor(capacity, p, 0, h(s)))
+				return must(t)(NewCountingFor(capacity, p, h(s)))
 			},
 			// Exact while no counter saturates, which at 4 bits does
 			// not happen at these loads (probability below 1e-7).
 			predict: func(*testing.T, Stats, uint64) analysis.EstimateError { return analysis.EstimateError{Exact: true} }},
 		{name: "counting (non-zero counters)", capacity: capacity,
 			build: func(t *testing.T, s uint64) Filter {
-				return must(t)(NewCountingFor(capacity, p, 0, h(s)))
+				return must(t)(NewCountingFor(capacity, p, h(s)))
 			},
 			predict:  standardPrediction,
 			estimate: fillCountEstimate},
@@ -147,10 +147,10 @@ func estimateCases() []estimateCase {
 				return e
 			}},
 		{name: "blocked", capacity: 5 * capacity,
-			// The geometry NewBlockedFor(1000, 0.01, 0, h) builds, without
+			// The geometry NewBlockedFor(1000, 0.01, h) builds, without
 			// its sizing search for every filter.
 			build: func(t *testing.T, s uint64) Filter {
-				return must(t)(NewBlocked(blockedGeometry(t, 5*capacity, p), 0, h(s)))
+				return must(t)(NewBlocked(BlockedParams{Geometry: blockedGeometry(t, 5*capacity, p), Hashing: h(s)}))
 			},
 			predict: func(t *testing.T, st Stats, n uint64) analysis.EstimateError {
 				e, err := analysis.BlockedEstimateError(st.Bits, n, st.Hashes, uint64(st.Blocks.Bits))
@@ -161,7 +161,7 @@ func estimateCases() []estimateCase {
 			}},
 		{name: "split-block", capacity: 5 * capacity,
 			build: func(t *testing.T, s uint64) Filter {
-				return must(t)(NewSplitBlock(splitBlockBits(t, 5*capacity, p), h(s)))
+				return must(t)(NewSplitBlock(Geometry{Bits: splitBlockBits(t, 5*capacity, p), Hashes: 8}, h(s)))
 			},
 			predict: func(t *testing.T, st Stats, n uint64) analysis.EstimateError {
 				e, err := analysis.SplitBlockEstimateError(st.Bits, n)
@@ -246,7 +246,7 @@ func setCases() []setCase {
 			return analysis.FillEstimator{Bits: st.Cells, Hashes: st.Hashes, Partitioned: true}
 		}},
 		{"counting", func(t *testing.T, s uint64) Filter {
-			return must(t)(NewCountingFor(capacity, p, 0, Hashing{Seed: s}))
+			return must(t)(NewCountingFor(capacity, p, Hashing{Seed: s}))
 		}, standard},
 	}
 }
@@ -327,7 +327,7 @@ func TestEstimatedItemsFormula(t *testing.T) {
 	st = fill(p, 2000)
 	check("partitioned", st.EstimatedItems, analysis.FillEstimator{Bits: st.Cells, Hashes: p.k, Partitioned: true}.Estimate(p.setBits()))
 
-	b := must(t)(NewBlockedFor(1000, 0.01, 256, Hashing{})).(*Blocked)
+	b := must(t)(blockedFor(1000, 0.01, 256, Hashing{})).(*Blocked)
 	st = fill(b, 2000)
 	var want float64
 	for i := 0; i < len(b.words); i += 4 {
@@ -364,7 +364,7 @@ func TestEstimatedItemsFormula(t *testing.T) {
 func TestCountingEstimate(t *testing.T) {
 	keys := testKeys(14, 4, 2000)
 	for _, w := range []int{2, 4, 8, 16} {
-		f := must(t)(NewCounting(Geometry{Bits: 20000, Hashes: 5}, w, Hashing{})).(*Counting)
+		f := must(t)(NewCounting(CountingParams{Geometry: Geometry{Bits: 20000, Hashes: 5}, Width: w})).(*Counting)
 		for _, k := range keys[:1000] {
 			f.Add(k)
 		}
@@ -385,7 +385,7 @@ func TestCountingEstimate(t *testing.T) {
 	}
 	// 2-bit counters saturate at 3: the sum undercounts, and the estimate
 	// is the one from the non-zero counters.
-	f := must(t)(NewCounting(Geometry{Bits: 2000, Hashes: 5}, 2, Hashing{})).(*Counting)
+	f := must(t)(NewCounting(CountingParams{Geometry: Geometry{Bits: 2000, Hashes: 5}, Width: 2})).(*Counting)
 	for _, k := range keys {
 		f.Add(k)
 	}
@@ -404,7 +404,9 @@ func TestEstimateSetsErrors(t *testing.T) {
 	}
 	part := must(t)(NewPartitioned(Geometry{Bits: 999, Hashes: 3}, Hashing{}))
 	scal := must(t)(NewScalable(ScalableParams{P: 0.01}))
-	cnt := func(w int) Filter { return must(t)(NewCounting(Geometry{Bits: 1000, Hashes: 3}, w, Hashing{})) }
+	cnt := func(w int) Filter {
+		return must(t)(NewCounting(CountingParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, Width: w}))
+	}
 	conc := func(m uint64) Filter {
 		return must(t)(NewConcurrentStandard(Geometry{Bits: m, Hashes: 3}, Hashing{}))
 	}
@@ -472,8 +474,8 @@ func TestEstimateSetsAgree(t *testing.T) {
 	build := []func() Filter{
 		func() Filter { return must(t)(NewStandardFor(2000, 0.01, Hashing{})) },
 		func() Filter { return must(t)(NewPartitionedFor(2000, 0.01, Hashing{})) },
-		func() Filter { return must(t)(NewCountingFor(2000, 0.01, 4, Hashing{})) },
-		func() Filter { return must(t)(NewBlockedFor(2000, 0.01, 0, Hashing{})) },
+		func() Filter { return must(t)(NewCountingFor(2000, 0.01, Hashing{})) },
+		func() Filter { return must(t)(NewBlockedFor(2000, 0.01, Hashing{})) },
 		func() Filter { return must(t)(NewSplitBlockFor(2000, 0.01, Hashing{})) },
 		func() Filter { return must(t)(NewConcurrentStandardFor(2000, 0.01, Hashing{})) },
 	}

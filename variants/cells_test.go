@@ -11,11 +11,11 @@ func TestFreshCells(t *testing.T) {
 		filters := map[string]Filter{}
 		s, _ := NewStandardFor(500, 0.01, h)
 		p, _ := NewPartitionedFor(500, 0.01, h)
-		c, _ := NewCountingFor(500, 0.01, 4, h)
+		c, _ := NewCountingFor(500, 0.01, h)
 		sc, _ := NewScalable(ScalableParams{P: 0.01, N0: 100, Hashing: h})
 		filters["standard"], filters["partitioned"], filters["counting"], filters["scalable"] = s, p, c, sc
 		if h.Derivation == EnhancedDouble {
-			b, _ := NewBlockedFor(500, 0.01, 0, h)
+			b, _ := NewBlockedFor(500, 0.01, h)
 			sb, _ := NewScalable(ScalableParams{P: 0.01, N0: 100, BlockBits: 512, Hashing: h})
 			filters["blocked"], filters["scalable-blocked"] = b, sb
 		}

@@ -50,7 +50,8 @@ type stripe struct {
 }
 
 // NewConcurrentStandard returns an empty concurrent standard filter with
-// geometry g. Its parameters are checked as NewStandard checks them.
+// geometry g, capacity g.Capacity. Its parameters are checked as
+// NewStandard checks them.
 func NewConcurrentStandard(g Geometry, h Hashing) (*ConcurrentStandard, error) {
 	s, err := NewStandard(g, h)
 	if err != nil {
@@ -197,8 +198,10 @@ func (f *ConcurrentStandard) TestAndAddDigest(d Digest) bool {
 // Hashing returns the filter's hash options.
 func (f *ConcurrentStandard) Hashing() Hashing { return f.hashing }
 
-// Geometry returns the filter's bits and hashes.
-func (f *ConcurrentStandard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k} }
+// Geometry returns the filter's bits, hashes and capacity (0 if unknown).
+func (f *ConcurrentStandard) Geometry() Geometry {
+	return Geometry{Bits: f.m, Hashes: f.k, Capacity: f.capacity}
+}
 
 // itemCount returns the sum of the item counters.
 func (f *ConcurrentStandard) itemCount() uint64 {

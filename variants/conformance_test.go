@@ -41,21 +41,21 @@ var conformanceVariants = []conformanceVariant{
 		return NewPartitionedFor(n, p, h)
 	})},
 	{"counting", sized(func(n uint64, p float64, h Hashing) (*Counting, error) {
-		return NewCountingFor(n, p, 0, h)
+		return NewCountingFor(n, p, h)
 	})},
 	// Two-bit counters saturate at a load of 3 and so exercise the sticky
 	// path in the shared suite.
 	{"counting-w2", sized(func(n uint64, p float64, h Hashing) (*Counting, error) {
-		return NewCountingFor(n, p, 2, h)
+		return countingFor(n, p, 2, h)
 	})},
 	{"blocked-256", sized(func(n uint64, p float64, h Hashing) (*Blocked, error) {
-		return NewBlockedFor(n, p, 256, h)
+		return blockedFor(n, p, 256, h)
 	})},
 	{"blocked", sized(func(n uint64, p float64, h Hashing) (*Blocked, error) {
-		return NewBlockedFor(n, p, 512, h)
+		return NewBlockedFor(n, p, h)
 	})},
 	{"blocked-1024", sized(func(n uint64, p float64, h Hashing) (*Blocked, error) {
-		return NewBlockedFor(n, p, 1024, h)
+		return blockedFor(n, p, 1024, h)
 	})},
 	{"split-block", sized(NewSplitBlockFor)},
 	{"concurrent-standard", sized(NewConcurrentStandardFor)},
@@ -91,16 +91,28 @@ var conformanceVariants = []conformanceVariant{
 var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error){
 	"standard":    func(g Geometry, h Hashing) (persistent, error) { return NewStandard(g, h) },
 	"partitioned": func(g Geometry, h Hashing) (persistent, error) { return NewPartitioned(g, h) },
-	"counting":    func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 0, h) },
-	"counting-w2": func(g Geometry, h Hashing) (persistent, error) { return NewCounting(g, 2, h) },
-	"counting-w16": func(g Geometry, h Hashing) (persistent, error) {
-		return NewCounting(g, 16, h)
+	"counting": func(g Geometry, h Hashing) (persistent, error) {
+		return NewCounting(CountingParams{Geometry: g, Hashing: h})
 	},
-	"blocked-256":  func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, 256, h) },
-	"blocked":      func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, 512, h) },
-	"blocked-1024": func(g Geometry, h Hashing) (persistent, error) { return NewBlocked(g, 1024, h) },
-	"split-block":  func(g Geometry, h Hashing) (persistent, error) { return NewSplitBlock(g.Bits, h) },
-	"concurrent":   func(g Geometry, h Hashing) (persistent, error) { return NewConcurrentStandard(g, h) },
+	"counting-w2": func(g Geometry, h Hashing) (persistent, error) {
+		return NewCounting(CountingParams{Geometry: g, Width: 2, Hashing: h})
+	},
+	"counting-w16": func(g Geometry, h Hashing) (persistent, error) {
+		return NewCounting(CountingParams{Geometry: g, Width: 16, Hashing: h})
+	},
+	"blocked-256": func(g Geometry, h Hashing) (persistent, error) {
+		return NewBlocked(BlockedParams{Geometry: g, BlockBits: 256, Hashing: h})
+	},
+	"blocked": func(g Geometry, h Hashing) (persistent, error) {
+		return NewBlocked(BlockedParams{Geometry: g, BlockBits: 512, Hashing: h})
+	},
+	"blocked-1024": func(g Geometry, h Hashing) (persistent, error) {
+		return NewBlocked(BlockedParams{Geometry: g, BlockBits: 1024, Hashing: h})
+	},
+	"split-block": func(g Geometry, h Hashing) (persistent, error) {
+		return NewSplitBlock(Geometry{Bits: g.Bits, Hashes: 8}, h)
+	},
+	"concurrent": func(g Geometry, h Hashing) (persistent, error) { return NewConcurrentStandard(g, h) },
 	// A scalable filter whose first stage holds about m/16 keys, so that
 	// small geometries grow several stages.
 	"scalable": func(g Geometry, h Hashing) (persistent, error) {

@@ -49,14 +49,31 @@ type Counting struct {
 }
 
 // DefaultCounterWidth is the counter width of a Counting filter built with
-// width 0: 4 bits, which Fan et al. (2000) show overflows with negligible
+// Width 0: 4 bits, which Fan et al. (2000) show overflows with negligible
 // probability in a filter sized for its load.
 const DefaultCounterWidth = 4
 
-// NewCounting returns an empty counting filter of g.Bits counters of width
-// bits each and g.Hashes hashes. Width 0 means DefaultCounterWidth; other
-// valid widths are 2, 4, 8 and 16.
-func NewCounting(g Geometry, width int, h Hashing) (*Counting, error) {
+// CountingParams are the parameters of a counting filter: its geometry,
+// the width of its counters and its hashing. The Geometry is embedded, as
+// in BlockedParams, so that the result of a sizing function goes in whole,
+// its capacity included.
+type CountingParams struct {
+	// Geometry gives the counters m (as Bits), the hashes k and the
+	// capacity (0 if unknown).
+	Geometry
+	// Width is the bits per counter, w: 2, 4, 8 or 16; 0 means
+	// DefaultCounterWidth.
+	Width int
+	// Hashing holds the hash options.
+	Hashing Hashing
+}
+
+// NewCounting returns an empty counting filter of p.Bits counters of
+// p.Width bits each and p.Hashes hashes. Width 0 means
+// DefaultCounterWidth; other valid widths are 2, 4, 8 and 16.
+// StandardGeometry and ExactStandardGeometry size one for a capacity.
+func NewCounting(p CountingParams) (*Counting, error) {
+	g, width, h := p.Geometry, p.Width, p.Hashing
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
@@ -76,30 +93,28 @@ func NewCounting(g Geometry, width int, h Hashing) (*Counting, error) {
 		return nil, err
 	}
 	return &Counting{
-		words:   w,
-		m:       g.Bits,
-		k:       g.Hashes,
-		width:   width,
-		wshift:  uint(bits.TrailingZeros(uint(width))),
-		max:     1<<width - 1,
-		hashing: h,
+		words:    w,
+		m:        g.Bits,
+		k:        g.Hashes,
+		width:    width,
+		wshift:   uint(bits.TrailingZeros(uint(width))),
+		max:      1<<width - 1,
+		capacity: g.Capacity,
+		hashing:  h,
 	}, nil
 }
 
-// NewCountingFor returns an empty counting filter with the geometry StandardGeometry
-// gives for capacity items at false-positive rate fpr (m counters, k
-// hashes), and counters of width bits as in NewCounting.
-func NewCountingFor(capacity uint64, fpr float64, width int, h Hashing) (*Counting, error) {
+// NewCountingFor returns an empty counting filter with the geometry
+// StandardGeometry gives for capacity items at false-positive rate fpr (m
+// counters, k hashes), and counters of DefaultCounterWidth bits. For
+// other widths, build NewCounting(CountingParams{Geometry: g, Width: w,
+// Hashing: h}) with g from StandardGeometry(capacity, fpr).
+func NewCountingFor(capacity uint64, fpr float64, h Hashing) (*Counting, error) {
 	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {
 		return nil, err
 	}
-	f, err := NewCounting(g, width, h)
-	if err != nil {
-		return nil, err
-	}
-	f.capacity = capacity
-	return f, nil
+	return NewCounting(CountingParams{Geometry: g, Hashing: h})
 }
 
 // Add inserts key.
@@ -289,8 +304,11 @@ func (f *Counting) removeProbe(d Digest) {
 // Hashing returns the filter's hash options.
 func (f *Counting) Hashing() Hashing { return f.hashing }
 
-// Geometry returns the filter's counters (as Bits) and hashes.
-func (f *Counting) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k} }
+// Geometry returns the filter's counters (as Bits), hashes and capacity
+// (0 if unknown).
+func (f *Counting) Geometry() Geometry {
+	return Geometry{Bits: f.m, Hashes: f.k, Capacity: f.capacity}
+}
 
 // Width returns the counter width in bits.
 func (f *Counting) Width() int { return f.width }

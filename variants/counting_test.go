@@ -32,7 +32,7 @@ func TestCountingSticky(t *testing.T) {
 	for _, w := range counterWidths {
 		for _, h := range allHashings[:2] {
 			t.Run(fmt.Sprintf("w=%d/%v", w, h.Kind), func(t *testing.T) {
-				f, err := NewCounting(Geometry{Bits: 1000, Hashes: 5}, w, h)
+				f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: 1000, Hashes: 5}, Width: w, Hashing: h})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -82,7 +82,7 @@ func TestCountingRoundTrip(t *testing.T) {
 		for _, h := range allHashings {
 			// A key may derive one index twice; 2j stays below 2^w - 1.
 			for _, j := range []int{1, (1<<w - 1) / 2} {
-				f, err := NewCounting(Geometry{Bits: 777, Hashes: 7}, w, h)
+				f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: 777, Hashes: 7}, Width: w, Hashing: h})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,7 +109,7 @@ func TestCountingRoundTrip(t *testing.T) {
 // TestCountingRemoveAbsent: removing a key that tests absent changes
 // nothing and reports false.
 func TestCountingRemoveAbsent(t *testing.T) {
-	f, err := NewCountingFor(1000, 0.01, 0, Hashing{})
+	f, err := NewCountingFor(1000, 0.01, Hashing{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestCountingRandomOps(t *testing.T) {
 		t.Run(fmt.Sprintf("w=%d/m=%d", tc.width, tc.m), func(t *testing.T) {
 			const universe, ops = 2000, 200_000
 			h := Hashing{Seed: uint64(tc.width)}
-			f, err := NewCounting(Geometry{Bits: tc.m, Hashes: 4}, tc.width, h)
+			f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: tc.m, Hashes: 4}, Width: tc.width, Hashing: h})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +237,7 @@ func TestCountingMatchesStandard(t *testing.T) {
 	for _, w := range counterWidths[1:] { // at this load 2-bit counters saturate
 		for _, h := range allHashings {
 			t.Run(fmt.Sprintf("w=%d/%v/%v", w, h.Kind, h.Derivation), func(t *testing.T) {
-				c, err := NewCounting(g, w, h)
+				c, err := NewCounting(CountingParams{Geometry: g, Width: w, Hashing: h})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -284,7 +284,7 @@ func TestCountingMatchesStandard(t *testing.T) {
 // positives) decrements counters of members and makes some members test
 // absent. The counting experiment measures how often.
 func TestCountingRemoveNonMember(t *testing.T) {
-	f, err := NewCounting(Geometry{Bits: 2000, Hashes: 4}, 0, Hashing{Seed: 5})
+	f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: 2000, Hashes: 4}, Hashing: Hashing{Seed: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestCountingRemoveNonMember(t *testing.T) {
 func TestCountingCounts(t *testing.T) {
 	for _, w := range counterWidths {
 		const m = 1001
-		f, err := NewCounting(Geometry{Bits: m, Hashes: 3}, w, Hashing{})
+		f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: m, Hashes: 3}, Width: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +353,7 @@ func TestCountingCounts(t *testing.T) {
 			t.Errorf("w=%d: Width %d, Geometry %+v", w, f.Width(), f.Geometry())
 		}
 	}
-	f, err := NewCounting(Geometry{Bits: 100, Hashes: 3}, 0, Hashing{})
+	f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: 100, Hashes: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,18 +371,28 @@ func TestCountingInvalidParams(t *testing.T) {
 		make func() (*Counting, error)
 		want string
 	}{
-		{"width 1", func() (*Counting, error) { return NewCounting(g, 1, Hashing{}) }, "counter width w = 1"},
-		{"width 3", func() (*Counting, error) { return NewCounting(g, 3, Hashing{}) }, "counter width w = 3"},
-		{"width 32", func() (*Counting, error) { return NewCounting(g, 32, Hashing{}) }, "counter width w = 32"},
-		{"width -4", func() (*Counting, error) { return NewCounting(g, -4, Hashing{}) }, "counter width w = -4"},
-		{"m=0", func() (*Counting, error) { return NewCounting(Geometry{0, 3}, 4, Hashing{}) }, "bits m = 0"},
-		{"k=0", func() (*Counting, error) { return NewCounting(Geometry{100, 0}, 4, Hashing{}) }, "hashes k = 0"},
-		{"m too large", func() (*Counting, error) { return NewCounting(Geometry{MaxBits + 1, 3}, 4, Hashing{}) }, "bits m ="},
-		{"beyond memory", func() (*Counting, error) { return NewCounting(Geometry{1 << 47, 3}, 16, Hashing{}) }, "memory"},
-		{"bad hash kind", func() (*Counting, error) { return NewCounting(g, 4, Hashing{Kind: 9}) }, "hash kind 9"},
-		{"for n=0", func() (*Counting, error) { return NewCountingFor(0, 0.01, 4, Hashing{}) }, "capacity n = 0"},
-		{"for p=0", func() (*Counting, error) { return NewCountingFor(100, 0, 4, Hashing{}) }, "p = 0"},
-		{"for width 5", func() (*Counting, error) { return NewCountingFor(100, 0.01, 5, Hashing{}) }, "counter width w = 5"},
+		{"width 1", func() (*Counting, error) { return NewCounting(CountingParams{Geometry: g, Width: 1}) }, "counter width w = 1"},
+		{"width 3", func() (*Counting, error) { return NewCounting(CountingParams{Geometry: g, Width: 3}) }, "counter width w = 3"},
+		{"width 32", func() (*Counting, error) { return NewCounting(CountingParams{Geometry: g, Width: 32}) }, "counter width w = 32"},
+		{"width -4", func() (*Counting, error) { return NewCounting(CountingParams{Geometry: g, Width: -4}) }, "counter width w = -4"},
+		{"m=0", func() (*Counting, error) {
+			return NewCounting(CountingParams{Geometry: Geometry{Bits: 0, Hashes: 3}, Width: 4})
+		}, "bits m = 0"},
+		{"k=0", func() (*Counting, error) {
+			return NewCounting(CountingParams{Geometry: Geometry{Bits: 100, Hashes: 0}, Width: 4})
+		}, "hashes k = 0"},
+		{"m too large", func() (*Counting, error) {
+			return NewCounting(CountingParams{Geometry: Geometry{Bits: MaxBits + 1, Hashes: 3}, Width: 4})
+		}, "bits m ="},
+		{"beyond memory", func() (*Counting, error) {
+			return NewCounting(CountingParams{Geometry: Geometry{Bits: 1 << 47, Hashes: 3}, Width: 16})
+		}, "memory"},
+		{"bad hash kind", func() (*Counting, error) {
+			return NewCounting(CountingParams{Geometry: g, Width: 4, Hashing: Hashing{Kind: 9}})
+		}, "hash kind 9"},
+		{"for n=0", func() (*Counting, error) { return NewCountingFor(0, 0.01, Hashing{}) }, "capacity n = 0"},
+		{"for p=0", func() (*Counting, error) { return NewCountingFor(100, 0, Hashing{}) }, "p = 0"},
+		{"for width 5", func() (*Counting, error) { return countingFor(100, 0.01, 5, Hashing{}) }, "counter width w = 5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -405,7 +415,7 @@ func TestCountingInvalidParams(t *testing.T) {
 
 // TestCountingRemoveNoAllocs checks that Remove does not allocate.
 func TestCountingRemoveNoAllocs(t *testing.T) {
-	f, err := NewCountingFor(1000, 0.01, 0, Hashing{})
+	f, err := NewCountingFor(1000, 0.01, Hashing{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +437,7 @@ func TestCountingRemoveNoAllocs(t *testing.T) {
 func TestCountingHistogram(t *testing.T) {
 	for _, w := range []int{2, 4, 8, 16} {
 		h := Hashing{Seed: uint64(w)}
-		f, err := NewCounting(Geometry{Bits: 1001, Hashes: 5}, w, h)
+		f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: 1001, Hashes: 5}, Width: w, Hashing: h})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -449,4 +459,15 @@ func TestCountingHistogram(t *testing.T) {
 			t.Errorf("width %d: Histogram %v, replayed %v", w, got, want)
 		}
 	}
+}
+
+// countingFor returns an empty counting filter sized by StandardGeometry
+// for capacity items at rate fpr with counters of width bits:
+// NewCountingFor for a width other than the default.
+func countingFor(capacity uint64, fpr float64, width int, h Hashing) (*Counting, error) {
+	g, err := StandardGeometry(capacity, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return NewCounting(CountingParams{Geometry: g, Width: width, Hashing: h})
 }

@@ -43,6 +43,22 @@
 // analysis with the filter's own parameters, so that
 // f.Model().FPR(f.Stats().Items) is the rate theory predicts for it now.
 //
+// # Constructors and sizing
+//
+// A filter whose parameters are its geometry and its hashing has
+// New<Type>(g [Geometry], h [Hashing]) ([Standard], [Partitioned],
+// [ConcurrentStandard], [SplitBlock]); a family with more parameters takes a
+// params struct, New<Type>(<Type>Params) ([Blocked], [Counting], [Scalable],
+// [Dynamic], [RedisBloom], [AgePartitioned]). Sizing is one pattern,
+// <Family>Geometry(capacity, fpr) (Geometry, error): [StandardGeometry] (the
+// classic rule, also a partitioned filter's), [ExactStandardGeometry],
+// [ExactPartitionedGeometry], [BlockedGeometry] (with a block size) and
+// [SplitBlockGeometry]. The Geometry they return records the capacity, which
+// the filter built from it reports in Stats. New<Type>For(capacity, fpr,
+// h) is the one-line form with the classic or the default sizing;
+// [NewAgePartitionedFor] takes the options other than the geometry
+// ([AgePartitionedOptions]).
+//
 // # Hashing
 //
 // Each key is hashed once into a [Digest] by a seeded 128-bit hash chosen

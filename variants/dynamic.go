@@ -114,11 +114,10 @@ func (f *Dynamic) grow() error {
 
 // newStage returns an empty stage whose words start on a cache line.
 func (f *Dynamic) newStage() (*Partitioned, error) {
-	p, err := NewPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes}, f.hashing)
+	p, err := NewPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes, Capacity: f.geom.N}, f.hashing)
 	if err != nil {
 		return nil, err
 	}
-	p.capacity = f.geom.N
 	if p.words, err = aligned(p.words); err != nil {
 		return nil, err
 	}

@@ -4,12 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // Errors wrapped by the errors this package returns.
 var (
-	// ErrInvalidParams reports a parameter outside its domain.
-	ErrInvalidParams = errors.New("invalid parameters")
+	// ErrInvalidParams reports a parameter outside its domain. It is
+	// analysis.ErrInvalidParams, the same value (as is
+	// experiments.ErrInvalidParams), so that errors.Is(err,
+	// analysis.ErrInvalidParams) holds for a parameter error of any of
+	// the three packages.
+	ErrInvalidParams = analysis.ErrInvalidParams
 	// ErrCorrupt reports input that does not decode to a valid filter.
 	ErrCorrupt = errors.New("corrupt filter data")
 	// ErrIncompatible reports filters that cannot be combined.

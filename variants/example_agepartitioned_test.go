@@ -11,7 +11,7 @@ import (
 // false-positive rate of at most 1% at its worst point; older events are
 // forgotten, so the filter runs forever in fixed memory.
 func ExampleAgePartitioned() {
-	f, err := variants.NewAgePartitionedFor(1000, 0.01, variants.AgePartitionedParams{})
+	f, err := variants.NewAgePartitionedFor(1000, 0.01, variants.AgePartitionedOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,7 +10,7 @@ import (
 // lie in one 512-bit block (one cache line), and the sizing includes the
 // block penalty, a few percent more bits than a standard filter.
 func ExampleNewBlockedFor() {
-	f, err := variants.NewBlockedFor(1_000_000, 0.01, variants.DefaultBlockBits, variants.Hashing{})
+	f, err := variants.NewBlockedFor(1_000_000, 0.01, variants.Hashing{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -28,7 +28,7 @@ func ExampleNewBlockedFor() {
 // Batched queries: the filter hashes a group of keys and touches all their
 // blocks before testing any, so the cache misses overlap.
 func ExampleBlocked_ContainsBatch() {
-	f, _ := variants.NewBlockedFor(10_000, 0.01, 0, variants.Hashing{})
+	f, _ := variants.NewBlockedFor(10_000, 0.01, variants.Hashing{})
 	f.AddBatch([][]byte{[]byte("ant"), []byte("bee")})
 	keys := [][]byte{[]byte("ant"), []byte("bee"), []byte("cat")}
 	out := make([]bool, len(keys))
@@ -82,4 +82,24 @@ func ExampleNewScalable_blockedStages() {
 	// stages: 4 items: 9987
 	// holds key-42: true
 	// estimated rate below P: true
+}
+
+// A blocked filter with blocks of 1024 bits: BlockedGeometry sizes it for
+// the block size, and the geometry it returns records the capacity, which
+// the filter reports.
+func ExampleNewBlocked() {
+	g, err := variants.BlockedGeometry(1_000_000, 0.01, 1024)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := variants.NewBlocked(variants.BlockedParams{Geometry: g, BlockBits: 1024})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st := f.Stats()
+	fmt.Printf("m = %d bits, k = %d, B = %d, capacity %d\n", st.Bits, st.Hashes, f.BlockBits(), st.Capacity)
+	// Output:
+	// m = 9761792 bits, k = 7, B = 1024, capacity 1000000
 }

@@ -10,7 +10,7 @@ import (
 func ExampleNewCounting() {
 	// A counting filter for 1000 keys at a 1% false-positive rate, with
 	// the default 4-bit counters.
-	f, err := variants.NewCountingFor(1000, 0.01, 0, variants.Hashing{})
+	f, err := variants.NewCountingFor(1000, 0.01, variants.Hashing{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -113,8 +113,8 @@ func ExampleUnmarshal() {
 }
 
 func ExampleCounting_Union() {
-	a, _ := variants.NewCountingFor(1000, 0.01, 4, variants.Hashing{})
-	b, _ := variants.NewCountingFor(1000, 0.01, 4, variants.Hashing{})
+	a, _ := variants.NewCountingFor(1000, 0.01, variants.Hashing{})
+	b, _ := variants.NewCountingFor(1000, 0.01, variants.Hashing{})
 	a.Add([]byte("alice"))
 	b.Add([]byte("alice"))
 	b.Add([]byte("bob"))

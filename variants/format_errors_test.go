@@ -33,7 +33,7 @@ func TestDecodeErrors(t *testing.T) {
 	p, _ := NewPartitioned(Geometry{Bits: 100, Hashes: 4}, Hashing{})
 	pgood, _ := p.MarshalBinary()
 	le := binary.LittleEndian
-	c, _ := NewCounting(Geometry{Bits: 100, Hashes: 3}, 4, Hashing{})
+	c, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 100, Hashes: 3}, Width: 4})
 	c.Add([]byte("x"))
 	cgood, _ := c.MarshalBinary()
 	sc, _ := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2})

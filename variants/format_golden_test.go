@@ -303,7 +303,7 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCountingFor(5, 0.1, 4, Hashing{Derivation: Double, Seed: 7})
+	c, err := NewCountingFor(5, 0.1, Hashing{Derivation: Double, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,11 +313,11 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bl, err := NewBlocked(Geometry{Bits: 512, Hashes: 4}, 256, Hashing{Kind: Metro, Seed: 3})
+	bl, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 512, Hashes: 4}, BlockBits: 256, Hashing: Hashing{Kind: Metro, Seed: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewSplitBlock(512, Hashing{Kind: XXH64})
+	sb, err := NewSplitBlock(Geometry{Bits: 512, Hashes: 8}, Hashing{Kind: XXH64})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,11 +345,11 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	}
 	// Age-partitioned, both layouts: generations of two keys, so the five
 	// keys shift the slices twice.
-	ap, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 2, G: 2, SliceBits: 70, Hashing: Hashing{Seed: 17}})
+	ap, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 2, G: 2, SliceBits: 70, AgePartitionedOptions: AgePartitionedOptions{Hashing: Hashing{Seed: 17}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	apb, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 5, G: 2, SliceBits: 128, Blocked: true, Hashing: Hashing{Kind: Metro, Seed: 19}})
+	apb, err := NewAgePartitioned(AgePartitionedParams{K: 3, L: 5, G: 2, SliceBits: 128, AgePartitionedOptions: AgePartitionedOptions{Blocked: true, Hashing: Hashing{Kind: Metro, Seed: 19}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -902,7 +902,7 @@ func TestLoadedFiltersBehaveAlike(t *testing.T) {
 		}
 	})
 	t.Run("counting", func(t *testing.T) {
-		f, err := NewCountingFor(2000, 0.01, 2, Hashing{Seed: 4})
+		f, err := countingFor(2000, 0.01, 2, Hashing{Seed: 4})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -119,9 +119,12 @@ func TestKeyedInvalid(t *testing.T) {
 		}{
 			{"standard", func(h Hashing) error { _, err := NewStandard(Geometry{Bits: 100, Hashes: 3}, h); return err }},
 			{"partitioned", func(h Hashing) error { _, err := NewPartitionedFor(100, 0.01, h); return err }},
-			{"counting", func(h Hashing) error { _, err := NewCountingFor(100, 0.01, 4, h); return err }},
-			{"blocked", func(h Hashing) error { _, err := NewBlocked(Geometry{Bits: 512, Hashes: 3}, 0, h); return err }},
-			{"split-block", func(h Hashing) error { _, err := NewSplitBlock(512, h); return err }},
+			{"counting", func(h Hashing) error { _, err := NewCountingFor(100, 0.01, h); return err }},
+			{"blocked", func(h Hashing) error {
+				_, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 512, Hashes: 3}, Hashing: h})
+				return err
+			}},
+			{"split-block", func(h Hashing) error { _, err := NewSplitBlock(Geometry{Bits: 512, Hashes: 8}, h); return err }},
 			{"scalable", func(h Hashing) error { _, err := NewScalable(ScalableParams{P: 0.01, N0: 100, Hashing: h}); return err }},
 			{"concurrent", func(h Hashing) error { _, err := NewConcurrentStandard(Geometry{Bits: 100, Hashes: 3}, h); return err }},
 		} {
@@ -131,7 +134,7 @@ func TestKeyedInvalid(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewSplitBlock(512, Hashing{Kind: XXH64, Key: refKey}); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "xxh64 takes no key") {
+	if _, err := NewSplitBlock(Geometry{Bits: 512, Hashes: 8}, Hashing{Kind: XXH64, Key: refKey}); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "xxh64 takes no key") {
 		t.Errorf("split-block, key on xxh64: %v", err)
 	}
 }

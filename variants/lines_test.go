@@ -142,7 +142,7 @@ func TestLinesAnswer(t *testing.T) {
 func TestLinesFixed(t *testing.T) {
 	var h Hashing
 	keys := testKeys(63, 1, 500)
-	bl, err := NewBlockedFor(500, 0.01, 512, h)
+	bl, err := NewBlockedFor(500, 0.01, h)
 	if err != nil {
 		t.Fatal(err)
 	}

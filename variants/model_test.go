@@ -80,14 +80,14 @@ var modelCases = []modelCase{
 	{
 		name: "counting", items: 10000, removed: 2000,
 		build: func(t testing.TB, seed uint64) Filter {
-			return built(t)(NewCountingFor(10000, 0.01, 0, Hashing{Seed: seed}))
+			return built(t)(NewCountingFor(10000, 0.01, Hashing{Seed: seed}))
 		},
 		model: func(f Filter) rateModel { return f.(*Counting).Model() },
 	},
 	{
 		name: "blocked", items: 10000,
 		build: func(t testing.TB, seed uint64) Filter {
-			return built(t)(NewBlockedFor(10000, 0.01, 0, Hashing{Seed: seed}))
+			return built(t)(NewBlockedFor(10000, 0.01, Hashing{Seed: seed}))
 		},
 		model: func(f Filter) rateModel { return f.(*Blocked).Model() },
 		// Without the block penalty: the standard filter of the same bits
@@ -100,7 +100,7 @@ var modelCases = []modelCase{
 	{
 		name: "blocked-64", items: 10000,
 		build: func(t testing.TB, seed uint64) Filter {
-			return built(t)(NewBlockedFor(10000, 0.01, 64, Hashing{Seed: seed}))
+			return built(t)(blockedFor(10000, 0.01, 64, Hashing{Seed: seed}))
 		},
 		model: func(f Filter) rateModel { return f.(*Blocked).Model() },
 	},
@@ -254,7 +254,7 @@ func TestModelParams(t *testing.T) {
 	if got, want := d.Model(), (analysis.Dynamic{N: 100, P: 0.02}); got != want {
 		t.Errorf("Dynamic.Model() = %+v, want %+v", got, want)
 	}
-	c := built(t)(NewCounting(Geometry{Bits: 1000, Hashes: 5}, 0, Hashing{})).(*Counting)
+	c := built(t)(NewCounting(CountingParams{Geometry: Geometry{Bits: 1000, Hashes: 5}})).(*Counting)
 	if got, want := c.Model(), (analysis.Counting{Bits: 1000, Hashes: 5, Width: DefaultCounterWidth}); got != want {
 		t.Errorf("Counting.Model() = %+v, want %+v", got, want)
 	}
@@ -264,11 +264,11 @@ func TestModelParams(t *testing.T) {
 	if got, want := p.Model(), (analysis.Partitioned{Bits: 7 * 143, Hashes: 7}); got != want {
 		t.Errorf("Partitioned.Model() = %+v, want %+v", got, want)
 	}
-	b := built(t)(NewBlocked(Geometry{Bits: 1000, Hashes: 7}, 0, Hashing{})).(*Blocked)
+	b := built(t)(NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1000, Hashes: 7}})).(*Blocked)
 	if got, want := b.Model(), (analysis.Blocked{Bits: 1024, Hashes: 7, BlockBits: DefaultBlockBits}); got != want {
 		t.Errorf("Blocked.Model() = %+v, want %+v", got, want)
 	}
-	sp := built(t)(NewSplitBlock(1000, Hashing{})).(*SplitBlock)
+	sp := built(t)(NewSplitBlock(Geometry{Bits: 1000, Hashes: 8}, Hashing{})).(*SplitBlock)
 	if got, want := sp.Model(), (analysis.SplitBlock{Bits: 1024}); got != want {
 		t.Errorf("SplitBlock.Model() = %+v, want %+v", got, want)
 	}

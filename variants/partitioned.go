@@ -38,8 +38,10 @@ type Partitioned struct {
 
 // NewPartitioned returns an empty partitioned filter of g.Hashes slices of
 // ceil(g.Bits/g.Hashes) bits each; Geometry reports the bits actually built,
-// which exceed g.Bits by less than g.Hashes. It reports an error if
-// g.Bits < g.Hashes.
+// which exceed g.Bits by less than g.Hashes, and Stats the capacity
+// g.Capacity. It reports an error if g.Bits < g.Hashes. StandardGeometry
+// (the classic sizing, the same as a standard filter's) and
+// ExactPartitionedGeometry size one for a capacity.
 func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -57,30 +59,20 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Partitioned{bitCore: bitCore{words: w, k: g.Hashes, hashing: h}, sliceBits: b, sliceWords: sw}, nil
+	return &Partitioned{bitCore: bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: h}, sliceBits: b, sliceWords: sw}, nil
 }
 
-// NewPartitionedFor returns an empty partitioned filter sized for capacity
-// items at false-positive rate fpr: by StandardGeometry (ClassicSizing) unless the
-// optional rule says ExactSizing, which gives the fewest bits, a multiple
-// of k, whose exact partitioned rate at capacity items is at most fpr
-// (analysis.ExactPartitionedSize). More than one rule, or an unknown one,
-// is an error wrapping ErrInvalidParams.
-func NewPartitionedFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule) (*Partitioned, error) {
-	r, err := sizingRule(rule)
+// NewPartitionedFor returns an empty partitioned filter sized by
+// StandardGeometry for capacity items at false-positive rate fpr. For the
+// fewest bits, a multiple of k, whose exact partitioned rate at capacity
+// items is at most fpr, build
+// NewPartitioned(ExactPartitionedGeometry(capacity, fpr)).
+func NewPartitionedFor(capacity uint64, fpr float64, h Hashing) (*Partitioned, error) {
+	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {
 		return nil, err
 	}
-	g, err := sizedBy(r, capacity, fpr, true)
-	if err != nil {
-		return nil, err
-	}
-	f, err := NewPartitioned(g, h)
-	if err != nil {
-		return nil, err
-	}
-	f.capacity = capacity
-	return f, nil
+	return NewPartitioned(g, h)
 }
 
 // Add inserts key.
@@ -260,9 +252,10 @@ func (f *Partitioned) testAndAddProbe(d Digest) bool {
 // Hashing returns the filter's hash options.
 func (f *Partitioned) Hashing() Hashing { return f.hashing }
 
-// Geometry returns the bits actually built (k slices of b bits) and hashes.
+// Geometry returns the bits actually built (k slices of b bits), the
+// hashes and the capacity (0 if unknown).
 func (f *Partitioned) Geometry() Geometry {
-	return Geometry{Bits: f.sliceBits * uint64(f.k), Hashes: f.k}
+	return Geometry{Bits: f.sliceBits * uint64(f.k), Hashes: f.k, Capacity: f.capacity}
 }
 
 // SliceBits returns the number of bits in each slice.

@@ -101,7 +101,7 @@ func TestProbePathsAgree(t *testing.T) {
 	for _, blocks := range sizes {
 		for _, h := range []Hashing{{}, {Kind: XXH64}, {Kind: XXH64, Seed: 5}, {Kind: Metro, Seed: 9}, {Kind: SipHash, Key: HashKey{1, 2, 3}}} {
 			makers = append(makers, maker{"split-block", func() probeFilter {
-				f, err := NewSplitBlock(blocks*SplitBlockBits, h)
+				f, err := NewSplitBlock(Geometry{Bits: blocks * SplitBlockBits, Hashes: 8}, h)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -111,7 +111,7 @@ func TestProbePathsAgree(t *testing.T) {
 		for _, b := range []int{64, 256, 512, 1024} {
 			for _, k := range ks {
 				makers = append(makers, maker{"blocked", func() probeFilter {
-					f, err := NewBlocked(Geometry{Bits: blocks * uint64(b), Hashes: k}, b, Hashing{Seed: uint64(k)})
+					f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: blocks * uint64(b), Hashes: k}, BlockBits: b, Hashing: Hashing{Seed: uint64(k)}})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -162,7 +162,7 @@ func TestBadBitsetsBothPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bl, err := NewBlockedFor(500, 0.01, 0, Hashing{})
+	bl, err := NewBlockedFor(500, 0.01, Hashing{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -266,21 +266,20 @@ func (f *Scalable) grow() error {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
 	if f.geom.BlockBits != 0 {
-		b, err := NewBlocked(Geometry{Bits: st.Bits, Hashes: st.Hashes}, int(f.geom.BlockBits), f.hashing)
+		g := Geometry{Bits: st.Bits, Hashes: st.Hashes, Capacity: st.Capacity}
+		b, err := NewBlocked(BlockedParams{Geometry: g, BlockBits: int(f.geom.BlockBits), Hashing: f.hashing})
 		if err != nil {
 			return invalid("scalable filter cannot add stage %d: %v", i, err)
 		}
-		b.capacity = st.Capacity
 		f.stages = append(f.stages, scalableStage{b: b, capacity: st.Capacity, error: st.Error})
 		f.hot = append(f.hot, newStreamStage(i, nil, b))
 		f.live++
 		return nil
 	}
-	p, err := NewPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes}, f.hashing)
+	p, err := NewPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes, Capacity: st.Capacity}, f.hashing)
 	if err != nil {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
-	p.capacity = st.Capacity
 	if f.stream {
 		// Stream stages start on a line, so that the lines a query
 		// reads follow from the geometry (see analysis.Scalable.Lines).

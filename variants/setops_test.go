@@ -217,8 +217,8 @@ func TestUnionItemsSaturate(t *testing.T) {
 func TestCountingUnionLanes(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	for _, w := range counterWidths {
-		f, _ := NewCounting(Geometry{Bits: 64 * 64 / uint64(w), Hashes: 1}, w, Hashing{})
-		g, _ := NewCounting(Geometry{Bits: 64 * 64 / uint64(w), Hashes: 1}, w, Hashing{})
+		f, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 64 * 64 / uint64(w), Hashes: 1}, Width: w})
+		g, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 64 * 64 / uint64(w), Hashes: 1}, Width: w})
 		for range 200 {
 			for i := range f.words {
 				f.words[i], g.words[i] = r.Uint64()|r.Uint64(), r.Uint64()&r.Uint64()
@@ -249,7 +249,7 @@ func TestCountingUnion(t *testing.T) {
 	for _, w := range []int{2, 4} {
 		for _, h := range allHashings {
 			newF := func() *Counting {
-				f, err := NewCountingFor(3000, 0.01, w, h)
+				f, err := countingFor(3000, 0.01, w, h)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -295,7 +295,7 @@ func TestCountingUnion(t *testing.T) {
 // is unchanged.
 func TestCountingUnionIncompatible(t *testing.T) {
 	mk := func(m uint64, k, w int, h Hashing) *Counting {
-		f, err := NewCounting(Geometry{Bits: m, Hashes: k}, w, h)
+		f, err := NewCounting(CountingParams{Geometry: Geometry{Bits: m, Hashes: k}, Width: w, Hashing: h})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,8 +326,8 @@ func TestCountingUnionIncompatible(t *testing.T) {
 
 // TestCountingEqual: Equal sees counter values, not only non-zero cells.
 func TestCountingEqual(t *testing.T) {
-	f, _ := NewCounting(Geometry{Bits: 1000, Hashes: 3}, 4, Hashing{})
-	g, _ := NewCounting(Geometry{Bits: 1000, Hashes: 3}, 4, Hashing{})
+	f, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, Width: 4})
+	g, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 1000, Hashes: 3}, Width: 4})
 	f.Add([]byte("a"))
 	g.Add([]byte("a"))
 	if !f.Equal(g) {

@@ -1,17 +1,26 @@
 package variants
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // Geometry is an explicit filter geometry: m bits (or counters) and k
-// hashes.
+// hashes, and the capacity n they were sized for.
+//
+// The sizing functions, one per family and all named …Geometry
+// (StandardGeometry, ExactStandardGeometry, ExactPartitionedGeometry,
+// BlockedGeometry, SplitBlockGeometry), return a Geometry with Capacity
+// set; a filter built from it reports that capacity in Stats and stores
+// it in its binary form, exactly as the filter of the matching For
+// constructor does. A Geometry written by hand may leave Capacity 0:
+// the capacity is then unknown and reported as 0. Capacity never changes
+// the bits a filter builds or the keys it accepts.
 type Geometry struct {
-	Bits   uint64 // m, at least 1
-	Hashes int    // k, from 1 to MaxHashes
+	Bits     uint64 // m, at least 1
+	Hashes   int    // k, from 1 to MaxHashes
+	Capacity uint64 // n, the items it was sized for; 0 means unknown
 }
 
 // MaxHashes is the largest number of hashes a filter accepts.
@@ -38,26 +47,85 @@ func (g Geometry) validate() error {
 // StandardGeometry returns the geometry of a standard filter for capacity n and target
 // false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
 // that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
-// (analysis.StandardSize).
+// (analysis.StandardSize), with Capacity n.
+//
+// This is the sizing the literature and the tutorials quote, and that of
+// NewStandardFor, NewPartitionedFor, NewCountingFor and
+// NewConcurrentStandardFor (a partitioned filter's classic sizing is the
+// standard one). The integer k and a finite filter's exact rate both push
+// the rate up, so a full filter's exact rate can exceed p a little:
+// 1.0039% for n = 1e6 at p = 1%, at most 3.03% relative over n from 1e2 to
+// 1e10 and p from 1e-1 to 1e-9. ExactStandardGeometry and
+// ExactPartitionedGeometry reach p exactly.
 func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
-	if capacity == 0 {
-		return Geometry{}, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	if err := checkSizing(capacity, fpr); err != nil {
+		return Geometry{}, err
 	}
 	sd, err := analysis.StandardSize(capacity, fpr)
 	if err != nil {
 		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
 	}
-	return Geometry{Bits: sd.Bits, Hashes: sd.Hashes}, nil
+	return Geometry{Bits: sd.Bits, Hashes: sd.Hashes, Capacity: capacity}, nil
+}
+
+// ExactStandardGeometry returns the geometry of a standard filter for
+// capacity n and target false-positive rate p: the fewest bits, with the
+// integer k that reaches them, whose exact rate analysis.ExactFPR with n
+// items is at most p (analysis.ExactStandardSize), with Capacity n. It costs at
+// most 0.42% more bits than StandardGeometry over n from 1e2 to 1e10 and p
+// from 1e-1 to 1e-9. Build the filter with NewStandard (or
+// NewConcurrentStandard, or NewCounting for counters).
+func ExactStandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
+	return exactGeometry(capacity, fpr, func(n uint64, p float64) (uint64, int, error) {
+		s, err := analysis.ExactStandardSize(n, p)
+		return s.Bits, s.Hashes, err
+	})
+}
+
+// ExactPartitionedGeometry returns the geometry of a partitioned filter
+// for capacity n and target false-positive rate p: the fewest bits, a
+// multiple of k, with the integer k that reaches them, whose exact
+// partitioned rate analysis.PartitionedFPR with n items is at most p
+// (analysis.ExactPartitionedSize), with Capacity n. Build the filter with
+// NewPartitioned.
+func ExactPartitionedGeometry(capacity uint64, fpr float64) (Geometry, error) {
+	return exactGeometry(capacity, fpr, func(n uint64, p float64) (uint64, int, error) {
+		s, err := analysis.ExactPartitionedSize(n, p)
+		return s.Bits, s.Hashes, err
+	})
+}
+
+// exactGeometry returns the geometry that size gives for capacity items at
+// rate fpr.
+func exactGeometry(capacity uint64, fpr float64, size func(uint64, float64) (uint64, int, error)) (Geometry, error) {
+	if err := checkSizing(capacity, fpr); err != nil {
+		return Geometry{}, err
+	}
+	m, k, err := size(capacity, fpr)
+	if err != nil {
+		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
+	}
+	return Geometry{Bits: m, Hashes: k, Capacity: capacity}, nil
+}
+
+// checkSizing reports an error unless capacity >= 1 and 0 < fpr < 1.
+func checkSizing(capacity uint64, fpr float64) error {
+	if capacity == 0 {
+		return invalid("capacity n = 0, want n >= 1")
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	}
+	return nil
 }
 
 // BlockedGeometry returns the geometry of a blocked filter with blocks of
 // blockBits bits (0 means DefaultBlockBits) for capacity n at false-positive
 // rate p: the fewest whole blocks, and the k that minimises the exact
 // blocked rate for them, whose rate analysis.BlockedFPR is at most p
-// (analysis.BlockedSize). It needs more bits than StandardGeometry: the block penalty.
+// (analysis.BlockedSize), with Capacity n. It needs more bits than
+// StandardGeometry: the block penalty. Build the filter with NewBlocked and
+// the same block size.
 func BlockedGeometry(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
 	if blockBits == 0 {
 		blockBits = DefaultBlockBits
@@ -65,108 +133,31 @@ func BlockedGeometry(capacity uint64, fpr float64, blockBits int) (Geometry, err
 	if err := checkBlockBits(blockBits); err != nil {
 		return Geometry{}, err
 	}
-	if capacity == 0 {
-		return Geometry{}, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+	if err := checkSizing(capacity, fpr); err != nil {
+		return Geometry{}, err
 	}
 	bl, err := analysis.BlockedSize(capacity, fpr, uint64(blockBits))
+	m, k := bl.Bits, bl.Hashes
 	if err != nil {
 		return Geometry{}, invalid("a blocked filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
 	}
-	return Geometry{Bits: bl.Bits, Hashes: bl.Hashes}, nil
+	return Geometry{Bits: m, Hashes: k, Capacity: capacity}, nil
 }
 
-// SplitBlockSized returns the bits of a split-block filter for capacity n
-// at false-positive rate p: the fewest whole blocks whose rate
-// analysis.SplitBlockFPR is at most p (analysis.SplitBlockSize).
-func SplitBlockSized(capacity uint64, fpr float64) (uint64, error) {
-	if capacity == 0 {
-		return 0, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return 0, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
+// SplitBlockGeometry returns the geometry of a split-block filter for
+// capacity n at false-positive rate p: the bits of the fewest whole
+// 256-bit blocks whose rate analysis.SplitBlockFPR is at most p
+// (analysis.SplitBlockSize), Hashes 8 (a split-block filter always sets
+// one bit in each of a block's eight words) and Capacity n. Build the
+// filter with NewSplitBlock.
+func SplitBlockGeometry(capacity uint64, fpr float64) (Geometry, error) {
+	if err := checkSizing(capacity, fpr); err != nil {
+		return Geometry{}, err
 	}
 	sb, err := analysis.SplitBlockSize(capacity, fpr)
+	m := sb.Bits
 	if err != nil {
-		return 0, invalid("a split-block filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
+		return Geometry{}, invalid("a split-block filter of %d items at rate %v: %s", capacity, fpr, trimPrefix(err))
 	}
-	return sb.Bits, nil
-}
-
-// SizingRule selects how NewStandardFor and NewPartitionedFor turn a
-// capacity n and a target rate p into a geometry.
-type SizingRule int
-
-const (
-	// ClassicSizing, the default, is the sizing the literature and the
-	// tutorials quote: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
-	// that minimises the classic rate for that m (StandardGeometry). The integer k
-	// and a finite filter's exact rate both push the rate up, so a full
-	// filter's exact rate can exceed p a little: 1.0039% for n = 1e6 at
-	// p = 1%, at most 3.03% relative over n from 1e2 to 1e10 and p from
-	// 1e-1 to 1e-9.
-	ClassicSizing SizingRule = iota
-	// ExactSizing gives the fewest bits, with the integer k that reaches
-	// them, whose exact rate with n items is at most p: ExactFPR for a
-	// standard filter (analysis.ExactStandardSize), PartitionedFPR for a
-	// partitioned one, whose bits are then a multiple of k
-	// (analysis.ExactPartitionedSize). It costs at most 0.42% more bits
-	// than the classic sizing over the same range.
-	ExactSizing
-)
-
-// String returns "classic" or "exact".
-func (r SizingRule) String() string {
-	switch r {
-	case ClassicSizing:
-		return "classic"
-	case ExactSizing:
-		return "exact"
-	}
-	return fmt.Sprintf("SizingRule(%d)", int(r))
-}
-
-// sizingRule returns the one rule of a constructor's optional argument,
-// ClassicSizing if there is none.
-func sizingRule(rules []SizingRule) (SizingRule, error) {
-	switch {
-	case len(rules) == 0:
-		return ClassicSizing, nil
-	case len(rules) > 1:
-		return 0, invalid("%d sizing rules given, want at most one", len(rules))
-	case rules[0] != ClassicSizing && rules[0] != ExactSizing:
-		return 0, invalid("sizing rule %d, want ClassicSizing or ExactSizing", int(rules[0]))
-	}
-	return rules[0], nil
-}
-
-// sizedBy returns the geometry of a standard (or, with partitioned set, a
-// partitioned) filter for capacity items at rate fpr by rule.
-func sizedBy(rule SizingRule, capacity uint64, fpr float64, partitioned bool) (Geometry, error) {
-	if rule == ClassicSizing {
-		return StandardGeometry(capacity, fpr)
-	}
-	if capacity == 0 {
-		return Geometry{}, invalid("capacity n = 0, want n >= 1")
-	}
-	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Geometry{}, invalid("false-positive rate p = %v, want 0 < p < 1", fpr)
-	}
-	var g Geometry
-	var err error
-	if partitioned {
-		var s analysis.Partitioned
-		s, err = analysis.ExactPartitionedSize(capacity, fpr)
-		g = Geometry{Bits: s.Bits, Hashes: s.Hashes}
-	} else {
-		var s analysis.Standard
-		s, err = analysis.ExactStandardSize(capacity, fpr)
-		g = Geometry{Bits: s.Bits, Hashes: s.Hashes}
-	}
-	if err != nil {
-		return Geometry{}, invalid("capacity %d at rate %v needs more than the maximum of %d bits", capacity, fpr, uint64(MaxBits))
-	}
-	return g, nil
+	return Geometry{Bits: m, Hashes: splitBlockHashes, Capacity: capacity}, nil
 }

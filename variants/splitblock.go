@@ -81,12 +81,20 @@ func checkSplitHashing(h Hashing) error {
 	return checkOwnIndexing("split-block", h)
 }
 
-// NewSplitBlock returns an empty split-block filter of m bits rounded up to
-// a whole number of 256-bit blocks; Geometry reports the bits actually
-// built.
-func NewSplitBlock(m uint64, h Hashing) (*SplitBlock, error) {
+// NewSplitBlock returns an empty split-block filter of g.Bits bits rounded
+// up to a whole number of 256-bit blocks; Geometry reports the bits
+// actually built, and Stats the capacity g.Capacity. g.Hashes must be 8:
+// every key sets one bit in each of a block's eight words, and any other
+// value (0 included) is an error wrapping ErrInvalidParams rather than a
+// filter other than the one asked for. SplitBlockGeometry sizes one for a
+// capacity.
+func NewSplitBlock(g Geometry, h Hashing) (*SplitBlock, error) {
+	m := g.Bits
 	if m == 0 {
 		return nil, invalid("bits m = 0, want m >= 1")
+	}
+	if g.Hashes != splitBlockHashes {
+		return nil, invalid("hashes k = %d, but a split-block filter sets one bit in each of a block's %d words: want k = %d", g.Hashes, splitBlockHashes, splitBlockHashes)
 	}
 	if err := checkSplitHashing(h); err != nil {
 		return nil, err
@@ -99,22 +107,17 @@ func NewSplitBlock(m uint64, h Hashing) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, hashing: h}, blocks: z, path: splitPath(h)}, nil
+	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, capacity: g.Capacity, hashing: h}, blocks: z, path: splitPath(h)}, nil
 }
 
 // NewSplitBlockFor returns an empty split-block filter sized by
-// SplitBlockSized for capacity items at false-positive rate fpr.
+// SplitBlockGeometry for capacity items at false-positive rate fpr.
 func NewSplitBlockFor(capacity uint64, fpr float64, h Hashing) (*SplitBlock, error) {
-	m, err := SplitBlockSized(capacity, fpr)
+	g, err := SplitBlockGeometry(capacity, fpr)
 	if err != nil {
 		return nil, err
 	}
-	f, err := NewSplitBlock(m, h)
-	if err != nil {
-		return nil, err
-	}
-	f.capacity = capacity
-	return f, nil
+	return NewSplitBlock(g, h)
 }
 
 // NewSplitBlockFromBitset returns a split-block filter holding a copy of a
@@ -127,7 +130,7 @@ func NewSplitBlockFromBitset(bitset []byte) (*SplitBlock, error) {
 	if len(bitset) == 0 || len(bitset)%(SplitBlockBits/8) != 0 {
 		return nil, invalid("bitset of %d bytes, want a positive multiple of %d (whole 256-bit blocks)", len(bitset), SplitBlockBits/8)
 	}
-	f, err := NewSplitBlock(uint64(len(bitset))*8, Hashing{Kind: XXH64})
+	f, err := NewSplitBlock(Geometry{Bits: uint64(len(bitset)) * 8, Hashes: splitBlockHashes}, Hashing{Kind: XXH64})
 	if err != nil {
 		return nil, err
 	}
@@ -325,9 +328,9 @@ func splitContainsGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride ui
 func (f *SplitBlock) Hashing() Hashing { return f.hashing }
 
 // Geometry returns the filter's bits (a whole number of 256-bit blocks)
-// and its 8 hashes.
+// its 8 hashes and its capacity (0 if unknown).
 func (f *SplitBlock) Geometry() Geometry {
-	return Geometry{Bits: f.blocks * SplitBlockBits, Hashes: splitBlockHashes}
+	return Geometry{Bits: f.blocks * SplitBlockBits, Hashes: splitBlockHashes, Capacity: f.capacity}
 }
 
 // Stats reports the filter's geometry and load. Its EstimatedFPR is the

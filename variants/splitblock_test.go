@@ -58,7 +58,7 @@ func (f *parquetSBBF) bitset() []byte {
 func TestSplitBlockMatchesParquetSpec(t *testing.T) {
 	for _, z := range []int{1, 3, 64, 1000} {
 		ref := &parquetSBBF{blocks: make([][8]uint32, z)}
-		f, err := NewSplitBlock(uint64(z)*256, Hashing{Kind: XXH64})
+		f, err := NewSplitBlock(Geometry{Bits: uint64(z) * 256, Hashes: 8}, Hashing{Kind: XXH64})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestSplitBlockMatchesParquetSpec(t *testing.T) {
 // 0x0000000180000001 in a filter of 4 blocks picks block (1 * 4) >> 32 = 0
 // and, with x = 1, sets in word i the bit salt_i >> 27.
 func TestSplitBlockKnownBits(t *testing.T) {
-	f, err := NewSplitBlock(4*256, Hashing{Kind: XXH64})
+	f, err := NewSplitBlock(Geometry{Bits: 4 * 256, Hashes: 8}, Hashing{Kind: XXH64})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,9 @@ type Standard struct {
 	m uint64
 }
 
-// NewStandard returns an empty standard filter with geometry g.
+// NewStandard returns an empty standard filter with geometry g; its
+// Stats and binary form report g.Capacity as its capacity.
+// StandardGeometry and ExactStandardGeometry size one for a capacity.
 func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -29,29 +31,19 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Standard{bitCore: bitCore{words: w, k: g.Hashes, hashing: h}, m: g.Bits}, nil
+	return &Standard{bitCore: bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: h}, m: g.Bits}, nil
 }
 
-// NewStandardFor returns an empty standard filter sized for capacity items
-// at false-positive rate fpr: by StandardGeometry (ClassicSizing) unless the optional
-// rule says ExactSizing, which gives the fewest bits whose exact rate at
-// capacity items is at most fpr (analysis.ExactStandardSize). More than one rule,
-// or an unknown one, is an error wrapping ErrInvalidParams.
-func NewStandardFor(capacity uint64, fpr float64, h Hashing, rule ...SizingRule) (*Standard, error) {
-	r, err := sizingRule(rule)
+// NewStandardFor returns an empty standard filter sized by
+// StandardGeometry for capacity items at false-positive rate fpr. For the
+// fewest bits whose exact rate at capacity items is at most fpr, build
+// NewStandard(ExactStandardGeometry(capacity, fpr)).
+func NewStandardFor(capacity uint64, fpr float64, h Hashing) (*Standard, error) {
+	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {
 		return nil, err
 	}
-	g, err := sizedBy(r, capacity, fpr, false)
-	if err != nil {
-		return nil, err
-	}
-	f, err := NewStandard(g, h)
-	if err != nil {
-		return nil, err
-	}
-	f.capacity = capacity
-	return f, nil
+	return NewStandard(g, h)
 }
 
 // Add inserts key.
@@ -231,8 +223,8 @@ func (f *Standard) testAndAddProbe(d Digest) bool {
 // Hashing returns the filter's hash options.
 func (f *Standard) Hashing() Hashing { return f.hashing }
 
-// Geometry returns the filter's bits and hashes.
-func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k} }
+// Geometry returns the filter's bits, hashes and capacity (0 if unknown).
+func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k, Capacity: f.capacity} }
 
 // Stats reports the filter's geometry and load.
 func (f *Standard) Stats() Stats {

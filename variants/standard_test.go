@@ -259,14 +259,14 @@ func TestInvalidParams(t *testing.T) {
 		make func() (Filter, error)
 		want string
 	}{
-		{"standard m=0", func() (Filter, error) { return NewStandard(Geometry{0, 3}, Hashing{}) }, "bits m = 0"},
-		{"standard k=0", func() (Filter, error) { return NewStandard(Geometry{100, 0}, Hashing{}) }, "hashes k = 0"},
-		{"standard k<0", func() (Filter, error) { return NewStandard(Geometry{100, -3}, Hashing{}) }, "hashes k = -3"},
-		{"standard k too large", func() (Filter, error) { return NewStandard(Geometry{100, MaxHashes + 1}, Hashing{}) }, "hashes k = 4097"},
-		{"standard m too large", func() (Filter, error) { return NewStandard(Geometry{MaxBits + 1, 3}, Hashing{}) }, "bits m = 281474976710657"},
-		{"standard m beyond memory", func() (Filter, error) { return NewStandard(Geometry{huge, 3}, Hashing{}) }, "memory"},
-		{"standard bad hash kind", func() (Filter, error) { return NewStandard(Geometry{100, 3}, Hashing{Kind: 9}) }, "hash kind 9"},
-		{"standard bad derivation", func() (Filter, error) { return NewStandard(Geometry{100, 3}, Hashing{Derivation: 9}) }, "derivation 9"},
+		{"standard m=0", func() (Filter, error) { return NewStandard(Geometry{Bits: 0, Hashes: 3}, Hashing{}) }, "bits m = 0"},
+		{"standard k=0", func() (Filter, error) { return NewStandard(Geometry{Bits: 100, Hashes: 0}, Hashing{}) }, "hashes k = 0"},
+		{"standard k<0", func() (Filter, error) { return NewStandard(Geometry{Bits: 100, Hashes: -3}, Hashing{}) }, "hashes k = -3"},
+		{"standard k too large", func() (Filter, error) { return NewStandard(Geometry{Bits: 100, Hashes: MaxHashes + 1}, Hashing{}) }, "hashes k = 4097"},
+		{"standard m too large", func() (Filter, error) { return NewStandard(Geometry{Bits: MaxBits + 1, Hashes: 3}, Hashing{}) }, "bits m = 281474976710657"},
+		{"standard m beyond memory", func() (Filter, error) { return NewStandard(Geometry{Bits: huge, Hashes: 3}, Hashing{}) }, "memory"},
+		{"standard bad hash kind", func() (Filter, error) { return NewStandard(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: 9}) }, "hash kind 9"},
+		{"standard bad derivation", func() (Filter, error) { return NewStandard(Geometry{Bits: 100, Hashes: 3}, Hashing{Derivation: 9}) }, "derivation 9"},
 		{"for n=0", func() (Filter, error) { return NewStandardFor(0, 0.01, Hashing{}) }, "capacity n = 0"},
 		{"for p=0", func() (Filter, error) { return NewStandardFor(100, 0, Hashing{}) }, "p = 0"},
 		{"for p<0", func() (Filter, error) { return NewStandardFor(100, -0.1, Hashing{}) }, "p = -0.1"},
@@ -276,14 +276,16 @@ func TestInvalidParams(t *testing.T) {
 		{"for p +Inf", func() (Filter, error) { return NewStandardFor(100, math.Inf(1), Hashing{}) }, "p = +Inf"},
 		{"for p -Inf", func() (Filter, error) { return NewStandardFor(100, math.Inf(-1), Hashing{}) }, "p = -Inf"},
 		{"for too large", func() (Filter, error) { return NewStandardFor(1<<62, 1e-9, Hashing{}) }, "needs more than the maximum"},
-		{"partitioned m<k", func() (Filter, error) { return NewPartitioned(Geometry{3, 4}, Hashing{}) }, "fewer than hashes"},
-		{"partitioned m=0", func() (Filter, error) { return NewPartitioned(Geometry{0, 4}, Hashing{}) }, "bits m = 0"},
-		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{10, 0}, Hashing{}) }, "hashes k = 0"},
-		{"partitioned beyond memory", func() (Filter, error) { return NewPartitioned(Geometry{huge, 4}, Hashing{}) }, "memory"},
+		{"partitioned m<k", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 3, Hashes: 4}, Hashing{}) }, "fewer than hashes"},
+		{"partitioned m=0", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 0, Hashes: 4}, Hashing{}) }, "bits m = 0"},
+		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 10, Hashes: 0}, Hashing{}) }, "hashes k = 0"},
+		{"partitioned beyond memory", func() (Filter, error) { return NewPartitioned(Geometry{Bits: huge, Hashes: 4}, Hashing{}) }, "memory"},
 		{"partitioned for p NaN", func() (Filter, error) { return NewPartitionedFor(100, math.NaN(), Hashing{}) }, "p = NaN"},
-		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: 5}) }, "hash kind 5"},
-		{"partitioned murmur64a", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: Murmur64A}) }, "only a RedisBloom filter"},
-		{"partitioned xxh64", func() (Filter, error) { return NewPartitioned(Geometry{100, 3}, Hashing{Kind: XXH64}) }, "only a split-block filter"},
+		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: 5}) }, "hash kind 5"},
+		{"partitioned murmur64a", func() (Filter, error) {
+			return NewPartitioned(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: Murmur64A})
+		}, "only a RedisBloom filter"},
+		{"partitioned xxh64", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: XXH64}) }, "only a split-block filter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -138,7 +138,7 @@ func planCounting(_ string, p experiments.Params) (*experiments.Plan, error) {
 // the last row count in it.
 func counterHistogram(n uint64, p float64, width int) experiments.RunFunc {
 	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
-		f, err := variants.NewCountingFor(n, p, width, t.Hashing)
+		f, err := countingFor(n, p, width, t.Hashing)
 		if err != nil {
 			return err
 		}

@@ -40,12 +40,12 @@ func sized(variant string, n uint64, p float64, width int) (builder, error) {
 	case "counting":
 		return countingBuilder(n, p, width), nil
 	case "blocked":
-		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlockedFor(n, p, 0, h)) }, nil
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlockedFor(n, p, h)) }, nil
 	case "split-block":
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewSplitBlockFor(n, p, h)) }, nil
 	}
 	if b, ok := blockSize(variant); ok {
-		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlockedFor(n, p, b, h)) }, nil
+		return func(h variants.Hashing) (filter, error) { return wrap(blockedFor(n, p, b, h)) }, nil
 	}
 	return nil, fmt.Errorf("experiments: no sized builder for variant %q", variant)
 }
@@ -61,11 +61,14 @@ func geometry(variant string, m uint64, k int) (builder, error) {
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewPartitioned(g, h)) }, nil
 	case "split-block":
 		// k is always 8; m is rounded up to whole blocks.
-		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewSplitBlock(m, h)) }, nil
+		sb := variants.Geometry{Bits: m, Hashes: 8}
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewSplitBlock(sb, h)) }, nil
 	}
 	if b, ok := blockSize(variant); ok {
 		// m is rounded up to whole blocks.
-		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewBlocked(g, b, h)) }, nil
+		return func(h variants.Hashing) (filter, error) {
+			return wrap(variants.NewBlocked(variants.BlockedParams{Geometry: g, BlockBits: b, Hashing: h}))
+		}, nil
 	}
 	return nil, fmt.Errorf("experiments: no geometry builder for variant %q", variant)
 }

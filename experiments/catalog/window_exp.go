@@ -249,7 +249,8 @@ func apDesigns(window uint64, p float64) ([]windowDesign, error) {
 	}
 	build := func(g analysis.AgePartitioned, blocked bool) func(variants.Hashing) (experiments.Filter, error) {
 		return func(h variants.Hashing) (experiments.Filter, error) {
-			return asFilter(variants.NewAgePartitioned(variants.AgePartitionedParams{K: g.K, L: g.L, G: g.G, SliceBits: g.SliceBits, Blocked: blocked, Hashing: h}))
+			return asFilter(variants.NewAgePartitioned(variants.AgePartitionedParams{K: g.K, L: g.L, G: g.G, SliceBits: g.SliceBits,
+				AgePartitionedOptions: variants.AgePartitionedOptions{Blocked: blocked, Hashing: h}}))
 		}
 	}
 	steady := func(g analysis.AgePartitioned) uint64 { return uint64(g.K+g.L-1)*g.G + 1 }
