@@ -407,12 +407,12 @@ func (a AgePartitioned) smallestSlice(p float64, guess uint64) (uint64, bool) {
 // slice tends to be in its neighbours, and runs of set bits are likelier
 // than RunProbability of the mean fills says.
 
-// MaxBlockedSlices is the largest K + L that BlockedAgePartitionedSize
+// maxBlockedSlices is the largest K + L that BlockedAgePartitionedSize
 // returns: four 64-byte lines of words per index.
-const MaxBlockedSlices = 32
+const maxBlockedSlices = 32
 
-// BlockWordBits is the width of one slice's word in the blocked layout.
-const BlockWordBits = 64
+// blockWordBits is the width of one slice's word in the blocked layout.
+const blockWordBits = 64
 
 // BlockedFPR returns the false-positive rate of the blocked layout at
 // position c (0 <= c <= G) in the steady state, estimated by integrating
@@ -428,10 +428,10 @@ const BlockWordBits = 64
 // error. It returns NaN if the geometry is invalid, SliceBits is not a
 // multiple of 64, c > G or samples < 2.
 func (a AgePartitioned) BlockedFPR(c uint64, samples int) (rate, stderr float64) {
-	if a.Validate() != nil || a.SliceBits%BlockWordBits != 0 || c > a.G || samples < 2 {
+	if a.Validate() != nil || a.SliceBits%blockWordBits != 0 || c > a.G || samples < 2 {
 		return math.NaN(), math.NaN()
 	}
-	x := a.SliceBits / BlockWordBits
+	x := a.SliceBits / blockWordBits
 	full, cur := binomialCDF(a.G, x), binomialCDF(c, x)
 	n := a.K + a.L
 	// setP[v] is the chance 1 - (1 - 1/64)^v that the key's bit is set in
@@ -440,7 +440,7 @@ func (a AgePartitioned) BlockedFPR(c uint64, samples int) (rate, stderr float64)
 	maxLoad := min(uint64(a.K)*uint64(len(full)-1), 1<<16)
 	setP := make([]float64, maxLoad+1)
 	for v := range setP {
-		setP[v] = fill(BlockWordBits, uint64(v))
+		setP[v] = fill(blockWordBits, uint64(v))
 	}
 	r := rand.New(rand.NewPCG(0x41504246, uint64(a.K)<<32|uint64(a.L)))
 	gen := make([]uint64, n) // items of generation t in the key's word
@@ -509,25 +509,25 @@ const BlockedSamples = 1 << 13
 // BlockedAgePartitionedSize returns the geometry of the blocked layout for
 // the given window and worst rate p: K and L are those of
 // AgePartitionedSize restricted to K + L a multiple of 8 (so that the words
-// of one index fill whole 64-byte lines) and at most MaxBlockedSlices (so
+// of one index fill whole 64-byte lines) and at most 32 (so
 // that they fill at most four lines: an insert then touches at most three,
 // a query at most four), and SliceBits is then the
 // smallest multiple of 64 for which the estimate of BlockedFPR(G) with
 // BlockedSamples draws is at most p. It reports the errors of
 // AgePartitionedSize.
 func BlockedAgePartitionedSize(window uint64, p float64) (AgePartitioned, error) {
-	a, err := agePartitionedSize(window, p, 8, MaxBlockedSlices)
+	a, err := agePartitionedSize(window, p, 8, maxBlockedSlices)
 	if err != nil {
 		return a, err
 	}
 	worst := func(words uint64) float64 {
 		b := a
-		b.SliceBits = words * BlockWordBits
+		b.SliceBits = words * blockWordBits
 		r, _ := b.BlockedFPR(b.G, BlockedSamples)
 		return r
 	}
-	limit := uint64(MaxBits) / uint64(a.K+a.L) / BlockWordBits
-	lo, hi := uint64(0), (a.SliceBits+BlockWordBits-1)/BlockWordBits
+	limit := uint64(MaxBits) / uint64(a.K+a.L) / blockWordBits
+	lo, hi := uint64(0), (a.SliceBits+blockWordBits-1)/blockWordBits
 	for worst(hi) > p {
 		if hi >= limit {
 			return AgePartitioned{}, invalid("window = %d at p = %g needs more than %d bits in the blocked layout", window, p, uint64(MaxBits))
@@ -542,7 +542,7 @@ func BlockedAgePartitionedSize(window uint64, p float64) (AgePartitioned, error)
 			lo = mid
 		}
 	}
-	a.SliceBits = hi * BlockWordBits
+	a.SliceBits = hi * blockWordBits
 	return a, nil
 }
 

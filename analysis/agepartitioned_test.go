@@ -304,8 +304,8 @@ func TestBlockedAgePartitionedSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if (a.K+a.L)%8 != 0 || a.K+a.L > MaxBlockedSlices || a.SliceBits%64 != 0 || a.Window() < 20000 {
-		t.Fatalf("%+v: want K + L a multiple of 8 up to %d, whole words, window >= 20000", a, MaxBlockedSlices)
+	if (a.K+a.L)%8 != 0 || a.K+a.L > maxBlockedSlices || a.SliceBits%64 != 0 || a.Window() < 20000 {
+		t.Fatalf("%+v: want K + L a multiple of 8 up to %d, whole words, window >= 20000", a, maxBlockedSlices)
 	}
 	if r, _ := a.BlockedFPR(a.G, BlockedSamples); r > 1e-3 {
 		t.Errorf("%+v: blocked worst rate %v above 1e-3", a, r)

@@ -9,8 +9,8 @@ import "math"
 // tests each group once and stops after the first group holding a probe
 // that fails.
 
-// LineBytes is the size of the cache line that lines are counted in.
-const LineBytes = 64
+// lineBytes is the size of the cache line that lines are counted in.
+const lineBytes = 64
 
 // GroupedProbes returns the expected number of probes read by a query of k
 // probes that loads them in groups of g (the last group holds the k mod g
@@ -44,7 +44,7 @@ func TableLines(m uint64, k, g int, pass float64) float64 {
 	if m == 0 || math.IsNaN(GroupedProbes(k, g, pass)) {
 		return math.NaN()
 	}
-	lines := math.Ceil(float64(m) / (8 * LineBytes))
+	lines := math.Ceil(float64(m) / (8 * lineBytes))
 	var e float64
 	for j := range k {
 		read := math.Pow(pass, float64(j/g*g))
@@ -58,7 +58,7 @@ func TableLines(m uint64, k, g int, pass float64) float64 {
 // j ceil(b/64) of a table that starts on a line: the product of the
 // fractions of each slice's bits on the line where slice j+1 starts.
 func sharedLine(b uint64, j int) float64 {
-	const line = 8 * LineBytes
+	const line = 8 * lineBytes
 	sw := 64 * ((b + 63) / 64) // slice stride in bits
 	next := sw * uint64(j+1)
 	if next%line == 0 {
@@ -122,7 +122,7 @@ func (s Scalable) Lines(items uint64, group int) (absent, present float64, err e
 		left -= n
 		st[i] = stage{n: n, fpr: s.StageFPR(g, n)}
 		if s.BlockBits != 0 {
-			c := float64(s.BlockBits) / (8 * LineBytes)
+			c := float64(s.BlockBits) / (8 * lineBytes)
 			extra := 0.0
 			if c > 1 {
 				extra = (c - 1) * -math.Expm1(float64(g.Hashes)*math.Log1p(-1/c))

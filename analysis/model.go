@@ -25,7 +25,7 @@ func (s Standard) Validate() error {
 	if s.Bits > MaxBits {
 		return invalid("bits m = %d, want at most %d", s.Bits, uint64(MaxBits))
 	}
-	return CheckGeometry(s.Bits, 0, s.Hashes)
+	return checkGeometry(s.Bits, 0, s.Hashes)
 }
 
 // FPR returns the exact false-positive rate E[(X/m)^k] of the filter

@@ -15,10 +15,10 @@ type Sizing struct {
 	P float64 // false-positive rate (as input, 0 < P < 1)
 }
 
-// ConsistencyTolerance is the relative difference between a given P and the
+// consistencyTolerance is the relative difference between a given P and the
 // classic rate of the given N, M and K that Solve accepts as rounding when
 // all of them are known.
-const ConsistencyTolerance = 0.01
+const consistencyTolerance = 0.01
 
 // Solve fills in the unknown (zero) fields of known from the known ones,
 // with the classic rate (1 - e^(-kn/m))^k and the conventions of the common
@@ -40,7 +40,7 @@ const ConsistencyTolerance = 0.01
 //     at the real optimum k, which the calculator uses with a ceiling), and
 //     K = OptimalHashes(M, N).
 //   - N, M, P (with or without K): K is OptimalHashes(M, N) if unknown, and
-//     the four must be consistent: P within ConsistencyTolerance (1%) of
+//     the four must be consistent: P within 1% of
 //     ClassicFPR(M, N, K), or M and K exactly what Solve computes from N and
 //     P (with K, if K was given).
 //
@@ -156,7 +156,7 @@ func solveAll(s Sizing, hasK bool) (Sizing, error) {
 		s.K = OptimalHashes(s.M, s.N)
 	}
 	c := ClassicFPR(s.M, s.N, s.K)
-	if math.Abs(c-s.P) <= ConsistencyTolerance*s.P {
+	if math.Abs(c-s.P) <= consistencyTolerance*s.P {
 		return s, nil
 	}
 	// The solver's own output for (N, P) or (N, P, K) is consistent too.

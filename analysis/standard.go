@@ -12,12 +12,12 @@ import (
 // absent key tests k more such positions.
 //
 // They are pure formulas for a valid geometry. For m = 0 or k < 1 they
-// return NaN; use CheckGeometry to turn such values into an error. For
+// return NaN; the models (Standard and the others) turn such values into an error. For
 // n = 0 the rate is 0.
 
-// CheckGeometry reports an error unless m >= 1 and 1 <= k <= MaxHashes. Any
+// checkGeometry reports an error unless m >= 1 and 1 <= k <= MaxHashes. Any
 // n is valid, including 0.
-func CheckGeometry(m, n uint64, k int) error {
+func checkGeometry(m, n uint64, k int) error {
 	if m == 0 {
 		return invalid("bits m = 0, want m >= 1")
 	}

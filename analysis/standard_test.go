@@ -370,12 +370,12 @@ func TestInvalidGeometry(t *testing.T) {
 		k  int
 		ok bool
 	}{{1, 1, true}, {1 << 48, MaxHashes, true}, {0, 1, false}, {10, 0, false}, {10, MaxHashes + 1, false}} {
-		err := CheckGeometry(g.m, 5, g.k)
+		err := checkGeometry(g.m, 5, g.k)
 		if (err == nil) != g.ok {
-			t.Errorf("CheckGeometry(%d, 5, %d) = %v, want ok=%v", g.m, g.k, err, g.ok)
+			t.Errorf("checkGeometry(%d, 5, %d) = %v, want ok=%v", g.m, g.k, err, g.ok)
 		}
 		if err != nil && (!errors.Is(err, ErrInvalidParams) || !strings.HasPrefix(err.Error(), "analysis: ")) {
-			t.Errorf("CheckGeometry error %q does not wrap ErrInvalidParams with the package prefix", err)
+			t.Errorf("checkGeometry error %q does not wrap ErrInvalidParams with the package prefix", err)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (a AlternatingWindow) Validate() error {
 	if a.Half == 0 || a.Half > MaxBits {
 		return invalid("half = %d, want 1 <= half <= %d", a.Half, uint64(MaxBits))
 	}
-	return CheckGeometry(a.Bits, 1, a.Hashes)
+	return checkGeometry(a.Bits, 1, a.Hashes)
 }
 
 // Window returns the guaranteed window, Half: the newest Half items test
@@ -143,7 +143,7 @@ func (w ClearedWindow) Validate() error {
 	if w.Capacity == 0 || w.Capacity > MaxBits {
 		return invalid("capacity = %d, want 1 <= capacity <= %d", w.Capacity, uint64(MaxBits))
 	}
-	return CheckGeometry(w.Bits, 1, w.Hashes)
+	return checkGeometry(w.Bits, 1, w.Hashes)
 }
 
 // Window returns the guaranteed window: 1 item, the newest.

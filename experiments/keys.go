@@ -93,8 +93,8 @@ func NewKeySource(name string) (*KeySource, error) {
 // UniformKeys returns the default key source, "uniform".
 func UniformKeys() *KeySource { return &KeySource{name: "uniform", kind: keysUniform} }
 
-// MinFileKeys is the fewest distinct keys a file source must hold.
-const MinFileKeys = 2
+// minFileKeys is the fewest distinct keys a file source must hold.
+const minFileKeys = 2
 
 // maxLineLen bounds one key of a file source.
 const maxLineLen = 1 << 16
@@ -102,7 +102,7 @@ const maxLineLen = 1 << 16
 // KeysFromFile reads a key source from the file at path: one key a line
 // (a trailing "\r" is dropped, empty lines are skipped), duplicates
 // counted once. The source is named "file:" and the path. A file with
-// fewer than MinFileKeys distinct keys, more than 2^32 of them, or a line
+// fewer than minFileKeys (2) distinct keys, more than 2^32 of them, or a line
 // longer than 65536 bytes is refused with an error wrapping
 // ErrInvalidParams. It reads ten million lines of about 33 bytes in
 // 2.8 s on two shared cores (BenchmarkKeysFromFile), holding the file and
@@ -172,8 +172,8 @@ func keysFromData(name string, data []byte) (*KeySource, error) {
 		}
 		lines = append(lines, e.line)
 	}
-	if len(lines) < MinFileKeys {
-		return nil, paramError("keys", "%s has %d distinct keys in %d lines, want at least %d", name, len(lines), lineNo, MinFileKeys)
+	if len(lines) < minFileKeys {
+		return nil, paramError("keys", "%s has %d distinct keys in %d lines, want at least %d", name, len(lines), lineNo, minFileKeys)
 	}
 	if uint64(len(lines)) > 1<<32 {
 		return nil, paramError("keys", "%s has %d distinct keys, want at most 2^32", name, len(lines))

@@ -17,8 +17,8 @@ import (
 // the speed experiment: random loads of 64-byte lines (see [TimeLines]).
 const RandomLines = "random lines"
 
-// TimedRun is the Experiment of the Results that Time returns.
-const TimedRun = "time"
+// timedRun is the Experiment of the Results that Time returns.
+const timedRun = "time"
 
 // TimeSpec describes one filter to time: how to build one for a number of
 // keys, and the keys to time it with.
@@ -107,7 +107,7 @@ func Time(ctx context.Context, specs []TimeSpec, p Params, o Options) (*Results,
 	if len(specs) == 1 {
 		variant = specs[0].Name
 	}
-	pl.Experiment, pl.Variant, pl.Sequential = TimedRun, variant, true
+	pl.Experiment, pl.Variant, pl.Sequential = timedRun, variant, true
 	return pl.results(ctx, p, o)
 }
 
@@ -184,7 +184,7 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
 		for _, n := range p.Keys {
 			pl.Groups = append(pl.Groups, Group{
 				// Every spec at n gets the same keys and hash seed.
-				Key:     fmt.Sprintf("%s/n=%d", TimedRun, n),
+				Key:     fmt.Sprintf("%s/n=%d", timedRun, n),
 				Filters: 1,
 				Run:     TimeFilter(s, n, p),
 				Keys:    s.Keys,
@@ -199,7 +199,7 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
 			return fail(paramError("keys", "%v", err))
 		}
 		pl.Groups = append(pl.Groups, Group{
-			Key:     fmt.Sprintf("%s/%s/n=%d", TimedRun, RandomLines, n),
+			Key:     fmt.Sprintf("%s/%s/n=%d", timedRun, RandomLines, n),
 			Filters: 1,
 			Run:     TimeLines(sd.Bits),
 			Rows:    []int{pl.AddRow(Row{Series: RandomLines, Items: n, Capacity: n, Filters: 1, Queries: p.Queries, Target: p.P})},

@@ -52,7 +52,7 @@ func TestTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Experiment != experiments.TimedRun || r.Variant != "all" || len(r.Rows) != 6 || r.Params.MinAdds != 20_000 || r.Params.P != 0.01 {
+	if r.Experiment != "time" || r.Variant != "all" || len(r.Rows) != 6 || r.Params.MinAdds != 20_000 || r.Params.P != 0.01 {
 		t.Fatalf("%s/%s, %d rows, params %+v", r.Experiment, r.Variant, len(r.Rows), r.Params)
 	}
 	for i, row := range r.Rows {

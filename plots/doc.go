@@ -12,7 +12,7 @@
 // [Ratio], [Excess], [Rows], [SeriesNames]) turn experiments.Results into
 // plotter data; [Panel], [LogX], [LogY], [AddPoints], [AddLine] and
 // [AddPolyline] draw it in the figures' style ([Color], [Marker], the dash
-// patterns and widths, the [Plain] and [Decades] tickers); a [Figure]
+// patterns and widths, the [plain] and [Decades] tickers); a [Figure]
 // lays out a grid of panels with their legends beside the data and
 // [Figure.Render] writes it as PNG or SVG. Rates of zero cannot be drawn
 // on a logarithmic axis; [Rates] leaves them out and the legend says how

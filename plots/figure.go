@@ -76,7 +76,7 @@ const (
 
 var fontSize = vg.Points(11)
 
-// Panel returns a plot with a title, axis labels, a grid, and [Plain]
+// Panel returns a plot with a title, axis labels, a grid, and [plain]
 // ticks on both axes, in the figures' fonts: the panel that [LogX] and
 // [LogY] adjust and that a [Figure] lays out.
 func Panel(title, x, y string) *plot.Plot {
@@ -89,8 +89,8 @@ func Panel(title, x, y string) *plot.Plot {
 	p.Y.Label.TextStyle.Font.Size = fontSize
 	p.Legend.TextStyle.Font.Size = vg.Points(9.5)
 	p.Legend.ThumbnailWidth = vg.Points(22)
-	p.X.Tick.Marker = Plain{}
-	p.Y.Tick.Marker = Plain{}
+	p.X.Tick.Marker = plain{}
+	p.Y.Tick.Marker = plain{}
 	p.Add(plotter.NewGrid())
 	return p
 }

@@ -4,7 +4,7 @@ package plots
 // reads true at a glance:
 //
 //   - tick labels carry enough digits to tell neighbouring ticks apart and
-//     sit exactly at the value they print ([Plain], [Decades]), with at
+//     sit exactly at the value they print (plain and [Decades]), with at
 //     least three labelled ticks per numeric axis;
 //   - a linear axis whose range straddles zero has a tick labelled 0;
 //   - legends are drawn beside the panel, outside its data area (Render);
@@ -67,17 +67,17 @@ func Marker(i int) draw.GlyphDrawer {
 	return shapes[(i+i/len(palette))%len(shapes)]
 }
 
-// Plain marks a linear axis (or a logarithmic one spanning less than a
+// plain marks a linear axis (or a logarithmic one spanning less than a
 // decade) at multiples of 1, 2 or 5 times a power of ten, three to eight
 // of them labelled, each label printed with the digits its step needs and
 // exactly at its value; zero is a multiple of every step, so an axis that
 // straddles it has a tick labelled 0. On an axis reaching 10,000 or more
 // the labels carry an SI suffix, k, M, G or T, so that they stay short:
 // 2.5M for 2,500,000.
-type Plain struct{}
+type plain struct{}
 
 // Ticks implements plot.Ticker.
-func (Plain) Ticks(min, max float64) []plot.Tick {
+func (plain) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || math.IsInf(min, 0) || math.IsInf(max, 0) {
 		return nil
 	}
@@ -126,7 +126,7 @@ func siUnit(top float64) (float64, string) {
 	return 1, ""
 }
 
-// parseLabel returns the value a tick label of [Plain] or [Decades]
+// parseLabel returns the value a tick label of [plain] or [Decades]
 // prints, SI suffix included: 2500000 for "2.5M".
 func parseLabel(label string) (float64, error) {
 	f := 1.0
@@ -163,7 +163,7 @@ func max0(i int) int {
 }
 
 // Decades marks a logarithmic axis so that it stays legible over any
-// span: under one decade it is marked as [Plain] marks a linear one; up to
+// span: under one decade it is marked as [plain] marks a linear one; up to
 // two decades every power of ten and its multiples 2 and 5 are labelled;
 // up to twelve, every power of ten; beyond, every second, third or more,
 // so that at most about twelve labels remain. Unlabelled ticks mark the
@@ -179,7 +179,7 @@ func (Decades) Ticks(min, max float64) []plot.Tick {
 	}
 	if max/min < 10 {
 		var ticks []plot.Tick
-		for _, t := range (Plain{}).Ticks(min, max) {
+		for _, t := range (plain{}).Ticks(min, max) {
 			if t.Value > 0 {
 				ticks = append(ticks, t)
 			}

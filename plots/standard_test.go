@@ -44,7 +44,7 @@ func TestTicks(t *testing.T) {
 		{-0.4, 0.3, "-0.4 -0.3 -0.2 -0.1 0 0.1 0.2 0.3"},
 	} {
 		var labels []string
-		for _, tk := range (Plain{}).Ticks(c.min, c.max) {
+		for _, tk := range (plain{}).Ticks(c.min, c.max) {
 			if tk.Label != "" {
 				labels = append(labels, tk.Label)
 			}
@@ -81,9 +81,9 @@ func TestTicksLongAndShort(t *testing.T) {
 		min, max float64
 		want     string
 	}{
-		{Plain{}, 0, 3e6, "0 0.5M 1M 1.5M 2M 2.5M 3M"},
-		{Plain{}, 0, 25_000, "0 5k 10k 15k 20k 25k"},
-		{Plain{}, 0, 9000, "0 2000 4000 6000 8000"},
+		{plain{}, 0, 3e6, "0 0.5M 1M 1.5M 2M 2.5M 3M"},
+		{plain{}, 0, 25_000, "0 5k 10k 15k 20k 25k"},
+		{plain{}, 0, 9000, "0 2000 4000 6000 8000"},
 		{Decades{}, 1e-30, 1, "1e-30 1e-27 1e-24 1e-21 1e-18 1e-15 1e-12 1e-9 1e-6 0.001 1"},
 		{Decades{}, 1e-6, 0.1, "1e-6 1e-5 1e-4 0.001 0.01 0.1"},
 		{Decades{}, 2, 8, "2 3 4 5 6 7 8"},

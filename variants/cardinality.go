@@ -176,7 +176,7 @@ func EstimateSets(f, g Filter) (analysis.SetEstimate, error) {
 		if err != nil {
 			return analysis.SetEstimate{}, err
 		}
-		return groupSets(a.words, b.words, SplitBlockBits/64, SplitBlockBits, sliceScale(32))
+		return groupSets(a.words, b.words, splitBlockBits/64, splitBlockBits, sliceScale(32))
 	case *Counting:
 		b, err := sameKind(a, g)
 		if err != nil {

@@ -94,8 +94,8 @@ var blockedGeometry = func() func(t *testing.T, n uint64, p float64) Geometry {
 	}
 }()
 
-// splitBlockBits returns the bits of NewSplitBlockFor(n, p, ...).
-func splitBlockBits(t *testing.T, n uint64, p float64) uint64 {
+// splitBlockBitsFor returns the bits of NewSplitBlockFor(n, p, ...).
+func splitBlockBitsFor(t *testing.T, n uint64, p float64) uint64 {
 	return must(t)(NewSplitBlockFor(n, p, Hashing{})).(*SplitBlock).Geometry().Bits
 }
 
@@ -161,7 +161,7 @@ func estimateCases() []estimateCase {
 			}},
 		{name: "split-block", capacity: 5 * capacity,
 			build: func(t *testing.T, s uint64) Filter {
-				return must(t)(NewSplitBlock(Geometry{Bits: splitBlockBits(t, 5*capacity, p), Hashes: 8}, h(s)))
+				return must(t)(NewSplitBlock(Geometry{Bits: splitBlockBitsFor(t, 5*capacity, p), Hashes: 8}, h(s)))
 			},
 			predict: func(t *testing.T, st Stats, n uint64) analysis.EstimateError {
 				e, err := analysis.SplitBlockEstimateError(st.Bits, n)

@@ -481,11 +481,11 @@ func (d *decoder) blockedBody(h Hashing) (*Blocked, error) {
 // ---- SplitBlock ----
 
 func (f *SplitBlock) encodedSize() uint64 {
-	return bitTableSize(f.params(f.blocks*SplitBlockBits), len(f.words)) + f.hashing.keyBytes()
+	return bitTableSize(f.params(f.blocks*splitBlockBits), len(f.words)) + f.hashing.keyBytes()
 }
 
 func (f *SplitBlock) encode(e *encoder) {
-	e.bitTable(codeSplitBlock, f.hashing, f.params(f.blocks*SplitBlockBits), f.words, false)
+	e.bitTable(codeSplitBlock, f.hashing, f.params(f.blocks*splitBlockBits), f.words, false)
 }
 
 // MarshalBinary encodes the filter in the format described at
@@ -534,8 +534,8 @@ func (d *decoder) splitBlock(h header) (*SplitBlock, error) {
 		return nil, err
 	}
 	m := p.size
-	if m == 0 || m%SplitBlockBits != 0 || m/SplitBlockBits > MaxSplitBlocks {
-		return nil, d.bad(corrupt("bits m = %d, want 256 z for 1 <= z <= %d blocks", m, uint64(MaxSplitBlocks)))
+	if m == 0 || m%splitBlockBits != 0 || m/splitBlockBits > maxSplitBlocks {
+		return nil, d.bad(corrupt("bits m = %d, want 256 z for 1 <= z <= %d blocks", m, uint64(maxSplitBlocks)))
 	}
 	if p.k != splitBlockHashes {
 		return nil, d.bad(corrupt("hashes k = %d, want %d for a split-block filter", p.k, splitBlockHashes))
@@ -547,5 +547,5 @@ func (d *decoder) splitBlock(h header) (*SplitBlock, error) {
 	if words, err = aligned(words); err != nil {
 		return nil, d.bad(err)
 	}
-	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / SplitBlockBits, path: splitPath(h.hashing)}, nil
+	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / splitBlockBits, path: splitPath(h.hashing)}, nil
 }

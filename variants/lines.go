@@ -157,7 +157,7 @@ func (f *Blocked) lines(s *lineSet, b unsafe.Pointer, h2 uint64) bool {
 // (see LineCounter): those of the key's 32-byte block.
 func (f *SplitBlock) QueryLines(d Digest) int {
 	var s lineSet
-	s.addRange(f.block(d.H1), SplitBlockBits/8)
+	s.addRange(f.block(d.H1), splitBlockBits/8)
 	return s.count()
 }
 

@@ -74,7 +74,7 @@ func (f *Blocked) Model() analysis.Blocked {
 // included (see Standard.Model), and is 0 for a filter read from a Parquet
 // bitset (NewSplitBlockFromBitset), whose item count is unknown.
 func (f *SplitBlock) Model() analysis.SplitBlock {
-	return analysis.SplitBlock{Bits: f.blocks * SplitBlockBits}
+	return analysis.SplitBlock{Bits: f.blocks * splitBlockBits}
 }
 
 // Model returns the filter's theory: analysis.Scalable with its target P,

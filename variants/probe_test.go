@@ -101,7 +101,7 @@ func TestProbePathsAgree(t *testing.T) {
 	for _, blocks := range sizes {
 		for _, h := range []Hashing{{}, {Kind: XXH64}, {Kind: XXH64, Seed: 5}, {Kind: Metro, Seed: 9}, {Kind: SipHash, Key: HashKey{1, 2, 3}}} {
 			makers = append(makers, maker{"split-block", func() probeFilter {
-				f, err := NewSplitBlock(Geometry{Bits: blocks * SplitBlockBits, Hashes: 8}, h)
+				f, err := NewSplitBlock(Geometry{Bits: blocks * splitBlockBits, Hashes: 8}, h)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -78,7 +78,7 @@ func TestExactGeometry(t *testing.T) {
 			t.Errorf("n=%d p=%g: BlockedGeometry %+v, %v", c.n, c.p, bg, err)
 		}
 		sg, err := variants.SplitBlockGeometry(c.n, c.p)
-		if err != nil || sg.Capacity != c.n || sg.Hashes != 8 || sg.Bits%variants.SplitBlockBits != 0 {
+		if err != nil || sg.Capacity != c.n || sg.Hashes != 8 || sg.Bits%analysis.SplitBlockBits != 0 {
 			t.Errorf("n=%d p=%g: SplitBlockGeometry %+v, %v", c.n, c.p, sg, err)
 		}
 	}

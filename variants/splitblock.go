@@ -11,17 +11,17 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// SplitBlockBits is the block size of a split-block filter: 256 bits,
+// splitBlockBits is the block size of a split-block filter: 256 bits,
 // eight 32-bit words.
-const SplitBlockBits = analysis.SplitBlockBits
+const splitBlockBits = analysis.SplitBlockBits
 
 // splitBlockHashes is the number of bits a key sets: one per 32-bit word.
 const splitBlockHashes = analysis.SplitBlockHashes
 
-// MaxSplitBlocks is the largest number of blocks of a split-block filter:
+// maxSplitBlocks is the largest number of blocks of a split-block filter:
 // the block index is computed from 32 bits of the hash, so there are at
 // most 2^32 blocks (128 GiB).
-const MaxSplitBlocks = 1 << 32
+const maxSplitBlocks = 1 << 32
 
 // SplitBlock is the split-block Bloom filter of Apache Impala, Kudu and
 // Parquet, bit for bit as the Parquet format specifies its Bloom filters
@@ -99,11 +99,11 @@ func NewSplitBlock(g Geometry, h Hashing) (*SplitBlock, error) {
 	if err := checkSplitHashing(h); err != nil {
 		return nil, err
 	}
-	z := (m + SplitBlockBits - 1) / SplitBlockBits
-	if m > MaxBits || z > MaxSplitBlocks {
-		return nil, invalid("bits m = %d needs %d blocks, more than the %d that a split-block filter addresses", m, z, uint64(MaxSplitBlocks))
+	z := (m + splitBlockBits - 1) / splitBlockBits
+	if m > MaxBits || z > maxSplitBlocks {
+		return nil, invalid("bits m = %d needs %d blocks, more than the %d that a split-block filter addresses", m, z, uint64(maxSplitBlocks))
 	}
-	w, err := alignedWords(z * SplitBlockBits / 64)
+	w, err := alignedWords(z * splitBlockBits / 64)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +127,8 @@ func NewSplitBlockFor(capacity uint64, fpr float64, h Hashing) (*SplitBlock, err
 // Parquet's; its capacity and item count are unknown and reported as 0.
 // Query it with ContainsHash64(ParquetHash(value)) or Contains(value).
 func NewSplitBlockFromBitset(bitset []byte) (*SplitBlock, error) {
-	if len(bitset) == 0 || len(bitset)%(SplitBlockBits/8) != 0 {
-		return nil, invalid("bitset of %d bytes, want a positive multiple of %d (whole 256-bit blocks)", len(bitset), SplitBlockBits/8)
+	if len(bitset) == 0 || len(bitset)%(splitBlockBits/8) != 0 {
+		return nil, invalid("bitset of %d bytes, want a positive multiple of %d (whole 256-bit blocks)", len(bitset), splitBlockBits/8)
 	}
 	f, err := NewSplitBlock(Geometry{Bits: uint64(len(bitset)) * 8, Hashes: splitBlockHashes}, Hashing{Kind: XXH64})
 	if err != nil {
@@ -330,7 +330,7 @@ func (f *SplitBlock) Hashing() Hashing { return f.hashing }
 // Geometry returns the filter's bits (a whole number of 256-bit blocks)
 // its 8 hashes and its capacity (0 if unknown).
 func (f *SplitBlock) Geometry() Geometry {
-	return Geometry{Bits: f.blocks * SplitBlockBits, Hashes: splitBlockHashes, Capacity: f.capacity}
+	return Geometry{Bits: f.blocks * splitBlockBits, Hashes: splitBlockHashes, Capacity: f.capacity}
 }
 
 // Stats reports the filter's geometry and load. Its EstimatedFPR is the
@@ -340,7 +340,7 @@ func (f *SplitBlock) Geometry() Geometry {
 // block's estimate as a partitioned filter of eight 32-bit slices, +Inf if
 // a block is full (analysis.SplitBlockEstimateError predicts its error).
 func (f *SplitBlock) Stats() Stats {
-	bs, est := blockSpread(f.words, SplitBlockBits/64, func(block []uint64) float64 {
+	bs, est := blockSpread(f.words, splitBlockBits/64, func(block []uint64) float64 {
 		p := 1.0
 		for _, w := range block {
 			p *= float64(bits.OnesCount32(uint32(w))) / 32
@@ -348,7 +348,7 @@ func (f *SplitBlock) Stats() Stats {
 		}
 		return p
 	})
-	m := f.blocks * SplitBlockBits
+	m := f.blocks * splitBlockBits
 	return Stats{
 		Variant:      "split-block",
 		Cells:        m,
@@ -361,7 +361,7 @@ func (f *SplitBlock) Stats() Stats {
 		EstimatedFPR: est,
 		Blocks:       bs,
 
-		EstimatedItems: blockEstimate(f.words, SplitBlockBits/64, sliceScale(32)),
+		EstimatedItems: blockEstimate(f.words, splitBlockBits/64, sliceScale(32)),
 	}
 }
 
