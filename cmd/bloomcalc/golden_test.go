@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files testdata/*.stdout and testdata/*.stderr")
+
+// goldenCase is one command line whose output is kept in testdata: what
+// run writes to stdout in NAME.stdout and to stderr in NAME.stderr. A
+// file is written only for a stream that is not empty; a missing file
+// stands for an empty stream.
+//
+// Nothing in bloomcalc's output depends on the machine, the Go release or
+// the time (it computes, it does not measure, and writes no file), so the
+// output is compared as run writes it, without normalisation.
+type goldenCase struct {
+	name string   // the files' base name in testdata
+	args []string // the command line, without the program name
+	code int      // the exit status main gives for run's error
+}
+
+var goldenCases = []goldenCase{
+	// The sizing of the package comment's first example, with the exact
+	// sizing that -n and -p alone add.
+	{name: "sizing", args: []string{"-n", "10M", "-p", "1e-4"}},
+	// The solver: the rate and best k from -n and -m; the capacity from
+	// -m, -p and -k; all four checked for consistency.
+	{name: "rate", args: []string{"-n", "1e6", "-m", "1MiB"}},
+	{name: "capacity", args: []string{"-m", "64Kb", "-p", "1 in 1000", "-k", "7"}},
+	{name: "consistent", args: []string{"-n", "1000", "-m", "9586", "-k", "7", "-p", "0.01"}},
+	{name: "json", args: []string{"-json", "-n", "1000", "-m", "1.2KB", "-k", "5"}},
+	// The other variants.
+	{name: "blocked", args: []string{"-variant", "blocked", "-n", "1M", "-p", "1%"}},
+	{name: "blocked-rate", args: []string{"-variant", "blocked", "-block", "64", "-n", "1e6", "-m", "2MiB"}},
+	{name: "split-block", args: []string{"-variant", "split-block", "-n", "1e6", "-p", "0.001"}},
+	{name: "partitioned", args: []string{"-variant", "partitioned", "-n", "1M", "-p", "1%"}},
+	{name: "counting", args: []string{"-variant", "counting", "-width", "4", "-n", "1M", "-p", "1%"}},
+	{name: "scalable", args: []string{"-variant", "scalable", "-n", "1M", "-p", "1e-3"}},
+	// The usage text: on stdout for -h, on stderr (status 2) without flags.
+	{name: "help", args: []string{"-h"}},
+	{name: "bare", args: nil, code: 2},
+	// Mistakes: the message and the hint on stderr, status 2.
+	{name: "bad-value", args: []string{"-n", "10x", "-p", "0.01"}, code: 2},
+	{name: "bad-flag", args: []string{"-x"}, code: 2},
+	{name: "not-enough", args: []string{"-n", "10M"}, code: 2},
+}
+
+// exitCode is the exit status main gives for run's error.
+func exitCode(err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+// TestGolden runs the command's main invocations through run and compares
+// stdout and stderr byte for byte with testdata/NAME.stdout and
+// testdata/NAME.stderr, and the exit status with the case's. With -update
+// it rewrites the files instead:
+//
+//	go test ./cmd/bloomcalc -run TestGolden -update
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(slices.Clone(c.args), &stdout, &stderr)
+			if code := exitCode(err); code != c.code {
+				t.Errorf("exit status %d (%v), want %d", code, err, c.code)
+			}
+			golden(t, filepath.Join("testdata", c.name+".stdout"), stdout.String())
+			golden(t, filepath.Join("testdata", c.name+".stderr"), stderr.String())
+		})
+	}
+	// Every golden file belongs to a case: a renamed or removed case
+	// leaves none behind.
+	files, err := filepath.Glob(filepath.Join("testdata", "*.std*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name, ext := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)), filepath.Ext(f)
+		known := slices.ContainsFunc(goldenCases, func(c goldenCase) bool { return c.name == name })
+		if !known && (ext == ".stdout" || ext == ".stderr") {
+			t.Errorf("%s belongs to no case of TestGolden; remove it", f)
+		}
+	}
+}
+
+// golden compares got with the file path, a missing file standing for
+// empty output; with -update it writes got there instead, or removes the
+// file if got is empty.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if got == "" {
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -update to rewrite it if the change is meant):\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+// firstDiff describes the first line where got differs from want, and
+// gives got whole.
+func firstDiff(want, got string) string {
+	wl, gl := strings.SplitAfter(want, "\n"), strings.SplitAfter(got, "\n")
+	i := 0
+	for i < len(wl) && i < len(gl) && wl[i] == gl[i] {
+		i++
+	}
+	line := func(ls []string) string {
+		if i < len(ls) {
+			return fmt.Sprintf("%q", ls[i])
+		}
+		return "(end of output)"
+	}
+	return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s\n--- got ---\n%s", i+1, line(wl), line(gl), got)
+}
