@@ -17,9 +17,12 @@ func ExampleNewStandardFor() {
 	fmt.Println(f.Contains([]byte("https://example.com/")))
 	g := f.Geometry()
 	fmt.Printf("m = %d bits, k = %d\n", g.Bits, g.Hashes)
+	rate, _ := f.Model().FPR(f.Stats().Items)
+	fmt.Printf("theory now: %.2g\n", rate)
 	// Output:
 	// true
 	// m = 9585059 bits, k = 7
+	// theory now: 1.1e-43
 }
 
 // Hash a key once and query several filters that share the hashing with
