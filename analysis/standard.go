@@ -103,46 +103,21 @@ const exactBudget = 5e7
 // into m bits (Bose et al., "On the false-positive rate of Bloom filters",
 // IPL 108(4), 2008; Christensen, Roginsky and Jimeno, "A new analysis of the
 // false positive rate of a Bloom filter", IPL 110(21), 2010). For finite m
-// and k >= 2 it exceeds BloomFPR (for k = 1 they are equal), which exceeds
-// ClassicFPR; the three agree as m grows with m/n fixed.
+// and k >= 2 it exceeds [BloomFPR] (for k = 1 they are equal), which exceeds
+// [ClassicFPR]; the three agree as m grows with m/n fixed.
 //
-// For m <= ExactMaxBits the value is computed exactly up to floating-point
-// rounding, by counting from the side of the query rather than summing over
-// the distribution of X. E[(X/m)^k] is the probability that k uniform query
-// positions are all set. Let D be the number of distinct positions among
-// them: its distribution follows from the recurrence
-// P_{s+1}(d) = P_s(d) d/m + P_s(d-1) (m-d+1)/m over the k draws. Given D = d
-// the query set is a uniform d-subset, so the rate is sum_d P(D=d) q_d,
-// where q_d is the probability that kn probes cover d fixed bits. q_d is
-// the chance that a pure-death chain on the number u of still-uncovered bits
-// (u -> u-1 with probability u/m per probe) goes from d to 0 within kn
-// steps; all q_d come from one power T^(kn) of its transition matrix on
-// u = 0..min(k, m), taken by repeated squaring. Every quantity is a sum of products of
-// non-negative numbers, so nothing cancels; the work is
-// O(k^3 log(kn)), or O(kn k) by direct iteration when that is smaller,
-// independent of m. For m = 100,000, n = 10,000, k = 7 it takes about
-// 8 microseconds (BenchmarkExactFPR).
-//
-// For m > ExactMaxBits, or when the exact computation would exceed about
-// 5e7 operations (k above about 200 with kn in the millions), it returns
-// the second-order expansion
+// For m <= [ExactMaxBits] the value is exact up to floating-point rounding,
+// computed in O(k^3 log(kn)) work independent of m (BenchmarkExactFPR times
+// it). For m > ExactMaxBits, or when the exact computation would exceed
+// about 5e7 operations (k above about 200 with kn in the millions), it
+// returns the second-order expansion
 //
 //	E[(X/m)^k] ≈ p^k + C(k,2) p^(k-2) Var(X)/m^2,
 //
-// the delta method for E[f(X/m)] with f(x) = x^k around the mean
-// p = E[X]/m = ExpectedFill(m, n, k), with the closed-form variance
-// Var(X) = m a(1-a) + m(m-1) a^2 (b/a^2 - 1), a = (1-1/m)^(kn),
-// b = (1-2/m)^(kn). The first term is BloomFPR; the second is the O(1/m)
-// correction, and the error is O(1/m^2) relative. Over the grid of
-// TestExactAsymptoticAgreement (2 to 32 bits per key, k from 1 to twice
-// the optimum, so up to k = 44) the largest relative difference between the
-// expansion and the exact computation is 7.5e-4 at m = 2^12, 1.2e-8 at
-// m = 2^20 and 4.9e-15 at m = 2^32 = ExactMaxBits, where ExactFPR switches:
-// there the two agree to float64 rounding. The error of the expansion grows
-// like k^4/m^2, so in the over-budget case at small m it is only an
-// approximation. The exact computation itself agrees with 600-bit
-// inclusion-exclusion to 1.5e-14 relative or better for m from 77 to 2^44
-// and k up to 64 (TestExactFPRInclusionExclusion).
+// p = [ExpectedFill](m, n, k), whose relative error is O(1/m^2): at
+// m = ExactMaxBits the two agree to float64 rounding, but in the
+// over-budget case at small m it is only an approximation (derivation and
+// accuracy: paper-notes.md §5a).
 //
 // It returns NaN if m = 0 or k < 1, and 0 if n = 0.
 func ExactFPR(m, n uint64, k int) float64 {

@@ -64,45 +64,31 @@ type AgePartitionedOptions struct {
 //
 // # Promise
 //
-// The most recent Window() = L G + 1 keys added always test present, at
-// every phase of the generation cycle: a key stays present until the slice
-// that was its oldest when it was added is dropped, L + 1 shifts later, so
-// a key added last in its generation survives L G more adds, and one added
-// first, (L + 1) G - 1. Older keys are forgotten gradually; the
-// probability that a key of a given age still tests present is
-// analysis.AgePartitioned.Recall. With Refresh set, a shift also happens
-// when the newest slice is Refresh old. A key then tests present as long
-// as fewer than L + 1 shifts have happened since it was added: while every
-// generation ends by time (fewer than G keys arrive per Refresh), that is
-// at least L Refresh after it was added; while every generation ends by
-// count, the last L G + 1 keys as above; when both kinds occur, the key
-// leaves at the (L + 1)-th shift of either kind.
+// The most recent [AgePartitioned.Window] = L G + 1 keys added always test
+// present, at every phase of the generation cycle. Older keys are forgotten
+// gradually; the probability that a key of a given age still tests present
+// is [analysis.AgePartitioned.Recall]. With Refresh set, a shift also
+// happens when the newest slice is Refresh old, and a key tests present as
+// long as fewer than L + 1 shifts of either kind have happened since it was
+// added: at least L Refresh while generations end by time, the last
+// L G + 1 keys while they end by count (argument: paper-notes.md §14a).
 //
 // The false-positive rate moves through a sawtooth over each generation,
 // lowest just after a shift and highest just before one;
-// analysis.AgePartitioned gives it exactly at every position (FPR), its
-// worst and mean, and NewAgePartitionedFor sizes the filter for the worst.
+// [analysis.AgePartitioned] gives it exactly at every position
+// ([analysis.AgePartitioned.FPR]), its worst and mean, and
+// [NewAgePartitionedFor] sizes the filter for the worst.
 //
 // # Indexing
 //
-// Each key is hashed once. Its digest gives the seed s of the wyrand
-// stream of the scalable filter (see Scalable): s = h1 xor rotl(h2, 32),
-// outputs v_t = wyout(s + t wyp0). The slices are a ring of K + L physical
-// slots; a slice keeps its slot while it ages, and the key's position in
-// slot r is fixed by r alone: the low (r even) or high (r odd) half of
-// output r/2 + 1, reduced to the slice by multiply-shift (slices of more
-// than 2^24 bits take output r + 1 whole). Every slot thus gets its own
+// Each key is hashed once; its digest seeds the wyrand stream of
+// [Scalable], and every slot of the ring of K + L slices takes its own
 // output, so the key's positions in different slices are independent, as
-// the exact theory assumes, whichever slots the key's K slices occupy.
-//
-// In the blocked layout a slice of b bits is b/64 words; output 1, reduced
-// to [0, b/64), picks the key's word x, the same in every slot, and the low
-// 6 bits of byte r mod 8 of output 2 + r/8 its bit in slot r. Word x of
-// slot r is word x S + r of the table, S = 8 ceil((K+L)/8), so the words of
-// one index are contiguous and fill whole lines (the table starts on a
-// line). Aging clears one word of every index, a strided pass over the
-// table. The slices are then correlated through x, which costs rate at
-// equal memory; analysis.AgePartitioned.BlockedFPR gives it.
+// the exact theory assumes. In the blocked layout a key's bits in all
+// slices share one word index, so the words of one index fill whole lines;
+// the slices are then correlated, which costs rate at equal memory
+// ([analysis.AgePartitioned.BlockedFPR]). The exact bit layout is in
+// paper-notes.md §14a.
 //
 // # Concurrency
 //
