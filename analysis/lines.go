@@ -82,8 +82,8 @@ func sharedLine(b uint64, j int) float64 {
 // 1 - StageFPR(stage i).
 //
 // A partitioned stage reads its k_i slices in groups of group (2 for the
-// stream derivation of variants.Scalable, 4 for the remixed stages of
-// earlier versions), one line per slice read: GroupedProbes(k_i, group,
+// stream derivation of variants.Scalable, 4 for its remixed stages,
+// format codes 4 and 7), one line per slice read: GroupedProbes(k_i, group,
 // f_i) for an absent key, f_i the slice fill PartitionedFill, and all k_i
 // in the stage that holds a present key, less the chance that two
 // adjacent slices read both fall on the line they share. That chance

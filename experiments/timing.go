@@ -80,8 +80,8 @@ const (
 // (series RandomLines): the time per load of a random 64-byte line of a
 // table the size of a standard filter for n keys at rate p.P, the memory
 // system's limit for a filter that touches one line per key. Sizes from
-// 1e3 to 3e7 keys, the default, take such a table from the first-level
-// cache (1.2 KB) to beyond the last-level one (36 MB).
+// 1e3 to 3e7 keys, the default, take such a table from 1.2 KB to 36 MB,
+// from the first-level cache to beyond the last-level one.
 //
 // The Results have one Row per spec and n, then one per n for the
 // baseline: NsPerAdd, NsPerQuery (absent keys) and NsPerPresent, the bits

@@ -33,15 +33,12 @@ type DynamicParams struct {
 // again, and Stats.Items counts every Add. TestAndAdd, which tests the
 // key anyway, inserts it only if it tests absent.
 //
-// The stages hash independently, as the compound rate
-// 1 - prod(1 - f_i) of analysis.Dynamic.FPR assumes: each key is hashed
-// once, and stage i takes its slices' positions from the stretch of k
-// outputs of the key's wyrand stream that starts at output k i + 1 (half
-// an output per slice for slices of at most 2^24 bits, a whole one for
-// larger slices), by the stream derivation of the scalable filter (see
-// Scalable for why the positions of one key and of different keys then
-// behave as independent uniform ones), so no two stages read the same
-// output of a key's stream.
+// The stages hash independently, as the compound rate 1 - prod(1 - f_i) of
+// [analysis.Dynamic.FPR] assumes: each key is hashed once, and stage i takes
+// its slices' positions from the stretch of k outputs of the key's wyrand
+// stream that starts at output k i + 1, by the stream derivation of
+// [Scalable] (half an output per slice for slices of at most 2^24 bits, a
+// whole one for larger slices; derivation: paper-notes.md §4b).
 //
 // If a stage cannot be added (beyond analysis.MaxDynamicStages, or its
 // memory cannot be allocated), the filter keeps working: keys go into the

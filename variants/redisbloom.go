@@ -34,30 +34,27 @@ type RedisBloomParams struct {
 }
 
 // RedisBloom is a bit-exact model of RedisBloom's scalable Bloom filter as
-// BF.RESERVE builds it (src/rebloom.c, src/sb.c and deps/bloom/bloom.c of
-// RedisBloom): a chain of standard filters ("links") sized by the rules
-// of analysis.RedisBloom, link i with error ErrorRate 0.5^(i+1) and
+// BF.RESERVE builds it: a chain of standard filters ("links") sized by the
+// rules of [analysis.RedisBloom], link i with error ErrorRate 0.5^(i+1) and
 // capacity Capacity Expansion^i. For the same key and parameters (Seed 0)
-// each link sets the same bits, bit x being bit x%8 of byte x/8 of
-// RedisBloom's table, which is bit x%64 of word x/64 here, so the rate
-// measured on the model is RedisBloom's.
+// each link sets the same bits as RedisBloom's table, so the rate measured
+// on the model is RedisBloom's (RedisBloom's source, rule by rule:
+// paper-notes.md §13b).
 //
 // A key is hashed twice with MurmurHash64A (Hashing{Kind: Murmur64A}):
-// a under RedisBloom's fixed seed and b under a (bloom_calc_hash64). Probe
-// i of a link, for i from 0 to k-1, is bit (a + i b) mod 2^64 mod M, with M
-// the link's modulus (its bits, or 2^n2 with PowerOfTwo; CHECK_ADD_FUNC):
-// plain double hashing with a remainder, the same (a, b) in every link,
-// where bloomlab's own filters derive enhanced double hashing with
-// multiply-shift. Add first tests the whole chain, newest link first
-// (SBChain_Add), and inserts nothing if the key tests present; otherwise,
-// if the newest link holds its capacity, it opens the next link, and sets
-// the key's bits in the newest link. Contains tests the links newest first
-// (SBChain_Check). Stats.Items counts the keys inserted.
+// a under RedisBloom's fixed seed and b under a. Probe i of a link, for i
+// from 0 to k-1, is bit (a + i b) mod 2^64 mod M, with M the link's
+// modulus (its bits, or 2^n2 with PowerOfTwo): plain double hashing with a
+// remainder, the same (a, b) in every link. Add first tests the whole
+// chain, newest link first, and inserts nothing if the key tests present;
+// otherwise, if the newest link holds its capacity, it opens the next
+// link, and sets the key's bits in the newest link. Contains tests the
+// links newest first. [Stats].Items counts the keys inserted.
 //
 // Plain double hashing makes a link's rate exceed that of independent
-// probes (analysis.RedisBloom.FPR): slightly at capacity, several times
+// probes ([analysis.RedisBloom.FPR]): slightly at capacity, several times
 // at a quarter of it. For power-of-two tables
-// analysis.RedisBloom.DoubleHashingFPR gives the exact rate of this
+// [analysis.RedisBloom.DoubleHashingFPR] gives the exact rate of this
 // probing (paper-notes.md §13e).
 //
 // The digest of Hashing.Digest is (a, b), so the digest forms work as for the
