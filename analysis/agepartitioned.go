@@ -45,8 +45,8 @@ type AgePartitioned struct {
 // filter that the sizing functions return and bloomlab's filter accepts.
 const MaxAgeSlices = 256
 
-// Validate reports an error unless 1 <= K, 1 <= L, K + L <= MaxAgeSlices,
-// G >= 1, SliceBits >= 1 and (K + L) SliceBits <= MaxBits.
+// Validate reports an error unless 1 <= K, 1 <= L, K + L <= [MaxAgeSlices],
+// G >= 1, SliceBits >= 1 and (K + L) SliceBits <= [MaxBits].
 func (a AgePartitioned) Validate() error {
 	switch {
 	case a.K < 1 || a.K > MaxAgeSlices-1:
@@ -69,7 +69,7 @@ func (a AgePartitioned) Bits() uint64 { return uint64(a.K+a.L) * a.SliceBits }
 
 // Window returns L G + 1, the number of most recent items that test
 // present at every phase of the generation cycle (see the package notes
-// above AgePartitioned).
+// above [AgePartitioned]).
 func (a AgePartitioned) Window() uint64 { return uint64(a.L)*a.G + 1 }
 
 // SliceLoad returns the number of items in the slice of age j (0 the
@@ -142,11 +142,11 @@ func runProbability(p []float64, k int, q []float64) float64 {
 }
 
 // FPR returns the exact false-positive rate of the filter in the steady
-// state at position c of the generation (0 <= c <= G): RunProbability of
+// state at position c of the generation (0 <= c <= G): [RunProbability] of
 // the slices' set-bit chances 1 - (1 - 1/b)^(n_j) with the loads n_j of
 // SliceLoad, K in a row. It is exact for a filter whose slices take
 // independent uniform positions for every key, as variants.AgePartitioned
-// does (not for the blocked layout; see BlockedFPR). It returns NaN for an
+// does (not for the blocked layout; see [BlockedFPR]). It returns NaN for an
 // invalid geometry or c > G.
 func (a AgePartitioned) FPR(c uint64) float64 {
 	if a.Validate() != nil || c > a.G {
@@ -205,7 +205,7 @@ func (a AgePartitioned) MeanFPR() float64 {
 // OneNumberFPR returns the rate formula that implementations of the filter
 // use (the paper's, and decred's CalcFPRate): the slices of age j < K are
 // taken to be filled to (j+1)/(2K), the older ones to 1/2, and the rate is
-// RunProbability of those fills. It depends on K and L only, and describes
+// [RunProbability] of those fills. It depends on K and L only, and describes
 // the end of a generation in a filter whose slices have K G/ln 2 bits
 // (fill 1 - e^(-K G/b) = 1/2 when full), with the fill of a partial slice
 // taken as linear in its load.
@@ -227,7 +227,7 @@ func (a AgePartitioned) OneNumberFPR() float64 {
 // of its generation (1 <= i <= G) tests present after age more inserts, in
 // the steady state. It is 1 while the item's K slices all exist (age <=
 // G - i + L G); beyond, its surviving slices hold its bit for sure and the
-// others by chance, and the probability is RunProbability over the slices
+// others by chance, and the probability is [RunProbability] over the slices
 // with 1 for the item's own slices. Once all its slices are gone it is the
 // rate FPR(c). It returns NaN for an invalid geometry or i outside 1..G.
 func (a AgePartitioned) RecallAt(age, i uint64) float64 {
@@ -274,7 +274,7 @@ func (a AgePartitioned) Recall(age uint64) float64 {
 //
 // The rule: for every K from k0 - 2 to k0 + 8, k0 = ceil(log2(1/p)) (the
 // minimum lies at about k0 + 4 for p from 0.1 to 1e-4), and every L from
-// 1 up (K + L <= MaxAgeSlices, L <= window - 1), G is the smallest generation
+// 1 up (K + L <= [MaxAgeSlices], L <= window - 1), G is the smallest generation
 // with L G + 1 >= window, G = ceil((window - 1)/L) (at least 1), and
 // SliceBits the smallest slice whose WorstFPR is at most p (found by
 // bisection; the rate falls as slices grow). It returns the (K, L) of the
@@ -284,7 +284,7 @@ func (a AgePartitioned) Recall(age uint64) float64 {
 // best of a K exceeds 1.25 times the best of all.
 //
 // It reports an error if window is 0, p is outside (0, 1), or no geometry
-// within MaxBits meets p.
+// within [MaxBits] meets p.
 func AgePartitionedSize(window uint64, p float64) (AgePartitioned, error) {
 	return agePartitionedSize(window, p, 1, MaxAgeSlices)
 }
@@ -407,7 +407,7 @@ func (a AgePartitioned) smallestSlice(p float64, guess uint64) (uint64, bool) {
 // slice tends to be in its neighbours, and runs of set bits are likelier
 // than RunProbability of the mean fills says.
 
-// MaxBlockedSlices is the largest K + L that BlockedAgePartitionedSize
+// MaxBlockedSlices is the largest K + L that [BlockedAgePartitionedSize]
 // returns: four 64-byte lines of words per index.
 const MaxBlockedSlices = 32
 
@@ -421,7 +421,7 @@ const BlockWordBits = 64
 // independent binomials, Bin(G, 1/X) for the full generations and Bin(c,
 // 1/X) for the current one; slice j's word holds the sum n_j over the
 // generations it received (the K newest ones of its lifetime), and given
-// those sums the rate is exactly RunProbability of 1 - (1 - 1/64)^(n_j).
+// those sums the rate is exactly [RunProbability] of 1 - (1 - 1/64)^(n_j).
 // The integral over the binomials is estimated from samples draws (common
 // random numbers from a fixed seed, so the result is a deterministic,
 // monotone function of the geometry), and returned with its standard
@@ -502,18 +502,18 @@ func invert(cdf []float64, u float64) uint64 {
 	return uint64(len(cdf) - 1)
 }
 
-// BlockedSamples is the number of draws with which BlockedAgePartitionedSize
-// estimates BlockedFPR.
+// BlockedSamples is the number of draws with which [BlockedAgePartitionedSize]
+// estimates [BlockedFPR].
 const BlockedSamples = 1 << 13
 
 // BlockedAgePartitionedSize returns the geometry of the blocked layout for
 // the given window and worst rate p: K and L are those of
-// AgePartitionedSize restricted to K + L a multiple of 8 (so that the words
-// of one index fill whole 64-byte lines) and at most MaxBlockedSlices (so
+// [AgePartitionedSize] restricted to K + L a multiple of 8 (so that the words
+// of one index fill whole 64-byte lines) and at most [MaxBlockedSlices] (so
 // that they fill at most four lines: an insert then touches at most three,
 // a query at most four), and SliceBits is then the
-// smallest multiple of 64 for which the estimate of BlockedFPR(G) with
-// BlockedSamples draws is at most p. It reports the errors of
+// smallest multiple of 64 for which the estimate of [BlockedFPR](G) with
+// [BlockedSamples] draws is at most p. It reports the errors of
 // AgePartitionedSize.
 func BlockedAgePartitionedSize(window uint64, p float64) (AgePartitioned, error) {
 	a, err := agePartitionedSize(window, p, 8, MaxBlockedSlices)

@@ -75,7 +75,7 @@ type EstimateError struct {
 	Saturated float64
 	// Exact reports that Bias, StdDev and Saturated come from the exact
 	// distribution of the set cells (up to floating-point rounding); if
-	// false they come from the delta method (see FillEstimator.Error), or
+	// false they come from the delta method (see [FillEstimator.Error]), or
 	// for blocked filters from a mixture over the blocks' loads with one
 	// large-table approximation.
 	Exact bool
@@ -87,7 +87,7 @@ func (e EstimateError) RMSE() float64 { return math.Hypot(e.Bias, e.StdDev) }
 // SetEstimate holds the estimates of the sizes of two sets A and B, of
 // their union and of their intersection from the set cells of their
 // filters, and the Jaccard similarity |A ∩ B| / |A ∪ B| that they give.
-// FillEstimator.EstimateSets and variants.EstimateSets return it.
+// [FillEstimator.EstimateSets] and variants.EstimateSets return it.
 type SetEstimate struct {
 	// A and B are the estimated items of each filter, n̂_A and n̂_B,
 	// from its fill (for a counting filter, from its non-zero counters,
@@ -105,7 +105,7 @@ type SetEstimate struct {
 }
 
 // SetError holds the predicted errors of the three estimates of a
-// SetEstimate. The Jaccard error is that of the ratio, so its Bias and
+// [SetEstimate]. The Jaccard error is that of the ratio, so its Bias and
 // StdDev are in units of similarity, not of items.
 type SetError struct {
 	Union        EstimateError // of SetEstimate.Union, in items
@@ -131,8 +131,8 @@ type FillEstimator struct {
 	Partitioned bool
 }
 
-// Validate reports an error unless 1 <= Bits <= MaxBits and
-// 1 <= Hashes <= MaxHashes, and, for a partitioned filter, Bits is a
+// Validate reports an error unless 1 <= Bits <= [MaxBits] and
+// 1 <= Hashes <= [MaxHashes], and, for a partitioned filter, Bits is a
 // multiple of Hashes.
 func (f FillEstimator) Validate() error {
 	if f.Bits == 0 || f.Bits > MaxBits {
@@ -275,7 +275,7 @@ func (f FillEstimator) DeltaError(n uint64) (EstimateError, error) {
 // and meaningless beyond. As the empty cells run out the estimate rests
 // on those few: its spread approaches (m/k)/sqrt(E[Z]) items, the chance
 // that none is left and the estimate is +Inf is about e^(-E[Z]), and the
-// delta method's error bars go wrong. bloomlab takes MinEmptyCells = 10 as
+// delta method's error bars go wrong. bloomlab takes [MinEmptyCells] = 10 as
 // the edge. It returns 0 if minEmpty >= m (no load qualifies) and reports
 // an error if the estimator is invalid or minEmpty is not positive.
 func (f FillEstimator) Limit(minEmpty float64) (uint64, error) {
@@ -301,7 +301,7 @@ func (f FillEstimator) Limit(minEmpty float64) (uint64, error) {
 }
 
 // MinEmptyCells is the expected number of empty cells below which bloomlab
-// calls a filter's count estimate meaningless (see FillEstimator.Limit).
+// calls a filter's count estimate meaningless (see [FillEstimator.Limit]).
 // With 10 empty cells expected, one filter in 25,000 to 60,000 is
 // saturated (the estimate +Inf; e^-10 = 1/22,000 in the Poisson limit) and
 // the delta method's standard deviation is 8 to 9% low
@@ -335,7 +335,7 @@ func (f FillEstimator) SetError(a, b, shared uint64) (SetError, error) {
 	return out[0], nil
 }
 
-// SetErrors returns SetError for sets of a and b items at each of the
+// SetErrors returns [SetError] for sets of a and b items at each of the
 // overlaps shared, computing the union's errors in one pass as Errors
 // does (and so with its budget).
 func (f FillEstimator) SetErrors(a, b uint64, shared []uint64) ([]SetError, error) {
@@ -398,7 +398,7 @@ func (f FillEstimator) setError(a, b, shared uint64, union EstimateError) SetErr
 // EstimateError returns the predicted error of the estimate of a scalable
 // filter holding items distinct items: the sum over its stages of each
 // stage's estimate (partitioned, or blocked with BlockBits; see
-// BlockedEstimateError), with the stages filled in order as FPR
+// [BlockedEstimateError]), with the stages filled in order as FPR
 // assumes (every stage but the last full). Stages fill independently, so
 // the biases and the variances add, and the filter's estimate is infinite
 // if any stage's is. The estimate counts the keys actually inserted, which
@@ -414,8 +414,8 @@ func (s Scalable) EstimateError(items uint64) (EstimateError, error) {
 	return out[0], nil
 }
 
-// EstimateErrors returns EstimateError for each of the item counts items,
-// computing each stage's errors in one pass as FillEstimator.Errors does
+// EstimateErrors returns [EstimateError] for each of the item counts items,
+// computing each stage's errors in one pass as [FillEstimator.Errors] does
 // (and so with its budget per stage).
 func (s Scalable) EstimateErrors(items []uint64) ([]EstimateError, error) {
 	var most uint64
@@ -487,7 +487,7 @@ func (s Scalable) stageErrors(st Stage, per []uint64) ([]EstimateError, error) {
 // holding n items: the sum over the blocks of each block's standard
 // estimate -(B/k) ln(1 - X_b/B). A block's load J is Binomial(n, B/m);
 // given J = j, its estimate has the exact error of a standard filter of B
-// bits holding j items (FillEstimator.Error, exact at block sizes), so the
+// bits holding j items ([FillEstimator.Error], exact at block sizes), so the
 // filter's bias is b E_J[bias(J)] over its b blocks. Its variance is
 // b E_J[Var(n̂ | J)], the blocks being independent given their loads, plus
 // the spread of the blocks' conditional means, which would vanish if those
@@ -500,7 +500,7 @@ func (s Scalable) stageErrors(st Stage, per []uint64) ([]EstimateError, error) {
 // estimates while a full block is the exception: once Saturated exceeds
 // 1/2 (in particular when every block is full for certain, fewer than
 // 1e-30 bits of a block expected clear at half the mean load), Bias and
-// StdDev are NaN. It reports the errors of CheckBlocked.
+// StdDev are NaN. It reports the errors of [CheckBlocked].
 func BlockedEstimateError(m, n uint64, k int, blockBits uint64) (EstimateError, error) {
 	if err := CheckBlocked(m, blockBits, k); err != nil {
 		return EstimateError{}, err
@@ -512,8 +512,8 @@ func BlockedEstimateError(m, n uint64, k int, blockBits uint64) (EstimateError, 
 // split-block filter of m bits (a multiple of 256) holding n items: the sum
 // over the blocks of each block's estimate -32 ln(1 - X_b/256), a block
 // being a partitioned filter of eight 32-bit slices. It is computed as
-// BlockedEstimateError is, with that block. It reports the errors of
-// CheckBlocked.
+// [BlockedEstimateError] is, with that block. It reports the errors of
+// [CheckBlocked].
 func SplitBlockEstimateError(m, n uint64) (EstimateError, error) {
 	if err := CheckBlocked(m, SplitBlockBits, SplitBlockHashes); err != nil {
 		return EstimateError{}, err

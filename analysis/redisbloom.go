@@ -33,7 +33,7 @@ type RedisBloom struct {
 	PowerOfTwo bool    // tables rounded up to powers of two (no NOROUND)
 }
 
-// RedisBloomLink is the geometry of one link of a RedisBloom chain.
+// RedisBloomLink is the geometry of one link of a [RedisBloom] chain.
 type RedisBloomLink struct {
 	Index    int     // link number, from 0
 	Capacity uint64  // items the link holds before the next one starts ("entries")
@@ -106,8 +106,8 @@ func (r RedisBloom) redisLink(i int, n uint64, e float64) (RedisBloomLink, error
 }
 
 // Link returns the geometry of link i. It reports an error if the
-// parameters are invalid, i is negative or at least MaxStages, or a link
-// up to i would exceed MaxBits or MaxHashes.
+// parameters are invalid, i is negative or at least [MaxStages], or a link
+// up to i would exceed [MaxBits] or [MaxHashes].
 func (r RedisBloom) Link(i int) (RedisBloomLink, error) {
 	if err := r.Validate(); err != nil {
 		return RedisBloomLink{}, err
@@ -129,7 +129,7 @@ func (r RedisBloom) Link(i int) (RedisBloomLink, error) {
 // Links returns the links of a chain holding items items: link i fills to
 // its Capacity before link i+1 opens, so the result is the shortest prefix
 // whose capacities sum to at least items, and at least link 0. It reports
-// the errors of Link, and an error if more than MaxStages links would be
+// the errors of Link, and an error if more than [MaxStages] links would be
 // needed.
 func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 	if err := r.Validate(); err != nil {
@@ -159,13 +159,13 @@ func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 }
 
 // LinkFPR returns the rate of link l holding n items under independent
-// uniform probes: ExactFPR(l.Modulus, n, l.Hashes).
+// uniform probes: [ExactFPR](l.Modulus, n, l.Hashes).
 func (r RedisBloom) LinkFPR(l RedisBloomLink, n uint64) float64 {
 	return ExactFPR(l.Modulus, n, l.Hashes)
 }
 
 // FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
-// chain holding items items (keys inserted; RedisBloom skips keys that
+// chain holding items items (keys inserted; [RedisBloom] skips keys that
 // test present), every link but the newest full, with f_i = LinkFPR. All
 // links probe with the same two hashes of the key, but into tables of
 // different sizes filled by different keys; the product treats their
@@ -188,7 +188,7 @@ func (r RedisBloom) FPR(items uint64) (float64, error) {
 // DoubleHashingFPR returns the compound rate of a chain holding items
 // items as FPR does, but with the rate of RedisBloom's own probing where
 // it is known exactly: a power-of-two link of at most
-// MaxDoubleHashingBits bits takes NewDoubleHashing(Modulus, Hashes).FPR,
+// [MaxDoubleHashingBits] bits takes [NewDoubleHashing](Modulus, Hashes).FPR,
 // the rate of plain double hashing modulo a power of two. The other links,
 // and every link of a NOROUND chain, whose probe wraps modulo 2^64 before
 // its remainder and has no exact rate here, take LinkFPR. It reports the

@@ -7,7 +7,7 @@ import (
 
 // Sizing is the geometry of a standard Bloom filter together with its
 // capacity and target rate: N items (capacity), M bits, K hash functions
-// and false-positive rate P. For Solve, a zero field is unknown.
+// and false-positive rate P. For [Solve], a zero field is unknown.
 type Sizing struct {
 	N uint64  // capacity, items
 	M uint64  // bits
@@ -16,7 +16,7 @@ type Sizing struct {
 }
 
 // ConsistencyTolerance is the relative difference between a given P and the
-// classic rate of the given N, M and K that Solve accepts as rounding when
+// classic rate of the given N, M and K that [Solve] accepts as rounding when
 // all of them are known.
 const ConsistencyTolerance = 0.01
 
@@ -24,13 +24,13 @@ const ConsistencyTolerance = 0.01
 // with the classic rate (1 - e^(-kn/m))^k and the conventions of the common
 // online calculator (hur.st/bloomfilter):
 //
-//   - N, P: M and K of StandardSize(N, P): M = ceil(-N ln P / (ln 2)^2) and
-//     K = OptimalHashes(M, N), the best integer k for that M (the calculator
+//   - N, P: M and K of [StandardSize](N, P): M = ceil(-N ln P / (ln 2)^2) and
+//     K = [OptimalHashes](M, N), the best integer k for that M (the calculator
 //     rounds (M/N) ln 2 instead; the two differ only where rounding picks
 //     the worse neighbour).
 //   - N, P, K: M = ceil(-K N / ln(1 - P^(1/K))), checked to be the fewest
 //     bits whose classic rate is at most P.
-//   - N, M: K = OptimalHashes(M, N), P = ClassicFPR(M, N, K).
+//   - N, M: K = OptimalHashes(M, N), P = [ClassicFPR](M, N, K).
 //   - N, M, K: P = ClassicFPR(M, N, K).
 //   - M, P, K: N = the largest n with ClassicFPR(M, n, K) <= P, that is
 //     floor(-M ln(1 - P^(1/K)) / K) (the calculator takes the ceiling, which
@@ -40,7 +40,7 @@ const ConsistencyTolerance = 0.01
 //     at the real optimum k, which the calculator uses with a ceiling), and
 //     K = OptimalHashes(M, N).
 //   - N, M, P (with or without K): K is OptimalHashes(M, N) if unknown, and
-//     the four must be consistent: P within ConsistencyTolerance (1%) of
+//     the four must be consistent: P within [ConsistencyTolerance] (1%) of
 //     ClassicFPR(M, N, K), or M and K exactly what Solve computes from N and
 //     P (with K, if K was given).
 //
@@ -49,9 +49,9 @@ const ConsistencyTolerance = 0.01
 // from it by the rounding of M and K (for N, P it can exceed P by a fraction
 // of a percent, from the integer K).
 //
-// Solve returns known unchanged with an error wrapping ErrInvalidParams if a
+// Solve returns known unchanged with an error wrapping [ErrInvalidParams] if a
 // known field is out of range (P outside (0, 1), K outside 1..MaxHashes, M
-// above MaxBits), if the known fields do not determine the rest (naming
+// above [MaxBits]), if the known fields do not determine the rest (naming
 // what is missing), if they contradict each other, or if the answer is out
 // of range (M above MaxBits, or M too small to hold a single item at rate
 // P).

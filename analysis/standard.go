@@ -15,7 +15,7 @@ import (
 // return NaN; use CheckGeometry to turn such values into an error. For
 // n = 0 the rate is 0.
 
-// CheckGeometry reports an error unless m >= 1 and 1 <= k <= MaxHashes. Any
+// CheckGeometry reports an error unless m >= 1 and 1 <= k <= [MaxHashes]. Any
 // n is valid, including 0.
 func CheckGeometry(m, n uint64, k int) error {
 	if m == 0 {
@@ -68,7 +68,7 @@ func ExpectedFill(m, n uint64, k int) float64 {
 // BloomFPR returns Bloom's formula (1 - (1 - 1/m)^(kn))^k, the expected
 // fill raised to the k-th power (Bloom 1970). It treats the k tested bits
 // as independent given the expected fill, which they are not, so it lies
-// between ClassicFPR and ExactFPR. It returns NaN if m = 0 or k < 1, and 0
+// between [ClassicFPR] and [ExactFPR]. It returns NaN if m = 0 or k < 1, and 0
 // if n = 0.
 func BloomFPR(m, n uint64, k int) float64 {
 	if badGeometry(m, k) {
@@ -89,7 +89,7 @@ func FPRFromFill(fill float64, k int) float64 {
 	return math.Pow(fill, float64(k))
 }
 
-// ExactMaxBits is the largest m for which ExactFPR computes the exact rate;
+// ExactMaxBits is the largest m for which [ExactFPR] computes the exact rate;
 // above it ExactFPR uses the asymptotic expansion described there, which at
 // this size agrees with the exact rate to float64 rounding.
 const ExactMaxBits = 1 << 32
@@ -108,7 +108,7 @@ const exactBudget = 5e7
 //
 // For m <= [ExactMaxBits] the value is exact up to floating-point rounding,
 // computed in O(k^3 log(kn)) work independent of m (BenchmarkExactFPR times
-// it). For m > ExactMaxBits, or when the exact computation would exceed
+// it). For m > [ExactMaxBits], or when the exact computation would exceed
 // about 5e7 operations (k above about 200 with kn in the millions), it
 // returns the second-order expansion
 //

@@ -22,7 +22,7 @@ import (
 // member i and query i of stream s are the same bytes on every run, and
 // no query key of a stream is ever one of its member keys.
 //
-// The sources by name (NewKeySource):
+// The sources by name ([NewKeySource]):
 //
 //   - "uniform", the default: 16 bytes, the 64-bit stream id and then a
 //     64-bit counter whose top bits tell queries from members. Every
@@ -42,7 +42,7 @@ import (
 //     (in order of first insertion) with probability proportional to 1/r
 //     (Zipf with exponent 1). Item counts count distinct keys.
 //
-// A source read from a file (KeysFromFile, KeysFromLines, or "file:PATH"
+// A source read from a file ([KeysFromFile], [KeysFromLines], or "file:PATH"
 // for NewKeySource) holds the distinct lines of the file; each filter
 // takes its members and its queries from a seeded permutation of them,
 // members from the front and queries from the back, so they never meet.
@@ -74,12 +74,12 @@ const (
 	keysFile
 )
 
-// KeySourceNames are the names NewKeySource knows besides "file:PATH".
+// KeySourceNames are the names [NewKeySource] knows besides "file:PATH".
 var KeySourceNames = []string{"uniform", "url", "sequential", "prefix", "zipf"}
 
-// NewKeySource returns the key source of a name in KeySourceNames, or
-// the source of the file PATH for "file:PATH" (see KeysFromFile). An
-// unknown name is an error wrapping ErrInvalidParams.
+// NewKeySource returns the key source of a name in [KeySourceNames], or
+// the source of the file PATH for "file:PATH" (see [KeysFromFile]). An
+// unknown name is an error wrapping [ErrInvalidParams].
 func NewKeySource(name string) (*KeySource, error) {
 	if path, ok := strings.CutPrefix(name, "file:"); ok {
 		return KeysFromFile(path)
@@ -102,9 +102,9 @@ const maxLineLen = 1 << 16
 // KeysFromFile reads a key source from the file at path: one key a line
 // (a trailing "\r" is dropped, empty lines are skipped), duplicates
 // counted once. The source is named "file:" and the path. A file with
-// fewer than MinFileKeys distinct keys, more than 2^32 of them, or a line
+// fewer than [MinFileKeys] distinct keys, more than 2^32 of them, or a line
 // longer than 65536 bytes is refused with an error wrapping
-// ErrInvalidParams. It reads ten million lines of about 33 bytes in
+// [ErrInvalidParams]. It reads ten million lines of about 33 bytes in
 // 2.8 s on two shared cores (BenchmarkKeysFromFile), holding the file and
 // 8 bytes per distinct key.
 func KeysFromFile(path string) (*KeySource, error) {
@@ -116,7 +116,7 @@ func KeysFromFile(path string) (*KeySource, error) {
 }
 
 // KeysFromLines reads a key source named name from r, one key a line, as
-// KeysFromFile does.
+// [KeysFromFile] does.
 func KeysFromLines(name string, r io.Reader) (*KeySource, error) {
 	data, err := io.ReadAll(bufio.NewReaderSize(r, 1<<20))
 	if err != nil {
@@ -187,7 +187,7 @@ func line(data []byte, l uint64) []byte {
 	return data[off : off+l&(1<<lenBits-1)]
 }
 
-// Name returns the source's name: one of KeySourceNames, or "file:" and
+// Name returns the source's name: one of [KeySourceNames], or "file:" and
 // the path.
 func (s *KeySource) Name() string {
 	if s == nil {

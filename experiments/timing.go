@@ -17,29 +17,29 @@ import (
 // the speed experiment: random loads of 64-byte lines (see [TimeLines]).
 const RandomLines = "random lines"
 
-// TimedRun is the Experiment of the Results that Time returns.
+// TimedRun is the Experiment of the [Results] that [Time] returns.
 const TimedRun = "time"
 
 // TimeSpec describes one filter to time: how to build one for a number of
 // keys, and the keys to time it with.
 type TimeSpec struct {
 	// Name names the filter; it is the Series of its rows, so the specs
-	// timed together must have distinct names, none of them RandomLines.
+	// timed together must have distinct names, none of them [RandomLines].
 	Name string
 	// New returns an empty filter sized for n keys whose hashing is
-	// seeded with seed. Time calls it, untimed, for every filter it fills,
+	// seeded with seed. [Time] calls it, untimed, for every filter it fills,
 	// from one goroutine; and once, with the smallest size and seed 0,
 	// before timing, so that an error is reported before any work is done.
 	New func(n, seed uint64) (Filter, error)
-	// Keys is the source of the keys (see KeySource); nil takes the
-	// uniform keys. Time times each new key's Add once: the repeats of
+	// Keys is the source of the keys (see [KeySource]); nil takes the
+	// uniform keys. [Time] times each new key's Add once: the repeats of
 	// the zipf source are not offered.
 	Keys *KeySource
 }
 
-// Builder is a Filter that must be built after its keys are added and
+// Builder is a [Filter] that must be built after its keys are added and
 // before it is queried, as a static filter (an xor or binary fuse filter)
-// is. Time calls Build after the adds and counts its time as part of
+// is. [Time] calls Build after the adds and counts its time as part of
 // filling the filter.
 type Builder interface {
 	Filter
@@ -64,7 +64,7 @@ const (
 // Time measures how fast the filters that specs describe are, by the
 // method of the speed experiment, open to any filter: for each spec and
 // each number of keys n in p.Keys, the time per key of filling empty
-// filters sized for n with n keys (Add, then Build for a Builder),
+// filters sized for n with n keys (Add, then Build for a [Builder]),
 // repeated on new filters until at least p.MinAdds keys were added; then,
 // on the last filter filled, the time per Contains of p.Queries keys it
 // holds (cycling through its n keys) and of p.Queries keys it never held.
@@ -77,24 +77,24 @@ const (
 // disturbs.
 //
 // Beside each n Time measures the baseline of the speed experiment
-// (series RandomLines): the time per load of a random 64-byte line of a
+// (series [RandomLines]): the time per load of a random 64-byte line of a
 // table the size of a standard filter for n keys at rate p.P, the memory
 // system's limit for a filter that touches one line per key. Sizes from
 // 1e3 to 3e7 keys, the default, take such a table from 1.2 KB to 36 MB,
 // from the first-level cache to beyond the last-level one.
 //
-// The Results have one Row per spec and n, then one per n for the
+// The [Results] have one [Row] per spec and n, then one per n for the
 // baseline: NsPerAdd, NsPerQuery (absent keys) and NsPerPresent, the bits
-// of the filter where it reports them (as for Measure), and, from the
+// of the filter where it reports them (as for [Measure]), and, from the
 // first pass, the false positives among the absent keys (Count, so Rate
 // and its Clopper-Pearson interval) and the held keys that tested absent
 // (FalseNegatives of Members = Queries times Passes). A false negative makes Time return
-// the results with an error wrapping ErrFalseNegative, as Measure does.
+// the results with an error wrapping [ErrFalseNegative], as Measure does.
 //
 // Time reads Keys (default 1e3, 1e4, 1e5, 1e6, 1e7 and 3e7), Queries
 // (default 1e6), MinAdds (default Queries), Passes (default 3), P (default
 // 0.01) and Conf (default 0.95) of p, and Seed and Progress of o; other
-// fields of p, and a sharded o, are an error wrapping ErrInvalidParams, as
+// fields of p, and a sharded o, are an error wrapping [ErrInvalidParams], as
 // are specs without a name or New, sizes that are zero or not increasing,
 // and an error or a nil filter from New. A cancelled ctx stops the run and
 // returns ctx's error.
@@ -214,7 +214,7 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
 // TimeFilter returns the [RunFunc] that times the filter of s at n keys by
 // the method of [Time], for a [Group] of one filter with one row, whose
 // Queries and Members (Queries times p.Passes) it reads; p gives Queries,
-// MinAdds and Passes. Such a group is timed alone (Group.Alone) in a run
+// MinAdds and Passes. Such a group is timed alone ([Group.Alone]) in a run
 // that measures rates as well.
 func TimeFilter(s TimeSpec, n uint64, p Params) RunFunc {
 	return func(ctx context.Context, t *Job, rows []*Row, out []Trial) error {

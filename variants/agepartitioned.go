@@ -10,20 +10,20 @@ import (
 
 // AgePartitionedParams are the parameters of an age-partitioned filter:
 // its geometry (K, L, G and SliceBits) and the options that
-// NewAgePartitionedFor takes beside a window and a rate. The options are
+// [NewAgePartitionedFor] takes beside a window and a rate. The options are
 // embedded, so that p.Blocked, p.Refresh, p.Clock and p.Hashing read as
 // fields of the parameters.
 type AgePartitionedParams struct {
 	// K is the number of slices each key sets (its hashes), K >= 1.
 	K int
 	// L is the number of slices beyond K, L >= 1; K + L <=
-	// analysis.MaxAgeSlices.
+	// [analysis.MaxAgeSlices].
 	L int
 	// G is the number of items per generation, G >= 1: the slices age by
 	// one when the newest holds G items and another arrives.
 	G uint64
 	// SliceBits is the number of bits per slice, a multiple of 64 if
-	// Blocked is set.
+	// [Blocked] is set.
 	SliceBits uint64
 	// AgePartitionedOptions holds the layout (Blocked), the ageing by
 	// time (Refresh, Clock) and the Hashing.
@@ -32,14 +32,14 @@ type AgePartitionedParams struct {
 
 // AgePartitionedOptions are the parameters of an age-partitioned filter
 // other than its geometry: its layout, its ageing by time and its
-// hashing. NewAgePartitionedFor takes them beside the window and the rate
-// it sizes the geometry for; AgePartitionedParams embeds them.
+// hashing. [NewAgePartitionedFor] takes them beside the window and the rate
+// it sizes the geometry for; [AgePartitionedParams] embeds them.
 type AgePartitionedOptions struct {
 	// Blocked selects the blocked layout (format code 15): a key's bits in
 	// all slices lie in one 64-bit word per slice, the words of one index
 	// side by side, so that an insert touches at most three 64-byte lines
 	// and a query at most four when K <= 16 and K + L <= 32 (see
-	// AgePartitioned). Without it each slice is a table of its own
+	// [AgePartitioned]). Without it each slice is a table of its own
 	// (format code 14).
 	Blocked bool
 	// Refresh, when not zero, also ages the slices by time: a generation
@@ -50,7 +50,7 @@ type AgePartitionedOptions struct {
 	// is not called when Refresh is zero.
 	Clock func() time.Time
 	// Hashing holds the hash options; the filter derives its positions
-	// itself and takes only the default derivation (EnhancedDouble).
+	// itself and takes only the default derivation ([EnhancedDouble]).
 	Hashing Hashing
 }
 
@@ -135,9 +135,9 @@ type AgePartitioned struct {
 }
 
 // NewAgePartitioned returns an empty age-partitioned filter of the given
-// geometry. It reports an error wrapping ErrInvalidParams if K, L or G is
-// 0, K + L exceeds analysis.MaxAgeSlices, SliceBits is 0 (or not a
-// multiple of 64 with Blocked), Refresh is negative, the hashing takes
+// geometry. It reports an error wrapping [ErrInvalidParams] if K, L or G is
+// 0, K + L exceeds [analysis.MaxAgeSlices], SliceBits is 0 (or not a
+// multiple of 64 with [Blocked]), Refresh is negative, the hashing takes
 // another derivation than the default, or the memory cannot be allocated.
 func NewAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 	f, err := newAgePartitioned(p)
@@ -197,15 +197,15 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 // the most recent window keys always test present and whose false-positive
 // rate stays at most fpr at every phase of the generation cycle, with the
 // fewest bits the exact theory allows: K, L, G and SliceBits are those of
-// analysis.AgePartitionedSize (see there for the rule), or of
-// analysis.BlockedAgePartitionedSize if o.Blocked is set. The criterion is
+// [analysis.AgePartitionedSize] (see there for the rule), or of
+// [analysis.BlockedAgePartitionedSize] if o.Blocked is set. The criterion is
 // the rate at the worst point of the cycle, just before a shift, not its
 // mean: a filter sized for the mean would exceed fpr in part of every
 // generation. The sizing favours many slices, which flatten the sawtooth:
 // for a window of 100,000 at rates 1e-1 to 1e-4 the plain layout's mean
-// is within 5% of its worst (analysis.AgePartitioned.MeanFPR gives it). The
-// options o (Blocked, Refresh, Clock, Hashing) are used as given. It
-// reports an error wrapping ErrInvalidParams if window is 0, fpr is
+// is within 5% of its worst ([analysis.AgePartitioned.MeanFPR] gives it). The
+// options o ([Blocked], Refresh, Clock, [Hashing]) are used as given. It
+// reports an error wrapping [ErrInvalidParams] if window is 0, fpr is
 // outside (0, 1), or o is invalid.
 func NewAgePartitionedFor(window uint64, fpr float64, o AgePartitionedOptions) (*AgePartitioned, error) {
 	size := analysis.AgePartitionedSize
@@ -230,11 +230,11 @@ func (f *AgePartitioned) Params() AgePartitionedParams {
 func (f *AgePartitioned) Model() analysis.AgePartitioned { return f.geom }
 
 // Window returns L G + 1, the number of most recent keys that always test
-// present (see AgePartitioned).
+// present (see [AgePartitioned]).
 func (f *AgePartitioned) Window() uint64 { return f.geom.Window() }
 
 // Position returns the number of items in the newest slice, the position c
-// of the generation cycle at which analysis.AgePartitioned.FPR gives the
+// of the generation cycle at which [analysis.AgePartitioned.FPR] gives the
 // rate.
 func (f *AgePartitioned) Position() uint64 { return f.gen[f.front] }
 
@@ -262,7 +262,7 @@ func (f *AgePartitioned) due(now int64) (uint64, error) {
 
 // Tick ages the filter by the time elapsed on its clock, as every
 // mutating call does first, and reports an error wrapping
-// ErrInvalidParams if the clock went back. Without Refresh it does
+// [ErrInvalidParams] if the clock went back. Without Refresh it does
 // nothing.
 func (f *AgePartitioned) Tick() error {
 	if f.refresh == 0 {
@@ -445,10 +445,10 @@ func (f *AgePartitioned) sliceSetBits(r int) uint64 {
 // the filter was built or reset, FillRatio the fraction of set bits.
 // EstimatedFPR is the probability of K consecutive set bits when slice j
 // is set with probability equal to its fill ratio
-// (analysis.RunProbability over the slices a query may use, newest
+// ([analysis.RunProbability] over the slices a query may use, newest
 // first), the filter's rate at its current fill; in the blocked layout it
 // is the rate independent slices of these fills would have, and the
-// filter's own is higher (see analysis.AgePartitioned.BlockedFPR). EstimatedItems is the
+// filter's own is higher (see [analysis.AgePartitioned.BlockedFPR]). EstimatedItems is the
 // number of distinct keys that the fill of the slice of age K-1 implies:
 // that slice received every key of the K newest generations, so it
 // estimates the distinct keys among the last (K-1) G + Position() adds (all

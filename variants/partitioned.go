@@ -29,11 +29,11 @@ type Partitioned struct {
 }
 
 // NewPartitioned returns an empty partitioned filter of g.Hashes slices of
-// ceil(g.Bits/g.Hashes) bits each; Geometry reports the bits actually built,
-// which exceed g.Bits by less than g.Hashes, and Stats the capacity
-// g.Capacity. It reports an error if g.Bits < g.Hashes. StandardGeometry
+// ceil(g.Bits/g.Hashes) bits each; [Geometry] reports the bits actually built,
+// which exceed g.Bits by less than g.Hashes, and [Stats] the capacity
+// g.Capacity. It reports an error if g.Bits < g.Hashes. [StandardGeometry]
 // (the classic sizing, the same as a standard filter's) and
-// ExactPartitionedGeometry size one for a capacity.
+// [ExactPartitionedGeometry] size one for a capacity.
 func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -55,10 +55,10 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 }
 
 // NewPartitionedFor returns an empty partitioned filter sized by
-// StandardGeometry for capacity items at false-positive rate fpr. For the
+// [StandardGeometry] for capacity items at false-positive rate fpr. For the
 // fewest bits, a multiple of k, whose exact partitioned rate at capacity
 // items is at most fpr, build
-// NewPartitioned(ExactPartitionedGeometry(capacity, fpr)).
+// [NewPartitioned]([ExactPartitionedGeometry](capacity, fpr)).
 func NewPartitionedFor(capacity uint64, fpr float64, h Hashing) (*Partitioned, error) {
 	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {

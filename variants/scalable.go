@@ -8,7 +8,7 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// Defaults applied by NewScalable to zero fields of ScalableParams.
+// Defaults applied by [NewScalable] to zero fields of [ScalableParams].
 const (
 	// DefaultTighteningRatio is the tightening ratio r of a scalable filter
 	// built with R = 0: 0.9, the top of the range 0.8 to 0.9 that Almeida
@@ -32,20 +32,20 @@ type ScalableParams struct {
 	// zero is an error.
 	P float64
 	// R is the tightening ratio r, 0 < r < 1: stage i has design error
-	// P (1 - r) r^i. Zero means DefaultTighteningRatio.
+	// P (1 - r) r^i. Zero means [DefaultTighteningRatio].
 	R float64
 	// S is the growth factor s >= 1: stage i holds n0 s^i items. Zero
-	// means DefaultGrowth.
+	// means [DefaultGrowth].
 	S float64
 	// N0 is the capacity n0 of the first stage. Zero means
-	// DefaultInitialCapacity.
+	// [DefaultInitialCapacity].
 	N0 uint64
 	// Hashing holds the hash options shared by all stages.
 	Hashing Hashing
 	// BlockBits, when not zero, builds every stage as a blocked filter
 	// with blocks of BlockBits bits (a power of two from 64 to 4096; see
-	// Blocked) instead of a partitioned one, sized by analysis.BlockedSize
-	// for the stage's capacity and design error (see analysis.Scalable).
+	// [Blocked]) instead of a partitioned one, sized by [analysis.BlockedSize]
+	// for the stage's capacity and design error (see [analysis.Scalable]).
 	// A query then reads one block per stage, and the blocks of all the
 	// stages are read together, so that their cache misses overlap; the
 	// stages cost the block penalty in bits. Blocked stages take only the
@@ -173,7 +173,7 @@ func (st *scalableStage) fill() (fill, est, items float64) {
 }
 
 // NewScalable returns an empty scalable filter with one stage. It reports an
-// error if a parameter is outside its domain (see ScalableParams) or the
+// error if a parameter is outside its domain (see [ScalableParams]) or the
 // first stage cannot be built.
 func NewScalable(p ScalableParams) (*Scalable, error) {
 	return newScalable(p, p.Hashing.Derivation == EnhancedDouble)
@@ -307,7 +307,7 @@ func (f *Scalable) AddDigest(d Digest) { f.TestAndAddDigest(d) }
 // With blocked stages, a query locates the block of every stage and tests
 // the blocks, the newest first. No stage's load depends on another's, so
 // the stages' cache misses are in flight together: the pure-Go paths read
-// one word of every block in a first pass (see Batcher), and with AVX2 and
+// one word of every block in a first pass (see [Batcher]), and with AVX2 and
 // blocks of 256 or 512 bits one assembly call derives and tests every
 // stage's block.
 func (f *Scalable) ContainsDigest(d Digest) bool {
