@@ -82,7 +82,7 @@ func (a AlternatingWindow) WorstFPR() float64 { return ExactFPR(a.Bits, 2*a.Half
 
 // MeanFPR returns the rate averaged over the steady cycle, the mean of
 // [ExactFPR] at Half, Half+1, ..., 2 Half - 1 items (Half evaluations of
-// ExactFPR, microseconds each).
+// ExactFPR).
 func (a AlternatingWindow) MeanFPR() float64 {
 	var s float64
 	for c := range a.Half {

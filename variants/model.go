@@ -87,7 +87,7 @@ func (f *SplitBlock) Model() analysis.SplitBlock {
 // what fills the stages, and not the keys that Add skipped because they
 // tested present (repeats, and the false positives among new keys). The
 // model assumes independent stages, which the stream derivation and the
-// remixed digests of the former indexing both give (see [Scalable]). If the
+// remixed digests of the other derivations both give (see [Scalable]). If the
 // filter could not add a stage (Err is not nil), its newest stage holds
 // more than its capacity and the rate is above the prediction.
 func (f *Scalable) Model() analysis.Scalable { return f.geom }
