@@ -508,7 +508,7 @@ const BlockedSamples = 1 << 13
 
 // BlockedAgePartitionedSize returns the geometry of the blocked layout for
 // the given window and worst rate p: K and L are those of
-// AgePartitionedSize restricted to K + L a multiple of 8 (so that the words
+// [AgePartitionedSize] restricted to K + L a multiple of 8 (so that the words
 // of one index fill whole 64-byte lines) and at most 32 (so
 // that they fill at most four lines: an insert then touches at most three,
 // a query at most four), and SliceBits is then the

@@ -232,8 +232,8 @@ func badBlocked(m, blockBits uint64, k int) bool {
 }
 
 // CheckBlocked reports an error unless m is a positive multiple of the
-// block size blockBits, 1 <= blockBits <= MaxBlockBits, and
-// 1 <= k <= MaxHashes.
+// block size blockBits, 1 <= blockBits <= [MaxBlockBits], and
+// 1 <= k <= [MaxHashes].
 func CheckBlocked(m, blockBits uint64, k int) error {
 	if blockBits == 0 || blockBits > MaxBlockBits {
 		return invalid("block bits = %d, want 1 <= B <= %d", blockBits, MaxBlockBits)
@@ -250,9 +250,9 @@ func CheckBlocked(m, blockBits uint64, k int) error {
 // BlockedFPR returns the false-positive rate of a blocked Bloom filter of m
 // bits in blocks of blockBits bits, k bits set per item chosen uniformly with
 // replacement inside the item's block, holding n items: the mixture over the
-// binomial load of the query's block of ExactFPR(blockBits, load, k), as
+// binomial load of the query's block of [ExactFPR](blockBits, load, k), as
 // described above. It returns NaN unless m is a positive multiple of
-// blockBits, blockBits <= MaxBlockBits and k >= 1, and 0 if n = 0.
+// blockBits, blockBits <= [MaxBlockBits] and k >= 1, and 0 if n = 0.
 //
 // The work is one evaluation of ExactFPR on B bits for every load whose
 // probability is at least 1e-30 of the most likely load's, about
@@ -282,7 +282,7 @@ func blockedFPR(ld loads, blockBits uint64, k int, ir *innerRates) float64 {
 // BlockedClassicFPR returns the approximation of Putze, Sanders and Singler
 // (2007, equation 3): the load of a block is taken as Poisson with mean
 // n B/m and the rate given load j as Bloom's (1 - (1 - 1/B)^(kj))^k. It is
-// what most descriptions of blocked filters quote; BlockedFPR is the exact rate under the same model,
+// what most descriptions of blocked filters quote; [BlockedFPR] is the exact rate under the same model,
 // and the approximation is below it: by under 5% for blocks of 256 bits or
 // more at practical loads, by about 7% for 64-bit blocks at 16 bits per
 // key (TestBlockedFPRPracticalSizes logs the figures). Same domain as
@@ -310,7 +310,7 @@ func splitInner(j uint64) float64 {
 // SplitBlockFPR returns the false-positive rate of a split-block filter of m
 // bits (a positive multiple of 256) holding n items: the mixture over the
 // binomial load of the query's block of (1 - (31/32)^j)^8, as described
-// above. It returns NaN unless m is a positive multiple of SplitBlockBits,
+// above. It returns NaN unless m is a positive multiple of [SplitBlockBits],
 // and 0 if n = 0.
 func SplitBlockFPR(m, n uint64) float64 {
 	if badBlocked(m, SplitBlockBits, 1) {
@@ -324,14 +324,14 @@ func SplitBlockFPR(m, n uint64) float64 {
 
 // BlockedSize returns the blocked filter of blockBits-bit blocks with the
 // fewest bits m, a multiple of blockBits, and the number of hashes k that
-// make BlockedFPR(m, n, k, blockBits) at most p, minimising m over k (and,
+// make [BlockedFPR](m, n, k, blockBits) at most p, minimising m over k (and,
 // among the k that give that m, the rate). It reports an error if n is
 // zero, p is outside (0, 1), blockBits is outside 1..MaxBlockBits, or m
-// would exceed MaxBits.
+// would exceed [MaxBits].
 //
 // The penalty over a standard filter is modest for large blocks and grows as
 // blocks shrink and p falls: at n = 1e6 and B = 512 it is 3.5% more bits
-// than StandardSize at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
+// than [StandardSize] at p = 1%, 8.1% at 0.1% and 14.9% at 1e-4; at B = 64 it
 // is 27%, 67% and 137% (TestBlockedSizePenalty logs the table).
 //
 // The k are tried from a little above the standard filter's optimum
@@ -351,8 +351,8 @@ func BlockedSize(n uint64, p float64, blockBits uint64) (Blocked, error) {
 	return Blocked{Bits: m, Hashes: k, BlockBits: blockBits}, nil
 }
 
-// BlockedSizer sizes blocked filters of one block size as BlockedSize
-// does, keeping the inner rates (ExactFPR on one block, for each k and
+// BlockedSizer sizes blocked filters of one block size as [BlockedSize]
+// does, keeping the inner rates ([ExactFPR] on one block, for each k and
 // load) that its calls compute, so that later calls reuse them. The inner
 // rates depend on the block size, k and the load only, not on n or p, and
 // the loads of well-sized blocks lie in one range (about B divided by the
@@ -373,7 +373,7 @@ type BlockedSizer struct {
 	inner     map[int]*innerRates
 }
 
-// NewBlockedSizer returns an empty BlockedSizer for blocks of blockBits
+// NewBlockedSizer returns an empty [BlockedSizer] for blocks of blockBits
 // bits. An invalid blockBits is reported by Size.
 func NewBlockedSizer(blockBits uint64) *BlockedSizer {
 	return &BlockedSizer{blockBits: blockBits, inner: make(map[int]*innerRates)}
@@ -382,7 +382,7 @@ func NewBlockedSizer(blockBits uint64) *BlockedSizer {
 // BlockBits returns the block size the sizer was made for.
 func (z *BlockedSizer) BlockBits() uint64 { return z.blockBits }
 
-// Size returns the Bits and Hashes of BlockedSize(n, p, z.BlockBits()).
+// Size returns the Bits and Hashes of [BlockedSize](n, p, z.BlockBits()).
 func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 	blockBits := z.blockBits
 	if err := checkBlockedSizing(n, p, blockBits); err != nil {
@@ -478,8 +478,8 @@ func (z *BlockedSizer) Size(n uint64, p float64) (m uint64, k int, err error) {
 }
 
 // SplitBlockSize returns the split-block filter of the fewest bits m, a
-// multiple of 256, that make SplitBlockFPR(m, n) at most p. It reports an
-// error if n is zero, p is outside (0, 1), or m would exceed MaxBits.
+// multiple of 256, that make [SplitBlockFPR](m, n) at most p. It reports an
+// error if n is zero, p is outside (0, 1), or m would exceed [MaxBits].
 func SplitBlockSize(n uint64, p float64) (SplitBlock, error) {
 	if err := checkBlockedSizing(n, p, SplitBlockBits); err != nil {
 		return SplitBlock{}, err
@@ -607,15 +607,15 @@ func poissonLoads(lambda float64) loads {
 }
 
 // BlockedOptimalHashes returns the k in 1..MaxHashes that minimises
-// BlockedFPR(m, n, k, blockBits), the smaller on a tie, taking the rate to
-// be unimodal in k. It starts at OptimalHashes(m, n), the best k of a
+// [BlockedFPR](m, n, k, blockBits), the smaller on a tie, taking the rate to
+// be unimodal in k. It starts at [OptimalHashes](m, n), the best k of a
 // standard filter of m bits, and moves the way the rate falls, in steps
 // that double while it keeps falling; the minimum then lies between the
 // last two points passed, and a ternary search finds it. Near the usual 8
 // to 32 bits per key the best k is at or a step below the start, but at
 // 100 bits per key with 512-bit blocks it is 23 against a start of 69
 // (full blocks favour few hashes). It returns 1 for n = 0 and 0 if the
-// geometry is invalid (see CheckBlocked).
+// geometry is invalid (see [CheckBlocked]).
 func BlockedOptimalHashes(m, n, blockBits uint64) int {
 	if badBlocked(m, blockBits, 1) {
 		return 0

@@ -75,7 +75,7 @@ type EstimateError struct {
 	Saturated float64
 	// Exact reports that Bias, StdDev and Saturated come from the exact
 	// distribution of the set cells (up to floating-point rounding); if
-	// false they come from the delta method (see FillEstimator.Error), or
+	// false they come from the delta method (see [FillEstimator.Error]), or
 	// for blocked filters from a mixture over the blocks' loads with one
 	// large-table approximation.
 	Exact bool
@@ -87,7 +87,7 @@ func (e EstimateError) RMSE() float64 { return math.Hypot(e.Bias, e.StdDev) }
 // SetEstimate holds the estimates of the sizes of two sets A and B, of
 // their union and of their intersection from the set cells of their
 // filters, and the Jaccard similarity |A ∩ B| / |A ∪ B| that they give.
-// FillEstimator.EstimateSets and variants.EstimateSets return it.
+// [FillEstimator.EstimateSets] and variants.EstimateSets return it.
 type SetEstimate struct {
 	// A and B are the estimated items of each filter, n̂_A and n̂_B,
 	// from its fill (for a counting filter, from its non-zero counters,
@@ -105,7 +105,7 @@ type SetEstimate struct {
 }
 
 // SetError holds the predicted errors of the three estimates of a
-// SetEstimate. The Jaccard error is that of the ratio, so its Bias and
+// [SetEstimate]. The Jaccard error is that of the ratio, so its Bias and
 // StdDev are in units of similarity, not of items.
 type SetError struct {
 	Union        EstimateError // of SetEstimate.Union, in items
@@ -131,8 +131,8 @@ type FillEstimator struct {
 	Partitioned bool
 }
 
-// Validate reports an error unless 1 <= Bits <= MaxBits and
-// 1 <= Hashes <= MaxHashes, and, for a partitioned filter, Bits is a
+// Validate reports an error unless 1 <= Bits <= [MaxBits] and
+// 1 <= Hashes <= [MaxHashes], and, for a partitioned filter, Bits is a
 // multiple of Hashes.
 func (f FillEstimator) Validate() error {
 	if f.Bits == 0 || f.Bits > MaxBits {
@@ -203,47 +203,24 @@ func CounterSumItems(sum uint64, k int) float64 {
 	return float64(sum) / float64(k)
 }
 
-// Error returns the predicted error of Estimate for a filter holding n
-// items.
+// Error returns the predicted error of [FillEstimator.Estimate] for a
+// filter holding n items.
 //
-// Where it is affordable it is exact: the number of set cells X of a
-// standard filter is the number of distinct values among kn uniform cell
-// choices, whose distribution follows from the recurrence
-// P_{t+1}(x) = P_t(x) x/m + P_t(x-1) (m-x+1)/m over the choices; a
-// partitioned filter's X is the sum of k independent slices, each the same
-// recurrence over n choices of m/k cells, convolved. Bias and StdDev are
-// then sums over that distribution (conditional on X < m), and Saturated
-// is P(X = m). The tails below 1e-30 of the most likely value are dropped,
-// which changes nothing at float64 precision. The work grows like the
-// number of choices times the spread of X, so this covers filters up to
-// about 10^4 bits at any load and larger ones at small loads (a budget of
-// 3e7 cell updates).
-//
-// Beyond the budget it uses the delta method, expanding n̂ = h(Z), with
-// Z = m - X the empty cells and h(z) = ln(z/m) / ln q, around the mean
-// mu = E[Z] = m q^n, with the exact variance v = Var(Z) (see SetError for
-// its form):
-//
-//	Bias   ≈ v / (2 mu^2 (-ln q))
-//	StdDev ≈ sqrt(v) / (mu (-ln q))
-//	Saturated ≈ e^(-mu)
-//
-// (h(mu) = n exactly; the bias is the curvature of the logarithm, and the
-// last line is the Poisson limit of the number of empty cells). The
-// expansion is in powers of v/mu^2, about 1/mu near saturation, so it
-// holds while many cells are still empty. Against the exact values
-// (TestCardinalityDeltaAgreement) its StdDev is low by about 0.75/mu
-// relatively: 0.7% with mu = 100 empty cells expected, 2.5% with 30, 9%
-// with 10 and 12% with 5, after which it breaks down (it is 2.3 times the
-// exact value with one empty cell expected); see Limit. For large filters,
-// the only ones that reach the delta method at practical loads, thousands
-// of cells are still empty at three times the capacity, and the two agree
-// to 1e-4 or better.
+// Where it is affordable (filters up to about 10^4 bits at any load, and
+// larger ones at small loads) it is exact: Bias and StdDev are sums over
+// the exact distribution of the number of set cells, conditional on the
+// filter not being saturated, and Saturated is the probability that every
+// cell is set. Beyond that budget it uses the delta method with the exact
+// variance of the empty cells, which holds while many cells are still
+// empty: its StdDev is low by about 0.75/mu relatively with mu empty cells
+// expected, and it breaks down below about [MinEmptyCells] (see
+// [FillEstimator.Limit]). For large filters at practical loads the two
+// agree to 1e-4 or better (derivation and accuracy: paper-notes.md §9a).
 //
 // When the filter is saturated for certainty (not one cell expected to
 // stay clear, to float64 precision), there is no finite estimate to
 // describe: Bias and StdDev are NaN and Saturated is 1. It reports an
-// error if the estimator is invalid (see Validate).
+// error if the estimator is invalid (see [FillEstimator.Validate]).
 func (f FillEstimator) Error(n uint64) (EstimateError, error) {
 	if err := f.Validate(); err != nil {
 		return EstimateError{}, err
@@ -298,7 +275,7 @@ func (f FillEstimator) DeltaError(n uint64) (EstimateError, error) {
 // and meaningless beyond. As the empty cells run out the estimate rests
 // on those few: its spread approaches (m/k)/sqrt(E[Z]) items, the chance
 // that none is left and the estimate is +Inf is about e^(-E[Z]), and the
-// delta method's error bars go wrong. bloomlab takes MinEmptyCells = 10 as
+// delta method's error bars go wrong. bloomlab takes [MinEmptyCells] = 10 as
 // the edge. It returns 0 if minEmpty >= m (no load qualifies) and reports
 // an error if the estimator is invalid or minEmpty is not positive.
 func (f FillEstimator) Limit(minEmpty float64) (uint64, error) {
@@ -324,7 +301,7 @@ func (f FillEstimator) Limit(minEmpty float64) (uint64, error) {
 }
 
 // MinEmptyCells is the expected number of empty cells below which bloomlab
-// calls a filter's count estimate meaningless (see FillEstimator.Limit).
+// calls a filter's count estimate meaningless (see [FillEstimator.Limit]).
 // With 10 empty cells expected, one filter in 25,000 to 60,000 is
 // saturated (the estimate +Inf; e^-10 = 1/22,000 in the Poisson limit) and
 // the delta method's standard deviation is 8 to 9% low
@@ -333,39 +310,17 @@ func (f FillEstimator) Limit(minEmpty float64) (uint64, error) {
 // method says; with 1, one in 3 is saturated.
 const MinEmptyCells = 10
 
-// SetError returns the predicted errors of EstimateSets for two filters
-// of this geometry holding sets A and B of a and b items, shared of them
-// in common (shared <= min(a, b)).
+// SetError returns the predicted errors of [FillEstimator.EstimateSets] for
+// two filters of this geometry holding sets A and B of a and b items,
+// shared of them in common (shared <= min(a, b)).
 //
 // The union is a single filter holding a + b - shared items, whose error is
-// Error's, exact where affordable. The intersection and the Jaccard
-// similarity combine three correlated estimates, and their errors come
-// from the delta method with the exact covariances of the empty-cell
-// counts Z_S of the filters of the sets S = A, B, A ∪ B. With q1 and q2 the
-// probabilities that one item misses a given cell and two given cells (of
-// the same slice, for a partitioned filter), g groups of c cells that fill
-// independently (g = 1, c = m for a standard filter; g = k slices of
-// c = m/k cells for a partitioned one), for sets S and T:
-//
-//	Cov(Z_S, Z_T) = g c q1^|S∪T| (1 - q1^|S∩T|)
-//	              + g c (c-1) q1^(|S|+|T|) ((q2/q1^2)^|S∩T| - 1)
-//
-// (a cell is empty in both filters when no item of S ∪ T hits it; two
-// cells are when the common items miss both and the others their own
-// one). With S = T this is Var(Z), the variance Error uses. Each estimate
-// is n̂_S ≈ h(mu_S) + h'(mu_S) (Z_S - mu_S), so
-// Cov(n̂_S, n̂_T) ≈ (m/k)^2 Cov(Z_S, Z_T) / (mu_S mu_T), and
-//
-//	Var(|A ∩ B|^) = V_A + V_B + V_U + 2 C_AB - 2 C_AU - 2 C_BU
-//
-// with V the variances and C the covariances of the three estimates. The
-// intersection's Bias is the sum of the three second-order biases with
-// their signs, the Jaccard similarity's the usual second-order bias of a
-// ratio, E[X/Y] ≈ E[X]/E[Y] - Cov(X,Y)/E[Y]^2 + E[X] Var(Y)/E[Y]^3. The
+// [FillEstimator.Error]'s, exact where affordable. The intersection and the
+// Jaccard similarity combine three correlated estimates, and their errors
+// come from the delta method with the exact covariances of the empty-cell
+// counts of the three filters (derivation: paper-notes.md §9a). The
 // validity of the delta method is as for Error; it needs many empty cells
-// in the union's filter. Papapetrou et al. (2010) bound the same estimates
-// by the same first-order argument; the covariances here are exact rather
-// than the approximation that treats cells as independent.
+// in the union's filter.
 //
 // The Jaccard error has StdDev and Bias in units of similarity, and is NaN
 // when both sets are empty. Saturated is, for all three, the probability
@@ -380,7 +335,7 @@ func (f FillEstimator) SetError(a, b, shared uint64) (SetError, error) {
 	return out[0], nil
 }
 
-// SetErrors returns SetError for sets of a and b items at each of the
+// SetErrors returns [SetError] for sets of a and b items at each of the
 // overlaps shared, computing the union's errors in one pass as Errors
 // does (and so with its budget).
 func (f FillEstimator) SetErrors(a, b uint64, shared []uint64) ([]SetError, error) {
@@ -443,7 +398,7 @@ func (f FillEstimator) setError(a, b, shared uint64, union EstimateError) SetErr
 // EstimateError returns the predicted error of the estimate of a scalable
 // filter holding items distinct items: the sum over its stages of each
 // stage's estimate (partitioned, or blocked with BlockBits; see
-// BlockedEstimateError), with the stages filled in order as FPR
+// [BlockedEstimateError]), with the stages filled in order as FPR
 // assumes (every stage but the last full). Stages fill independently, so
 // the biases and the variances add, and the filter's estimate is infinite
 // if any stage's is. The estimate counts the keys actually inserted, which
@@ -459,8 +414,8 @@ func (s Scalable) EstimateError(items uint64) (EstimateError, error) {
 	return out[0], nil
 }
 
-// EstimateErrors returns EstimateError for each of the item counts items,
-// computing each stage's errors in one pass as FillEstimator.Errors does
+// EstimateErrors returns [EstimateError] for each of the item counts items,
+// computing each stage's errors in one pass as [FillEstimator.Errors] does
 // (and so with its budget per stage).
 func (s Scalable) EstimateErrors(items []uint64) ([]EstimateError, error) {
 	var most uint64
@@ -532,7 +487,7 @@ func (s Scalable) stageErrors(st Stage, per []uint64) ([]EstimateError, error) {
 // holding n items: the sum over the blocks of each block's standard
 // estimate -(B/k) ln(1 - X_b/B). A block's load J is Binomial(n, B/m);
 // given J = j, its estimate has the exact error of a standard filter of B
-// bits holding j items (FillEstimator.Error, exact at block sizes), so the
+// bits holding j items ([FillEstimator.Error], exact at block sizes), so the
 // filter's bias is b E_J[bias(J)] over its b blocks. Its variance is
 // b E_J[Var(n̂ | J)], the blocks being independent given their loads, plus
 // the spread of the blocks' conditional means, which would vanish if those
@@ -545,7 +500,7 @@ func (s Scalable) stageErrors(st Stage, per []uint64) ([]EstimateError, error) {
 // estimates while a full block is the exception: once Saturated exceeds
 // 1/2 (in particular when every block is full for certain, fewer than
 // 1e-30 bits of a block expected clear at half the mean load), Bias and
-// StdDev are NaN. It reports the errors of CheckBlocked.
+// StdDev are NaN. It reports the errors of [CheckBlocked].
 func BlockedEstimateError(m, n uint64, k int, blockBits uint64) (EstimateError, error) {
 	if err := CheckBlocked(m, blockBits, k); err != nil {
 		return EstimateError{}, err
@@ -557,8 +512,8 @@ func BlockedEstimateError(m, n uint64, k int, blockBits uint64) (EstimateError, 
 // split-block filter of m bits (a multiple of 256) holding n items: the sum
 // over the blocks of each block's estimate -32 ln(1 - X_b/256), a block
 // being a partitioned filter of eight 32-bit slices. It is computed as
-// BlockedEstimateError is, with that block. It reports the errors of
-// CheckBlocked.
+// [BlockedEstimateError] is, with that block. It reports the errors of
+// [CheckBlocked].
 func SplitBlockEstimateError(m, n uint64) (EstimateError, error) {
 	if err := CheckBlocked(m, SplitBlockBits, SplitBlockHashes); err != nil {
 		return EstimateError{}, err

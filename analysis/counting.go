@@ -9,8 +9,8 @@ import "math"
 // on uniformly random counters independently, so one counter's value is
 // Binomial(kn, 1/m), close to Poisson(kn/m) when m is large.
 
-// MaxCounterValue is the largest max that CounterDistribution and
-// PoissonCounterDistribution accept; it bounds the slice they allocate.
+// MaxCounterValue is the largest max that [CounterDistribution] and
+// [PoissonCounterDistribution] accept; it bounds the slice they allocate.
 const MaxCounterValue = 1 << 24
 
 // CounterDistribution returns P[counter = j] for j = 0..max-1 and, as its
@@ -24,7 +24,7 @@ const MaxCounterValue = 1 << 24
 // when it is small. The relative error of an entry is about 1e-16 times
 // the larger of j and kn/m (1e-12 at a load of 5,000).
 //
-// It returns nil if m = 0, k < 1, max < 0 or max > MaxCounterValue.
+// It returns nil if m = 0, k < 1, max < 0 or max > [MaxCounterValue].
 func CounterDistribution(m, n uint64, k int, max int) []float64 {
 	if m == 0 || k < 1 || max < 0 || max > MaxCounterValue {
 		return nil
@@ -33,9 +33,9 @@ func CounterDistribution(m, n uint64, k int, max int) []float64 {
 }
 
 // PoissonCounterDistribution returns the Poisson(lambda) limit of
-// CounterDistribution, with lambda = kn/m: P[counter = j] for j < max and
+// [CounterDistribution], with lambda = kn/m: P[counter = j] for j < max and
 // P[counter >= max] as the last entry. It returns nil if lambda is negative,
-// infinite or NaN, or max < 0 or max > MaxCounterValue.
+// infinite or NaN, or max < 0 or max > [MaxCounterValue].
 func PoissonCounterDistribution(lambda float64, max int) []float64 {
 	if math.IsNaN(lambda) || math.IsInf(lambda, 0) || lambda < 0 || max < 0 || max > MaxCounterValue {
 		return nil
@@ -79,7 +79,7 @@ func SaturationProbability(m, n uint64, k int, width int) float64 {
 //
 // At the optimal k = (m/n) ln 2 this is m (e ln 2 / j)^j, which for width 4
 // (j = 16) is 1.37e-15 m, Fan et al.'s argument that 4-bit counters
-// suffice. Note the different event from SaturationProbability: a
+// suffice. Note the different event from [SaturationProbability]: a
 // saturating counter is stuck at 2^width - 1, one below the value counted
 // here. The bound is returned as computed, so it can exceed 1 (and is then
 // vacuous) or overflow to +Inf.

@@ -13,7 +13,7 @@
 //   - Sizing and solving: the fewest bits for a capacity and a target rate,
 //     and a solver for any missing one of n, p, m and k ([Solve]).
 //   - Growing filters: the stage geometry and compound rate of scalable,
-//     dynamic and RedisBloom chains.
+//     dynamic and [RedisBloom] chains.
 //   - Streams: the rate of age-partitioned filters at every position of
 //     their generation cycle, with its worst and mean, and their recall by
 //     age.
@@ -28,7 +28,7 @@
 //
 // Everything here is a pure function or a plain value with methods: no
 // I/O and no global state, so the functions are safe for concurrent use.
-// The one exception is BlockedSizer, a cache that its caller owns: it
+// The one exception is [BlockedSizer], a cache that its caller owns: it
 // keeps the inner rates its calls compute, and is not safe for concurrent
 // use.
 //

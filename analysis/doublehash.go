@@ -6,18 +6,18 @@ import (
 )
 
 // MaxDoubleHashingBits is the largest table, in bits, for which
-// NewDoubleHashing computes the rate: its work grows as m log2(m) k^3.
+// [NewDoubleHashing] computes the rate: its work grows as m log2(m) k^3.
 const MaxDoubleHashingBits = 1 << 16
 
 // DoubleHashing is the exact false-positive rate of a Bloom filter of m
 // bits, m a power of two, in which each key sets the bits (a + i b) mod m
 // for i = 0 .. k-1, with (a, b) uniform on the m^2 pairs and independent
 // between keys: plain double hashing reduced modulo a power of two, as
-// RedisBloom's power-of-two tables probe (see RedisBloom), where 2^64 mod
+// RedisBloom's power-of-two tables probe (see [RedisBloom]), where 2^64 mod
 // m = 0 makes the 64-bit sum's wrap vanish. A query (a, b) is a false
 // positive when every one of its positions is set.
 //
-// NewDoubleHashing does the work that does not depend on the number of
+// [NewDoubleHashing] does the work that does not depend on the number of
 // keys; FPR then takes the keys. The computation is exact up to rounding.
 // Translating a, and multiplying a and b by the inverse of b's odd part,
 // map keys to keys one to one, so the rate of a query depends only on v,
@@ -46,8 +46,8 @@ type dhClass struct {
 }
 
 // NewDoubleHashing returns the rate of double hashing modulo m with k
-// probes. It reports an error wrapping ErrInvalidParams unless m is a
-// power of two from 2 to MaxDoubleHashingBits and 1 <= k <= 24.
+// probes. It reports an error wrapping [ErrInvalidParams] unless m is a
+// power of two from 2 to [MaxDoubleHashingBits] and 1 <= k <= 24.
 func NewDoubleHashing(m uint64, k int) (DoubleHashing, error) {
 	if m < 2 || m > MaxDoubleHashingBits || m&(m-1) != 0 {
 		return DoubleHashing{}, invalid("double hashing over m = %d bits; want a power of two from 2 to %d", m, MaxDoubleHashingBits)

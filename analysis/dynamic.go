@@ -9,14 +9,14 @@ import "math"
 // the newest filter; when it holds N items the next key opens a new one.
 // Nothing tightens, so the compound rate 1 - prod_i (1 - f_i) grows with
 // the number of stages, to about L P for L full stages: the price of
-// growing without a known size that Almeida's tightening (Scalable) pays
+// growing without a known size that Almeida's tightening ([Scalable]) pays
 // in bits instead.
 //
 // bloomlab builds each stage as a partitioned filter of the classic size:
-// m and k of StandardSize(N, P), and k slices of
+// m and k of [StandardSize](N, P), and k slices of
 // ceil(m/k) bits (Guo et al. use standard filters of the same m and k; a
 // partitioned stage's rate at the same m is a little higher, see
-// PartitionedFPR). A full stage's rate is PartitionedFPR(Bits, N, k), which
+// [PartitionedFPR]). A full stage's rate is PartitionedFPR(Bits, N, k), which
 // exceeds P by a few per cent at most, as for NewPartitionedFor.
 type Dynamic struct {
 	N uint64  // items per stage, N >= 1
@@ -38,7 +38,7 @@ func (d Dynamic) Validate() error {
 
 // Stage returns the geometry shared by every stage (its Index is 0 and its
 // Error is P). It reports an error if N is 0, P is outside (0, 1) or the
-// stage would exceed MaxBits.
+// stage would exceed [MaxBits].
 func (d Dynamic) Stage() (Stage, error) {
 	if d.N == 0 {
 		return Stage{}, invalid("stage capacity n = 0, want n >= 1")
@@ -58,7 +58,7 @@ func (d Dynamic) Stage() (Stage, error) {
 // Stages returns the number of stages of a filter holding items items:
 // ceil(items/N), and at least one. A filter holding exactly L N items has
 // not yet opened stage L+1. It reports an error if the parameters are
-// invalid or more than MaxDynamicStages stages would be needed.
+// invalid or more than [MaxDynamicStages] stages would be needed.
 func (d Dynamic) Stages(items uint64) (int, error) {
 	if err := d.Validate(); err != nil {
 		return 0, err
@@ -72,7 +72,7 @@ func (d Dynamic) Stages(items uint64) (int, error) {
 
 // FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
 // filter holding items items: every stage but the newest holds N items
-// and has rate f = PartitionedFPR(Bits, N, k), the newest holds the rest.
+// and has rate f = [PartitionedFPR](Bits, N, k), the newest holds the rest.
 // The stages hash independently (see variants.Dynamic), so their answers
 // to a key not in the filter are independent and the product is exact.
 // It reports the errors of Stages.

@@ -13,7 +13,7 @@ import "math"
 
 // ExactStandardSize returns the standard filter of the fewest bits m, with
 // the number of hashes k with which it is reached, such that its exact
-// rate, ExactFPR(m, n, k), is at most p: no filter of m-1 bits holding n items
+// rate, [ExactFPR](m, n, k), is at most p: no filter of m-1 bits holding n items
 // has an exact rate at most p with any integer k. Where several k reach
 // that m, k is the one with the lowest rate.
 //
@@ -22,13 +22,13 @@ import "math"
 // bound on the answer at that k; the search starts there, and only the k whose
 // lower bound is below the best m found are tried. Over n from 1e2 to 1e10 and
 // p from 1e-1 to 1e-9 (decades) the answer is at most 0.42% more than the Bits
-// of StandardSize(n, p), at n = 100 and p = 0.1, while the classic geometry's
+// of [StandardSize](n, p), at n = 100 and p = 0.1, while the classic geometry's
 // exact rate exceeds p by up to 3.03%, at n = 100 and p = 1e-9
-// (TestExactStandardSizeGrid logs both). Above ExactMaxBits the exact rate is
+// (TestExactStandardSizeGrid logs both). Above [ExactMaxBits] the exact rate is
 // ExactFPR's second-order expansion, accurate there to float64 rounding.
 //
-// It reports an error wrapping ErrInvalidParams if n is zero, p is outside
-// (0, 1), or m would exceed MaxBits.
+// It reports an error wrapping [ErrInvalidParams] if n is zero, p is outside
+// (0, 1), or m would exceed [MaxBits].
 func ExactStandardSize(n uint64, p float64) (Standard, error) {
 	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return ExactFPR(m, n, k) }, 1)
 	if err != nil {
@@ -39,12 +39,12 @@ func ExactStandardSize(n uint64, p float64) (Standard, error) {
 
 // ExactPartitionedSize returns the partitioned filter of the fewest bits m, a
 // multiple of k, with the number of hashes k with which it is reached, such
-// that the exact rate of its k slices of m/k bits, PartitionedFPR(m, n, k), is
+// that the exact rate of its k slices of m/k bits, [PartitionedFPR](m, n, k), is
 // at most p: no partitioned filter of fewer bits, with any k, reaches p. Where
 // several k reach that m, k is the one with the lowest rate.
 //
-// It reports an error wrapping ErrInvalidParams if n is zero, p is outside
-// (0, 1), or m would exceed MaxBits.
+// It reports an error wrapping [ErrInvalidParams] if n is zero, p is outside
+// (0, 1), or m would exceed [MaxBits].
 func ExactPartitionedSize(n uint64, p float64) (Partitioned, error) {
 	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return PartitionedFPR(m, n, k) }, 0)
 	if err != nil {

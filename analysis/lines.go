@@ -34,7 +34,7 @@ func GroupedProbes(k, g int, pass float64) float64 {
 // TableLines returns the expected number of distinct lines read by a query
 // of a filter whose m bits form one table (a standard or counting filter;
 // m counts cell bits) and whose k probes fall at independent uniform
-// positions, read in groups of g as GroupedProbes says, each passing with
+// positions, read in groups of g as [GroupedProbes] says, each passing with
 // probability pass: the sum over probes j of the chance that probe j is
 // read times the chance (1 - 1/L)^j that its line is none of the j lines
 // before it, L = ceil(m/512) lines. It ignores a table that does not start
@@ -82,9 +82,9 @@ func sharedLine(b uint64, j int) float64 {
 // 1 - StageFPR(stage i).
 //
 // A partitioned stage reads its k_i slices in groups of group (2 for the
-// stream derivation of variants.Scalable, 4 for the remixed stages of
-// earlier versions), one line per slice read: GroupedProbes(k_i, group,
-// f_i) for an absent key, f_i the slice fill PartitionedFill, and all k_i
+// stream derivation of variants.Scalable, 4 for its remixed stages,
+// format codes 4 and 7), one line per slice read: [GroupedProbes](k_i, group,
+// f_i) for an absent key, f_i the slice fill [PartitionedFill], and all k_i
 // in the stage that holds a present key, less the chance that two
 // adjacent slices read both fall on the line they share. That chance
 // assumes the layout of variants.Scalable's stream stages: slices of

@@ -19,8 +19,8 @@ type Standard struct {
 	Hashes int    // k, 1 <= k <= MaxHashes
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless
-// 1 <= Bits <= MaxBits and 1 <= Hashes <= MaxHashes.
+// Validate reports an error wrapping [ErrInvalidParams] unless
+// 1 <= Bits <= [MaxBits] and 1 <= Hashes <= [MaxHashes].
 func (s Standard) Validate() error {
 	if s.Bits > MaxBits {
 		return invalid("bits m = %d, want at most %d", s.Bits, uint64(MaxBits))
@@ -32,8 +32,8 @@ func (s Standard) Validate() error {
 // holding items items, [ExactFPR](Bits, items, Hashes) (Bose et al. 2008;
 // Christensen, Roginsky and Jimeno 2010). For Bits above [ExactMaxBits],
 // or when the exact computation would exceed its budget (k above about 200
-// with kn in the millions), ExactFPR falls back to its documented
-// second-order expansion, which at ExactMaxBits agrees with the exact rate
+// with kn in the millions), [ExactFPR] falls back to its documented
+// second-order expansion, which at [ExactMaxBits] agrees with the exact rate
 // to float64 rounding. It reports the errors of Validate.
 func (s Standard) FPR(items uint64) (float64, error) {
 	if err := s.Validate(); err != nil {
@@ -50,15 +50,15 @@ func (s Standard) BitsPerKey(items uint64) (float64, error) {
 
 // Partitioned is the model of a partitioned Bloom filter of Bits bits in
 // Hashes slices of Bits/Hashes bits, each item setting one uniform bit in
-// every slice (Kirsch and Mitzenmacher 2006; the stages of Scalable and
-// Dynamic are such filters).
+// every slice (Kirsch and Mitzenmacher 2006; the stages of [Scalable] and
+// [Dynamic] are such filters).
 type Partitioned struct {
 	Bits   uint64 // m, all the slices together, Hashes <= m <= MaxBits
 	Hashes int    // k, the number of slices, 1 <= k <= MaxHashes
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless
-// 1 <= Hashes <= MaxHashes and Hashes <= Bits <= MaxBits (at least one
+// Validate reports an error wrapping [ErrInvalidParams] unless
+// 1 <= Hashes <= [MaxHashes] and Hashes <= Bits <= [MaxBits] (at least one
 // bit per slice).
 func (p Partitioned) Validate() error {
 	if p.Hashes < 1 || p.Hashes > MaxHashes {
@@ -105,8 +105,8 @@ type Counting struct {
 	Width  int    // bits per counter, 1 <= Width <= 64
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless
-// 1 <= Bits <= MaxBits, 1 <= Hashes <= MaxHashes and 1 <= Width <= 64.
+// Validate reports an error wrapping [ErrInvalidParams] unless
+// 1 <= Bits <= [MaxBits], 1 <= Hashes <= [MaxHashes] and 1 <= Width <= 64.
 func (c Counting) Validate() error {
 	if c.Width < 1 || c.Width > 64 {
 		return invalid("counter width w = %d, want 1 <= w <= 64", c.Width)
@@ -117,8 +117,8 @@ func (c Counting) Validate() error {
 // FPR returns the exact false-positive rate of the filter holding items
 // items (items added and not removed), that of its standard filter,
 // [ExactFPR](Bits, items, Hashes), with the same fallback for large Bits
-// (see Standard.FPR). It is exact while no counter of a filter that had
-// keys removed is saturated (see Counting). It reports the errors of
+// (see [Standard.FPR]). It is exact while no counter of a filter that had
+// keys removed is saturated (see [Counting]). It reports the errors of
 // Validate.
 func (c Counting) FPR(items uint64) (float64, error) {
 	if err := c.Validate(); err != nil {
@@ -145,10 +145,10 @@ type Blocked struct {
 	BlockBits uint64 // B, 1 <= B <= MaxBlockBits
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless Bits is a
-// positive multiple of BlockBits and at most MaxBits,
-// 1 <= BlockBits <= MaxBlockBits and 1 <= Hashes <= MaxHashes (see
-// CheckBlocked).
+// Validate reports an error wrapping [ErrInvalidParams] unless Bits is a
+// positive multiple of BlockBits and at most [MaxBits],
+// 1 <= BlockBits <= [MaxBlockBits] and 1 <= Hashes <= [MaxHashes] (see
+// [CheckBlocked]).
 func (b Blocked) Validate() error {
 	if b.Bits > MaxBits {
 		return invalid("bits m = %d, want at most %d", b.Bits, uint64(MaxBits))
@@ -158,7 +158,7 @@ func (b Blocked) Validate() error {
 
 // FPR returns the false-positive rate of the filter holding items items,
 // [BlockedFPR](Bits, items, Hashes, BlockBits): the mixture over the
-// binomial load j of the query's block of ExactFPR(BlockBits, j, Hashes).
+// binomial load j of the query's block of [ExactFPR](BlockBits, j, Hashes).
 // It reports the errors of Validate.
 func (b Blocked) FPR(items uint64) (float64, error) {
 	if err := b.Validate(); err != nil {
@@ -174,15 +174,15 @@ func (b Blocked) BitsPerKey(items uint64) (float64, error) {
 }
 
 // SplitBlock is the model of a split-block filter (Apache Impala, Kudu and
-// Parquet) of Bits bits in blocks of SplitBlockBits = 256 bits, eight
+// Parquet) of Bits bits in blocks of [SplitBlockBits] = 256 bits, eight
 // 32-bit words, each item choosing one block uniformly and setting one
-// uniform bit in each of its words: SplitBlockHashes = 8 bits set per item.
+// uniform bit in each of its words: [SplitBlockHashes] = 8 bits set per item.
 type SplitBlock struct {
 	Bits uint64 // m, a positive multiple of SplitBlockBits, m <= MaxBits
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless Bits is a
-// positive multiple of SplitBlockBits and at most MaxBits.
+// Validate reports an error wrapping [ErrInvalidParams] unless Bits is a
+// positive multiple of [SplitBlockBits] and at most [MaxBits].
 func (s SplitBlock) Validate() error {
 	if s.Bits < SplitBlockBits || s.Bits%SplitBlockBits != 0 || s.Bits > MaxBits {
 		return invalid("bits m = %d, want a positive multiple of %d, at most %d", s.Bits, SplitBlockBits, uint64(MaxBits))

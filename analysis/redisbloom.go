@@ -4,45 +4,28 @@ import "math"
 
 // RedisBloom describes the chain of Bloom filters ("links") that RedisBloom
 // builds for BF.RESERVE key ErrorRate Capacity EXPANSION Expansion, with
-// the rules of its source (src/rebloom.c, src/sb.c, deps/bloom/bloom.c):
+// the rules of its source (rule by rule: paper-notes.md §13b):
 //
-//   - BF.RESERVE creates the chain with the options FORCE64 | NOROUND
-//     (bfCreateChain in rebloom.c). FORCE64 hashes keys with the 64-bit
-//     MurmurHash64A; NOROUND keeps table sizes as computed. Without
-//     NOROUND (PowerOfTwo), bloom_init rounds each table up to a power of
-//     two: chains created that way before RedisBloom changed its default
-//     still run so.
-//   - Link 0 has error ErrorRate/2 and capacity Capacity (SB_NewChain);
-//     link i+1 has half the error of link i and Expansion times its
-//     capacity ("entries") (SBChain_Add), so link i has error
-//     ErrorRate 0.5^(i+1) and, with NOROUND, capacity Capacity Expansion^i.
-//   - A link of capacity n and error e (bloom_init, calc_bpe) has
-//     bpe = |ln e / 0.480453013918201| bits per entry and
-//     hashes = ceil(0.693147180559945 bpe) (the source's rounded
-//     constants for ln(2)^2 and ln 2). With NOROUND its table has
+//   - Link i has error ErrorRate 0.5^(i+1) and, with NOROUND (the
+//     default of BF.RESERVE), capacity Capacity Expansion^i.
+//   - A link of capacity n and error e has bpe = |ln e / 0.480453013918201|
+//     bits per entry and hashes = ceil(0.693147180559945 bpe) (the source's
+//     rounded constants for ln(2)^2 and ln 2). With NOROUND its table has
 //     trunc(n bpe) bits (at least 1) rounded up to a multiple of 64, and
-//     probes reduce modulo that number. With PowerOfTwo the table has
-//     2^n2 bits, n2 = logb(n bpe) + 1 (the next power of two above n bpe;
-//     64 bits at least in memory), probes reduce modulo 2^n2, and the
-//     link's capacity is raised by trunc(trunc(2^n2 - n bpe)/bpe), the
-//     items the extra bits hold, so that the next link's capacity is
-//     Expansion times the raised one.
+//     probes reduce modulo that number. With PowerOfTwo the table has 2^n2
+//     bits, the next power of two above n bpe, probes reduce modulo 2^n2,
+//     and the link's capacity is raised by the items the extra bits hold,
+//     so that the next link's capacity is Expansion times the raised one.
 //
 // The rate of one link holding n items is computed as that of k
-// independent uniform probes into its Modulus bits, ExactFPR(Modulus, n,
+// independent uniform probes into its Modulus bits, [ExactFPR](Modulus, n,
 // k). RedisBloom probes by plain double hashing instead (see
-// variants.RedisBloom): stored keys whose progressions (a + i b) mod M
-// share several of the query's probes give a link a floor of order n/M^2
-// that independent probes do not have. For power-of-two tables
-// DoubleHashingFPR computes that rate exactly (see DoubleHashing); for
-// NOROUND tables, whose 64-bit sum wraps before the remainder, we have no
-// exact rate. Measured on 2000
-// filters (paper-notes.md §13, run R52), the first link of BF.RESERVE at
-// 1% (11072 bits, 8 hashes) exceeds ExactFPR by 1.1% at its capacity,
-// 21% at half of it and 8.8 times at a quarter; with power-of-two tables
-// by 2.0%, 51% and 29 times, which DoubleHashing predicts inside the
-// measured intervals. A grown chain's rate is dominated by its full
-// links, and exceeds FPR by about 1% (run R50).
+// variants.RedisBloom), which gives a link a floor of order n/M^2 that
+// independent probes do not have: measured, the rate exceeds FPR by about
+// 1% at capacity and several times at a quarter of it. For power-of-two
+// tables [RedisBloom.DoubleHashingFPR] computes that rate exactly (see
+// [DoubleHashing]); for NOROUND tables we have no exact rate (measurements:
+// paper-notes.md §13e, runs R50 and R52).
 type RedisBloom struct {
 	ErrorRate  float64 // BF.RESERVE's error_rate, 0 < ErrorRate < 1
 	Capacity   uint64  // BF.RESERVE's capacity, the first link's, >= 1
@@ -50,7 +33,7 @@ type RedisBloom struct {
 	PowerOfTwo bool    // tables rounded up to powers of two (no NOROUND)
 }
 
-// RedisBloomLink is the geometry of one link of a RedisBloom chain.
+// RedisBloomLink is the geometry of one link of a [RedisBloom] chain.
 type RedisBloomLink struct {
 	Index    int     // link number, from 0
 	Capacity uint64  // items the link holds before the next one starts ("entries")
@@ -123,8 +106,8 @@ func (r RedisBloom) redisLink(i int, n uint64, e float64) (RedisBloomLink, error
 }
 
 // Link returns the geometry of link i. It reports an error if the
-// parameters are invalid, i is negative or at least MaxStages, or a link
-// up to i would exceed MaxBits or MaxHashes.
+// parameters are invalid, i is negative or at least [MaxStages], or a link
+// up to i would exceed [MaxBits] or [MaxHashes].
 func (r RedisBloom) Link(i int) (RedisBloomLink, error) {
 	if err := r.Validate(); err != nil {
 		return RedisBloomLink{}, err
@@ -146,7 +129,7 @@ func (r RedisBloom) Link(i int) (RedisBloomLink, error) {
 // Links returns the links of a chain holding items items: link i fills to
 // its Capacity before link i+1 opens, so the result is the shortest prefix
 // whose capacities sum to at least items, and at least link 0. It reports
-// the errors of Link, and an error if more than MaxStages links would be
+// the errors of Link, and an error if more than [MaxStages] links would be
 // needed.
 func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 	if err := r.Validate(); err != nil {
@@ -176,13 +159,13 @@ func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 }
 
 // LinkFPR returns the rate of link l holding n items under independent
-// uniform probes: ExactFPR(l.Modulus, n, l.Hashes).
+// uniform probes: [ExactFPR](l.Modulus, n, l.Hashes).
 func (r RedisBloom) LinkFPR(l RedisBloomLink, n uint64) float64 {
 	return ExactFPR(l.Modulus, n, l.Hashes)
 }
 
 // FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
-// chain holding items items (keys inserted; RedisBloom skips keys that
+// chain holding items items (keys inserted; [RedisBloom] skips keys that
 // test present), every link but the newest full, with f_i = LinkFPR. All
 // links probe with the same two hashes of the key, but into tables of
 // different sizes filled by different keys; the product treats their
@@ -205,7 +188,7 @@ func (r RedisBloom) FPR(items uint64) (float64, error) {
 // DoubleHashingFPR returns the compound rate of a chain holding items
 // items as FPR does, but with the rate of RedisBloom's own probing where
 // it is known exactly: a power-of-two link of at most
-// MaxDoubleHashingBits bits takes NewDoubleHashing(Modulus, Hashes).FPR,
+// [MaxDoubleHashingBits] bits takes [NewDoubleHashing](Modulus, Hashes).FPR,
 // the rate of plain double hashing modulo a power of two. The other links,
 // and every link of a NOROUND chain, whose probe wraps modulo 2^64 before
 // its remainder and has no exact rate here, take LinkFPR. It reports the

@@ -18,8 +18,8 @@ import (
 // rate at most 2^(-k_i) <= P_i.
 //
 // With BlockBits = B > 0 the stages are blocked filters instead (see
-// BlockedFPR): stage i has the capacity and design error above, and the
-// fewest bits m_i, a multiple of B, and the hashes k_i that BlockedSize
+// [BlockedFPR]): stage i has the capacity and design error above, and the
+// fewest bits m_i, a multiple of B, and the hashes k_i that [BlockedSize]
 // gives for n_i items at rate P_i, so a full stage again has rate at most
 // P_i and the compound rate stays below P. A blocked stage answers a query
 // from one block, one memory access, where a partitioned stage reads up
@@ -30,7 +30,7 @@ type Scalable struct {
 	S  float64 // growth factor of stage capacity, S >= 1
 	N0 uint64  // capacity of the first stage, N0 >= 1
 	// BlockBits is the block size B of blocked stages, a power of two
-	// from 64 to MaxBlockBits, or 0 for Almeida's partitioned stages.
+	// from 64 to [MaxBlockBits], or 0 for Almeida's partitioned stages.
 	BlockBits uint64
 }
 
@@ -77,15 +77,15 @@ func (s Scalable) Validate() error {
 func (s Scalable) P0() float64 { return s.P * (1 - s.R) }
 
 // Stage returns the geometry of stage i. It reports an error if the
-// parameters are invalid, i is negative or at least MaxStages, or the stage
-// would exceed MaxBits or MaxHashes.
+// parameters are invalid, i is negative or at least [MaxStages], or the stage
+// would exceed [MaxBits] or [MaxHashes].
 func (s Scalable) Stage(i int) (Stage, error) { return s.StageWith(i, nil) }
 
-// StageWith is Stage sizing a blocked stage with z, a BlockedSizer for
+// StageWith is [Scalable.Stage] sizing a blocked stage with z, a [BlockedSizer] for
 // BlockBits that the caller keeps between stages (see BlockedSizer), or
 // with a new one if z is nil or for another block size. The result is
 // Stage's bit for bit; with one z for all the stages of a filter, the
-// stages after the first cost little to size. Partitioned stages ignore z.
+// stages after the first cost little to size. [Partitioned] stages ignore z.
 func (s Scalable) StageWith(i int, z *BlockedSizer) (Stage, error) {
 	if err := s.Validate(); err != nil {
 		return Stage{}, err
@@ -144,7 +144,7 @@ func (s Scalable) StageWith(i int, z *BlockedSizer) (Stage, error) {
 // is the shortest prefix of stages whose capacities sum to at least items,
 // and always at least stage 0. A filter holding exactly the sum of the
 // capacities of its stages has not yet opened the next one. It reports an
-// error if the parameters are invalid or more than MaxStages stages would
+// error if the parameters are invalid or more than [MaxStages] stages would
 // be needed.
 func (s Scalable) Stages(items uint64) ([]Stage, error) {
 	var out []Stage
@@ -192,8 +192,8 @@ func (s Scalable) FPR(items uint64) (float64, error) {
 }
 
 // StageFPR returns the false-positive rate of stage st holding n items:
-// PartitionedFPR(st.Bits, n, st.Hashes) for a partitioned stage,
-// BlockedFPR(st.Bits, n, st.Hashes, BlockBits) for a blocked one.
+// [PartitionedFPR](st.Bits, n, st.Hashes) for a partitioned stage,
+// [BlockedFPR](st.Bits, n, st.Hashes, BlockBits) for a blocked one.
 func (s Scalable) StageFPR(st Stage, n uint64) float64 {
 	if s.BlockBits != 0 {
 		return BlockedFPR(st.Bits, n, st.Hashes, s.BlockBits)

@@ -6,7 +6,7 @@ import (
 )
 
 // ScalableCurve is a scalable filter's compound rate and memory at several
-// item counts (see Scalable.Curve).
+// item counts (see [Scalable.Curve]).
 type ScalableCurve struct {
 	Items      []uint64
 	Stages     []Stage   // the stages of the largest count
@@ -14,11 +14,11 @@ type ScalableCurve struct {
 	BitsPerKey []float64 // BitsPerKey(Items[j])
 }
 
-// Curve returns FPR and BitsPerKey at each count of items, equal to
+// Curve returns FPR and [BitsPerKey] at each count of items, equal to
 // them bit for bit, with the stages built once, for the largest count,
 // and the rate of each full stage computed once: a curve then costs little
 // more than its last point, which matters for blocked stages (each sized
-// by BlockedSize and rated by BlockedFPR). It reports the errors of Stages
+// by [BlockedSize] and rated by [BlockedFPR]). It reports the errors of Stages
 // for the largest count, and an error if a count is 0.
 func (s Scalable) Curve(items []uint64) (ScalableCurve, error) {
 	return s.CurveFrom(nil, items)

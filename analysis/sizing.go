@@ -39,9 +39,9 @@ func CheckProbability(name string, p float64) error {
 // for n items at false-positive rate p: Bits m = ceil(-n ln p / (ln 2)^2),
 // the size at which the optimal (real-valued) number of hash functions
 // reaches p (Broder and Mitzenmacher 2004, section 2.2), and Hashes
-// k = OptimalHashes(m, n), the integer k with the lowest classic rate for
+// k = [OptimalHashes](m, n), the integer k with the lowest classic rate for
 // that m. It reports an error if n is zero, p is outside (0, 1), or m
-// would exceed MaxBits.
+// would exceed [MaxBits].
 func StandardSize(n uint64, p float64) (Standard, error) {
 	if n == 0 {
 		return Standard{}, invalid("capacity n = 0, want n >= 1")
@@ -66,7 +66,7 @@ func logClassicFPR(m, n float64, k int) float64 {
 // m bits holding n items. That rate is unimodal in k with its real minimum
 // at (m/n) ln 2, so the answer is the floor or the ceiling of that value,
 // whichever gives the lower rate (the floor on a tie). The result is capped
-// at MaxHashes; callers that need to know check m/n themselves. For n = 0
+// at [MaxHashes]; callers that need to know check m/n themselves. For n = 0
 // every k gives rate 0 and OptimalHashes returns 1. It panics if m is zero.
 func OptimalHashes(m, n uint64) int {
 	if m == 0 {

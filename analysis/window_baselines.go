@@ -36,8 +36,8 @@ type AlternatingWindow struct {
 // AlternatingWindowSize returns the alternating pair that guarantees window
 // items at a worst rate of at most p with the fewest bits: Half = window,
 // and each filter the fewest bits whose exact rate at 2 window - 1 items is
-// at most p (ExactStandardSize). It reports an error wrapping
-// ErrInvalidParams if window is zero or p is outside (0, 1).
+// at most p ([ExactStandardSize]). It reports an error wrapping
+// [ErrInvalidParams] if window is zero or p is outside (0, 1).
 func AlternatingWindowSize(window uint64, p float64) (AlternatingWindow, error) {
 	if window == 0 || window > MaxBits {
 		return AlternatingWindow{}, invalid("window = %d, want 1 <= window <= %d", window, uint64(MaxBits))
@@ -49,7 +49,7 @@ func AlternatingWindowSize(window uint64, p float64) (AlternatingWindow, error) 
 	return AlternatingWindow{Half: window, Bits: s.Bits, Hashes: s.Hashes}, nil
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless Half >= 1 and
+// Validate reports an error wrapping [ErrInvalidParams] unless Half >= 1 and
 // the filters' geometry is valid.
 func (a AlternatingWindow) Validate() error {
 	if a.Half == 0 || a.Half > MaxBits {
@@ -74,15 +74,15 @@ func (a AlternatingWindow) Held(t uint64) uint64 {
 	return a.Half + t%a.Half
 }
 
-// FPR returns the exact rate after t adds, ExactFPR(Bits, Held(t), Hashes).
+// FPR returns the exact rate after t adds, [ExactFPR](Bits, Held(t), Hashes).
 func (a AlternatingWindow) FPR(t uint64) float64 { return ExactFPR(a.Bits, a.Held(t), a.Hashes) }
 
 // WorstFPR returns the largest rate of the cycle, at 2 Half - 1 items.
 func (a AlternatingWindow) WorstFPR() float64 { return ExactFPR(a.Bits, 2*a.Half-1, a.Hashes) }
 
 // MeanFPR returns the rate averaged over the steady cycle, the mean of
-// ExactFPR at Half, Half+1, ..., 2 Half - 1 items (Half evaluations of
-// ExactFPR, microseconds each).
+// [ExactFPR] at Half, Half+1, ..., 2 Half - 1 items (Half evaluations of
+// ExactFPR).
 func (a AlternatingWindow) MeanFPR() float64 {
 	var s float64
 	for c := range a.Half {
@@ -124,8 +124,8 @@ type ClearedWindow struct {
 
 // ClearedWindowSize returns the cleared filter of capacity items whose worst
 // rate is at most p with the fewest bits: the fewest bits whose exact rate
-// at capacity items is at most p (ExactStandardSize). It reports an error
-// wrapping ErrInvalidParams if capacity is zero or p is outside (0, 1).
+// at capacity items is at most p ([ExactStandardSize]). It reports an error
+// wrapping [ErrInvalidParams] if capacity is zero or p is outside (0, 1).
 func ClearedWindowSize(capacity uint64, p float64) (ClearedWindow, error) {
 	if capacity == 0 || capacity > MaxBits {
 		return ClearedWindow{}, invalid("capacity = %d, want 1 <= capacity <= %d", capacity, uint64(MaxBits))
@@ -137,7 +137,7 @@ func ClearedWindowSize(capacity uint64, p float64) (ClearedWindow, error) {
 	return ClearedWindow{Capacity: capacity, Bits: s.Bits, Hashes: s.Hashes}, nil
 }
 
-// Validate reports an error wrapping ErrInvalidParams unless Capacity >= 1
+// Validate reports an error wrapping [ErrInvalidParams] unless Capacity >= 1
 // and the geometry is valid.
 func (w ClearedWindow) Validate() error {
 	if w.Capacity == 0 || w.Capacity > MaxBits {
@@ -158,13 +158,13 @@ func (w ClearedWindow) Held(t uint64) uint64 {
 	return (t-1)%w.Capacity + 1
 }
 
-// FPR returns the exact rate after t adds, ExactFPR(Bits, Held(t), Hashes).
+// FPR returns the exact rate after t adds, [ExactFPR](Bits, Held(t), Hashes).
 func (w ClearedWindow) FPR(t uint64) float64 { return ExactFPR(w.Bits, w.Held(t), w.Hashes) }
 
 // WorstFPR returns the largest rate of the cycle, at Capacity items.
 func (w ClearedWindow) WorstFPR() float64 { return ExactFPR(w.Bits, w.Capacity, w.Hashes) }
 
-// MeanFPR returns the rate averaged over the cycle, the mean of ExactFPR
+// MeanFPR returns the rate averaged over the cycle, the mean of [ExactFPR]
 // at 1, 2, ..., Capacity items.
 func (w ClearedWindow) MeanFPR() float64 {
 	var s float64

@@ -32,10 +32,10 @@ func AgePartitionedStreamLoad(a AgePartitioned, j int, t uint64) uint64 {
 
 // AgePartitionedStreamFPR returns the exact false-positive rate of an
 // age-partitioned filter of geometry a after t adds to an empty filter,
-// from the first add on: AgePartitioned.FPR describes the steady state
-// only, reached after (K + L - 1) G + 1 adds. It is RunProbability of the
+// from the first add on: [AgePartitioned.FPR] describes the steady state
+// only, reached after (K + L - 1) G + 1 adds. It is [RunProbability] of the
 // slices' set-bit chances 1 - (1 - 1/b)^n_j with the loads n_j of
-// AgePartitionedStreamLoad, K in a row, and equals FPR(c) in the steady
+// [AgePartitionedStreamLoad], K in a row, and equals FPR(c) in the steady
 // state. It is 0 for t = 0 and NaN for an invalid geometry.
 func AgePartitionedStreamFPR(a AgePartitioned, t uint64) float64 {
 	if a.Validate() != nil {

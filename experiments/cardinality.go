@@ -10,7 +10,7 @@ import (
 
 // CardinalityRow holds the columns of a row of the cardinality experiment,
 // which measures the error of count estimates rather than a rate: the
-// plan-time prediction and the aggregates of the filters' errors. Row
+// plan-time prediction and the aggregates of the filters' errors. [Row]
 // embeds it; it is zero in the other experiments' rows.
 type CardinalityRow struct {
 	// Estimate names what the row estimates: "items" for a filter's own
@@ -30,13 +30,13 @@ type CardinalityRow struct {
 	StdError   float64 `json:"std_error,omitempty"`
 	PSaturated float64 `json:"p_saturated,omitempty"`
 	// Error is the mean over the filters of the error divided by Scale,
-	// ErrorLo and ErrorHi its Student t interval at level Params.Conf.
+	// ErrorLo and ErrorHi its Student t interval at level [Params.Conf].
 	Error   float64 `json:"error,omitempty"`
 	ErrorLo float64 `json:"error_lo,omitempty"`
 	ErrorHi float64 `json:"error_hi,omitempty"`
 	// Spread is the standard deviation of the errors over the filters,
-	// SpreadLo and SpreadHi its interval at level Params.Conf
-	// (stats.Moments.StdDevInterval).
+	// SpreadLo and SpreadHi its interval at level [Params.Conf]
+	// ([stats.Moments.StdDevInterval]).
 	Spread   float64 `json:"spread,omitempty"`
 	SpreadLo float64 `json:"spread_lo,omitempty"`
 	SpreadHi float64 `json:"spread_hi,omitempty"`
@@ -116,7 +116,7 @@ func overlapCell(r *Row) string {
 	return strconv.FormatFloat(r.Overlap, 'g', -1, 64)
 }
 
-// The values of CardinalityRow.Estimate.
+// The values of [CardinalityRow.Estimate].
 const (
 	EstimateItems        = "items"
 	EstimateUnion        = "union"

@@ -10,9 +10,9 @@
 // # Measuring your own filter
 //
 // A filter needs two methods to be measured, Add(key []byte) and
-// Contains(key []byte) bool (the interface Filter; every variants.Filter
+// Contains(key []byte) bool (the interface [Filter]; every variants.Filter
 // has them, and another library's filter is wrapped in a few lines). A
-// Spec names it, says how to build one from a seed, at which numbers of
+// [Spec] names it, says how to build one from a seed, at which numbers of
 // keys to measure it, and, optionally, the rate the theory predicts:
 //
 //	spec := experiments.Spec{
@@ -23,12 +23,12 @@
 //	}
 //	res, err := experiments.Measure(ctx, []experiments.Spec{spec}, experiments.Params{Filters: 20}, experiments.Options{Seed: 1})
 //
-// Measure returns Results exactly like the named experiments': one Row per
+// [Measure] returns [Results] exactly like the named experiments': one [Row] per
 // item count with the raw per-filter counts, the mean rate, its interval,
 // the theory and whether it lies inside, and notes that check the theory
-// once per group of correlated points. WriteCSV and WriteJSON store them,
-// Merge combines shards of a large run, and package plots draws them. A
-// filter that also reports its size (Sizer, or Stats() as the variants
+// once per group of correlated points. [WriteCSV] and [WriteJSON] store them,
+// [Merge] combines shards of a large run, and package plots draws them. A
+// filter that also reports its size ([Sizer], or Stats() as the variants
 // have) gets its bits per key recorded. See the example of Measure,
 // and bloomlab's compare module, which measures other Go libraries this
 // way.
@@ -36,11 +36,11 @@
 // # Filters for streams
 //
 // A sliding-window filter (one that forgets old items by design) is
-// measured over a stream instead: a WindowSpec says at which stream
+// measured over a stream instead: a [WindowSpec] says at which stream
 // positions to measure its rate, how many of the newest items it promises
 // to hold (checked at every position: a miss is a false negative, an
 // error), and at which positions and ages to measure its recall, the
-// fraction of the items of an age that still test present. MeasureWindow
+// fraction of the items of an age that still test present. [MeasureWindow]
 // returns the same Results; the window experiment is built from it, and
 // bloomlab's compare module measures decred's age-partitioned filter and
 // BoomFilters' stable filter with it.
@@ -48,18 +48,18 @@
 // # Keys of your own
 //
 // By default every filter gets 16-byte keys that any good hash sees as
-// random. A KeySource gives others (Spec.Keys, TimeSpec.Keys, and
-// Params.KeySource for the named experiments): URL-like text, sequential
+// random. A [KeySource] gives others ([Spec.Keys], [TimeSpec.Keys], and
+// [Params.KeySource] for the named experiments): URL-like text, sequential
 // integers, keys sharing a long prefix, a Zipf-skewed stream with repeats,
-// or the lines of a file of your own (KeysFromFile), which each filter
+// or the lines of a file of your own ([KeysFromFile]), which each filter
 // splits into members and queries by a seeded permutation. A hash weakness
 // that random keys hide shows on the structured ones; see ExampleTime for
 // a filter measured on a key file.
 //
 // # Timing your own filter
 //
-// Time measures the speed of any filter by the method of the speed
-// experiment: a TimeSpec says how to build one for n keys, and Time fills
+// [Time] measures the speed of any filter by the method of the speed
+// experiment: a [TimeSpec] says how to build one for n keys, and Time fills
 // filters of each size from inside the cache to beyond it, times Add and
 // Contains of present and of absent keys on one goroutine (keys made
 // between timed runs, the median of several passes), and sets the time
@@ -87,7 +87,7 @@
 //
 // Each point is measured on Filters independently seeded filters: filter f
 // of a group of points (a Spec, or a point of its own) gets a hash seed
-// and a key stream derived by SplitMix64 from (Options.Seed, group, f),
+// and a key stream derived by SplitMix64 from ([Options.Seed], group, f),
 // each is filled with its own keys and queried with Queries keys from a
 // disjoint key space (by default keys are 16 bytes, the space in the top
 // bits of a counter; see KeySource for others). The reported rate is the mean of the filters' rates and its
@@ -100,11 +100,11 @@
 // query luck.
 //
 // At every point each filter is also queried with a sample of the keys
-// inserted into it (all of them up to 10000, Spec.Members): a Bloom filter
+// inserted into it (all of them up to 10000, [Spec.Members]): a Bloom filter
 // must never answer false for one. The rows count the misses
-// (Row.FalseNegatives, a CSV column beside Members), and a filter with
-// any fails the run loudly: Measure, Execute and Merge return the complete
-// results with an error wrapping ErrFalseNegative that names the series,
+// ([Row.FalseNegatives], a CSV column beside Members), and a filter with
+// any fails the run loudly: Measure, [Execute] and Merge return the complete
+// results with an error wrapping [ErrFalseNegative] that names the series,
 // the points and the filters.
 //
 // The checkpoints of one growing filter share its filters, so their marks
@@ -123,12 +123,12 @@
 // run to run; an experiment that measures both, such as growth, measures
 // its rates on all workers first and then its times on one goroutine, with
 // nothing else of the run measuring). A sweep too large for one machine is split with
-// Options.Shard: shard i of N measures the filters f with f mod N = i, and
+// [Options.Shard]: shard i of N measures the filters f with f mod N = i, and
 // Merge combines the N partial results into exactly the unsharded results.
 //
 // # Output
 //
-// WriteCSV and WriteJSON write Results to an io.Writer; ReadJSON reads the
+// WriteCSV and WriteJSON write Results to an io.Writer; [ReadJSON] reads the
 // JSON back. The package never chooses file names, draws nothing (see
 // package plots) and has no command line (see cmd/experiment).
 //

@@ -12,7 +12,7 @@ import (
 
 // ErrInvalidParams is wrapped by every error that reports a parameter,
 // variant, experiment name or shard outside its domain. It is
-// analysis.ErrInvalidParams, the same value (as is
+// [analysis.ErrInvalidParams], the same value (as is
 // variants.ErrInvalidParams), so that errors.Is(err,
 // analysis.ErrInvalidParams) holds for a parameter error of any of the
 // three packages.
@@ -31,7 +31,7 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("experiments: %v: %s: %s", ErrInvalidParams, e.Param, e.Msg)
 }
 
-// Unwrap returns ErrInvalidParams.
+// Unwrap returns [ErrInvalidParams].
 func (e *ParamError) Unwrap() error { return ErrInvalidParams }
 
 func paramError(param, format string, args ...any) error {
@@ -39,7 +39,7 @@ func paramError(param, format string, args ...any) error {
 }
 
 // Params are the parameters of an experiment run. Zero fields take the
-// experiment's defaults (see Experiment.Defaults); Results.Params holds the
+// experiment's defaults (see Experiment.Defaults); [Results.Params] holds the
 // values actually used. Each experiment reads only the fields its
 // documentation names.
 type Params struct {
@@ -78,12 +78,12 @@ type Params struct {
 	// Keys are the numbers of keys of the memory and speed experiments.
 	Keys []uint64 `json:"keys,omitempty"`
 	// KeySource names the source of the keys filters are filled and
-	// queried with (see NewKeySource: "uniform", "url", "sequential",
+	// queried with (see [NewKeySource]: "uniform", "url", "sequential",
 	// "prefix", "zipf" or "file:PATH"); empty means uniform. Only the
-	// experiments whose every point is a Spec (fill, bits, hashes,
+	// experiments whose every point is a [Spec] (fill, bits, hashes,
 	// small-m, hashing, scalable, blocking) take another source.
 	KeySource string `json:"key_source,omitempty"`
-	// Passes is the number of times Time repeats each measurement, whose
+	// Passes is the number of times [Time] repeats each measurement, whose
 	// median it reports, and MinAdds the fewest adds it times per pass.
 	Passes  int    `json:"passes,omitempty"`
 	MinAdds uint64 `json:"min_adds,omitempty"`
@@ -93,7 +93,7 @@ type Params struct {
 }
 
 // Or returns p with its zero fields taken from d: the defaults d of a run
-// filled in where p leaves them zero (nil for the lists). KeySource and
+// filled in where p leaves them zero (nil for the lists). [KeySource] and
 // Quick are p's.
 func (p Params) Or(d Params) Params {
 	p.N = cmp.Or(p.N, d.N)
@@ -197,7 +197,7 @@ type Options struct {
 	// 0 means runtime.GOMAXPROCS(0). Timed experiments (speed, memory)
 	// always run on one.
 	Workers int
-	// Shard selects a share of the filters for a sharded run; see Merge.
+	// Shard selects a share of the filters for a sharded run; see [Merge].
 	Shard Shard
 	// Progress, if not nil, is called after each unit of work with the
 	// number of units done and the total, from one goroutine.

@@ -15,25 +15,25 @@ import (
 	"github.com/bloomlab/bloomlab/variants"
 )
 
-// Filter is what Measure needs of a filter: add a key, and test one. Every
-// variants.Filter is a Filter, and a filter from another library becomes
+// Filter is what [Measure] needs of a filter: add a key, and test one. Every
+// [variants.Filter] is a Filter, and a filter from another library becomes
 // one with a wrapper of a few lines.
 //
 // A Filter may also report its memory, in one of two ways found by type
-// assertion: a Sizer reports the bits of its cells, which the results
+// assertion: a [Sizer] reports the bits of its cells, which the results
 // record as Bits and bits per key; a filter with a method
-// Stats() variants.Stats, as every variants.Filter has, reports its bits,
+// Stats() [variants.Stats], as every variants.Filter has, reports its bits,
 // its number of stages and the false-positive rate its fill implies
-// (Row.Estimated). Stats is used when a filter has both.
+// ([Row.Estimated]). Stats is used when a filter has both.
 type Filter interface {
-	// Add inserts key. It must not keep the slice: Measure writes the
+	// Add inserts key. It must not keep the slice: [Measure] writes the
 	// next key into it once Add returns.
 	Add(key []byte)
 	// Contains reports whether key is possibly in the set.
 	Contains(key []byte) bool
 }
 
-// Sizer is a Filter that reports the memory of its cells in bits.
+// Sizer is a [Filter] that reports the memory of its cells in bits.
 type Sizer interface {
 	Filter
 	// Bits returns the memory of the filter's cells in bits.
@@ -42,7 +42,7 @@ type Sizer interface {
 
 // Spec describes one filter to measure and how: the filter, the numbers of
 // keys at which to measure it, how many filters and queries, and the
-// theory to set beside the measurement. Measure measures it by the method
+// theory to set beside the measurement. [Measure] measures it by the method
 // of the named experiments (see the package documentation), which are
 // themselves built from Specs.
 type Spec struct {
@@ -50,7 +50,7 @@ type Spec struct {
 	// results, so the specs measured together must have distinct names.
 	Name string
 	// New returns an empty filter whose hashing is seeded with seed.
-	// Measure calls it once for every filter measured, with a different
+	// [Measure] calls it once for every filter measured, with a different
 	// seed for each, from several goroutines at once; and once more, with
 	// seed 0, before measuring, so that an error is reported before any
 	// work is done. A filter that cannot take a seed may ignore it: the
@@ -64,13 +64,13 @@ type Spec struct {
 	Items []uint64
 	// Filters is the number of independently seeded filters measured,
 	// and Queries the number of never-inserted keys each filter is queried
-	// with at every item count; zero takes the value of the Params given
-	// to Measure.
+	// with at every item count; zero takes the value of the [Params] given
+	// to [Measure].
 	Filters int
 	Queries uint64
 	// Theory, if not nil, returns the false-positive rate predicted for
 	// the filter holding items keys. Each row then carries it as Theory,
-	// says whether it lies inside the measured interval (Row.Inside), and
+	// says whether it lies inside the measured interval ([Row.Inside]), and
 	// the notes check it once over all the spec's points.
 	Theory func(items uint64) float64
 	// Model names the theory in the results and their notes ("theory" if
@@ -81,10 +81,10 @@ type Spec struct {
 	// when it holds at most Members, otherwise a seeded sample of them
 	// (drawn with replacement from all the keys inserted so far). Zero
 	// takes 10000. A filter that answers false for any of them fails the
-	// measurement with an error wrapping ErrFalseNegative.
+	// measurement with an error wrapping [ErrFalseNegative].
 	Members uint64
 	// Keys is the source of the filter's member and query keys (see
-	// KeySource); nil takes the uniform keys. A file source must hold at
+	// [KeySource]); nil takes the uniform keys. A file source must hold at
 	// least the last item count plus Queries distinct keys.
 	Keys *KeySource
 	// Timed records in each row the mean time per Add and per Contains
@@ -94,7 +94,7 @@ type Spec struct {
 	Timed bool
 }
 
-// Measured is the Experiment of the Results that Measure returns.
+// Measured is the Experiment of the [Results] that [Measure] returns.
 const Measured = "measure"
 
 // Defaults of Measure for the fields of Params left zero.
@@ -105,41 +105,41 @@ const (
 	measureMembers = 10_000
 )
 
-// ErrFalseNegative is wrapped by the error that Measure, Run and Merge
+// ErrFalseNegative is wrapped by the error that [Measure], Run and [Merge]
 // return when a filter answered false for a key inserted into it: the one
 // answer a Bloom filter must never give. The results are returned beside
 // the error, complete, with the false negatives counted in each row
-// (Row.FalseNegatives, Trial.FalseNegatives).
+// ([Row.FalseNegatives], [Trial.FalseNegatives]).
 var ErrFalseNegative = errors.New("false negative")
 
 // Measure measures the filters that specs describe and returns their
-// results: for each spec, one Row per item count, in the order of specs,
+// results: for each spec, one [Row] per item count, in the order of specs,
 // with the raw per-filter counts, the mean rate and its interval, and the
 // theory beside them. The method is the one every named experiment uses
 // (see the package documentation): Filters independently seeded filters,
 // each with its own keys, queried with keys from a disjoint space; the mean
 // of their rates with the Student t interval over them, or the
 // Clopper-Pearson interval of the pooled counts where all are equal. The
-// Results are those of any experiment (Experiment is Measured, Variant the
-// spec's name, or "all" for several specs), so WriteCSV, WriteJSON, Merge
+// [Results] are those of any experiment (Experiment is [Measured], Variant the
+// spec's name, or "all" for several specs), so [WriteCSV], [WriteJSON], [Merge]
 // and the figures of package plots take them unchanged.
 //
 // Measure reads only Filters, Queries and Conf of p: the number of filters
 // and of queries of a spec that leaves its own zero (20 and 100000 if p's
 // are zero too), and the confidence level of the intervals (0.95 if zero).
-// Options work as for Run: the results depend on o.Seed, never on
+// [Options] work as for Run: the results depend on o.Seed, never on
 // o.Workers; with o.Shard set Measure returns one shard's partial results
 // for Merge; a cancelled ctx stops the run and returns ctx's error.
 //
 // At every item count each filter is also queried with Members of its
-// inserted keys (Spec.Members). If any filter answers false for one of
+// inserted keys ([Spec.Members]). If any filter answers false for one of
 // them, Measure measures every point still and then returns the Results
-// together with an error wrapping ErrFalseNegative that names the spec,
+// together with an error wrapping [ErrFalseNegative] that names the spec,
 // the points and the filters: a false negative is never a silent rate.
 //
 // Invalid specs or parameters (no specs, a nil New, an empty, zero or
 // decreasing item count, a theory that is not a rate, another field of p
-// set) give an error wrapping ErrInvalidParams before anything is
+// set) give an error wrapping [ErrInvalidParams] before anything is
 // measured, as does an error or a nil filter from New.
 func Measure(ctx context.Context, specs []Spec, p Params, o Options) (*Results, error) {
 	p, pl, err := planMeasure(specs, p, o)
@@ -219,7 +219,7 @@ func planMeasure(specs []Spec, p Params, o Options) (Params, *Plan, error) {
 // if not nil, then sets the columns the plan adds to each row (the
 // geometry, the classic rate, the target). The group is seeded by key
 // (see [Group.Key]). This is the only place where the rate of a filter
-// against its keys is planned: Measure and the named experiments all come
+// against its keys is planned: [Measure] and the named experiments all come
 // here.
 func (pl *Plan) AddSpec(key string, s Spec, decorate func(*Row)) error {
 	if s.New == nil {

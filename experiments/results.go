@@ -13,8 +13,8 @@ import (
 )
 
 // Results is the outcome of one run of an experiment: its metadata and one
-// Row per measured point. It is plain data: WriteCSV and WriteJSON store
-// it, ReadJSON loads it back, Merge combines shards of it, and package
+// [Row] per measured point. It is plain data: [WriteCSV] and [WriteJSON] store
+// it, [ReadJSON] loads it back, [Merge] combines shards of it, and package
 // plots draws it.
 //
 // Results hold no timestamps and no worker count, so a rerun with the same
@@ -23,9 +23,9 @@ import (
 // a Go map (Bytes of the "go map" series) differ from run to run.
 type Results struct {
 	// Experiment is the experiment's name, for example "fill", or
-	// Measured for the results of Measure.
+	// [Measured] for the results of [Measure].
 	Experiment string `json:"experiment"`
-	// Variant is the variant measured (the spec's name for Measure), or
+	// Variant is the variant measured (the spec's name for [Measure]), or
 	// "all" when the rows cover several.
 	Variant string `json:"variant"`
 	// Params are the parameters of the run, defaults filled in.
@@ -38,7 +38,7 @@ type Results struct {
 	// information, "(devel)" when run from a source tree.
 	ModuleVersion string `json:"module_version"`
 	// Shard is set on the partial results of one shard of a sharded run
-	// (see Options.Shard and Merge), nil on complete results.
+	// (see [Options.Shard] and [Merge]), nil on complete results.
 	Shard *Shard `json:"shard,omitempty"`
 	// Notes are remarks on the results in plain words: points where the
 	// theory lies outside the measured interval, how many independent
@@ -71,7 +71,7 @@ type Row struct {
 	// Hashing is the hash function and index derivation, as
 	// "xxh3/enhanced-double", or a reference scheme such as "md5".
 	Hashing string `json:"hashing,omitempty"`
-	// Keys names the key source of the filters' keys (KeySource.Name)
+	// Keys names the key source of the filters' keys ([KeySource.Name])
 	// where it is not the uniform one.
 	Keys string `json:"keys,omitempty"`
 	// R and S are the tightening ratio and growth factor of a scalable
@@ -85,12 +85,12 @@ type Row struct {
 	// Items is the number of keys inserted (offered to Add) at this point.
 	Items uint64 `json:"items"`
 	// Window is the number of newest items a sliding-window filter
-	// promises to hold at every point (see WindowSpec): the items each
+	// promises to hold at every point (see [WindowSpec]): the items each
 	// filter was checked to hold, at this point, for a rate row.
 	Window uint64 `json:"window,omitempty"`
 	// Age and AgeEnd bound the ages [Age, AgeEnd) of a recall row of a
 	// sliding-window filter: the fraction of the items of these ages (adds
-	// after them) that test present (see WindowSpec).
+	// after them) that test present (see [WindowSpec]).
 	Age    uint64 `json:"age,omitempty"`
 	AgeEnd uint64 `json:"age_end,omitempty"`
 	// Removals is the number of never-inserted keys offered to Remove
@@ -120,7 +120,7 @@ type Row struct {
 	// Queries is the number of queries each filter answered.
 	Queries uint64 `json:"queries,omitempty"`
 	// Members is the number of inserted keys each filter was queried with
-	// to count its false negatives (see Spec.Members), 0 for rows that do
+	// to count its false negatives (see [Spec.Members]), 0 for rows that do
 	// not check them.
 	Members uint64 `json:"members,omitempty"`
 	// FalseNegatives is the number of those keys that tested absent,
@@ -133,7 +133,7 @@ type Row struct {
 	// Rate is the mean over the filters of Count/Queries.
 	Rate float64 `json:"rate"`
 	// Lo and Hi bound the confidence interval of Rate at level
-	// Params.Conf (see Interval).
+	// [Params.Conf] (see Interval).
 	Lo float64 `json:"lo"`
 	Hi float64 `json:"hi"`
 	// Interval names how Lo and Hi were computed: "t" for the Student t
@@ -168,7 +168,7 @@ type Row struct {
 	NsPerAdd   float64 `json:"ns_per_add,omitempty"`
 	NsPerQuery float64 `json:"ns_per_query,omitempty"`
 	// NsPerPresent is the mean time of one Contains of a key the filter
-	// holds (Time; NsPerQuery is then that of an absent key).
+	// holds ([Time]; NsPerQuery is then that of an absent key).
 	NsPerPresent float64 `json:"ns_per_present,omitempty"`
 	// LinesAbsent and LinesPresent are the mean numbers of distinct
 	// 64-byte lines a query of an absent and of a present key reads,
@@ -193,7 +193,7 @@ type Trial struct {
 	// Filter is the filter's index, from 0 to Row.Filters-1.
 	Filter int `json:"filter"`
 	// Count is the number of the row's queries this filter answered
-	// positively (see Row).
+	// positively (see [Row]).
 	Count uint64 `json:"count"`
 	// FalseNegatives is the number of the row's Members inserted keys
 	// this filter answered negatively.
@@ -209,7 +209,7 @@ type Trial struct {
 	NsPerQuery   float64 `json:"ns_per_query,omitempty"`
 	NsPerPresent float64 `json:"ns_per_present,omitempty"`
 	// LinesAbsent, LinesPresent and LinesPredicted are the filter's lines
-	// per query (see Row).
+	// per query (see [Row]).
 	LinesAbsent    float64 `json:"lines_absent,omitempty"`
 	LinesPresent   float64 `json:"lines_present,omitempty"`
 	LinesPredicted float64 `json:"lines_predicted,omitempty"`
@@ -611,7 +611,7 @@ func rateCell(r *Row, x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// WriteCSV writes r as CSV: a header row, then one line per Row with the
+// WriteCSV writes r as CSV: a header row, then one line per [Row] with the
 // point's parameters, filters and queries, the mean rate and its interval,
 // the mean rate estimated from fill, the theory columns and the times.
 // Columns that are empty in every row are left out. The raw per-filter
@@ -651,7 +651,7 @@ func WriteCSV(w io.Writer, r *Results) error {
 }
 
 // WriteJSON writes r as indented JSON, raw per-filter trials included.
-// ReadJSON reads it back into equal Results.
+// [ReadJSON] reads it back into equal [Results].
 func WriteJSON(w io.Writer, r *Results) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -664,7 +664,7 @@ func WriteJSON(w io.Writer, r *Results) error {
 	return nil
 }
 
-// ReadJSON reads Results written by WriteJSON.
+// ReadJSON reads [Results] written by [WriteJSON].
 func ReadJSON(rd io.Reader) (*Results, error) {
 	dec := json.NewDecoder(rd)
 	dec.DisallowUnknownFields()
@@ -693,9 +693,9 @@ func (r Row) template() Row {
 }
 
 // Merge combines the results of all N shards of one sharded run (each run
-// with the same plan, parameters and seed, and Options.Shard i/N for
+// with the same plan, parameters and seed, and [Options.Shard] i/N for
 // i = 0..N-1, in any order) into the results of the unsharded run:
-// WriteCSV and WriteJSON of the merged results write exactly the bytes the
+// [WriteCSV] and [WriteJSON] of the merged results write exactly the bytes the
 // unsharded run writes (up to the time columns, which differ run to run).
 // pl is the plan of the run, made again from the shards' parameters, whose
 // groups and summary the notes need; it is nil for the results of

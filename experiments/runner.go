@@ -19,11 +19,11 @@ import (
 // A Plan is how a measurement that is not a [Spec] or a [WindowSpec]
 // (counters, removals, attacks, estimates of a count) gets the harness's
 // seeding, workers, shards, intervals and notes: build the rows, add a
-// [Group] whose Run measures one filter of it, and call Execute.
-// [Plan.AddSpec] and [Plan.AddWindowSpec] add the groups of Measure and
-// MeasureWindow to a plan, so that a run mixes both kinds.
+// [Group] whose Run measures one filter of it, and call [Execute].
+// [Plan.AddSpec] and [Plan.AddWindowSpec] add the groups of [Measure] and
+// [MeasureWindow] to a plan, so that a run mixes both kinds.
 type Plan struct {
-	// Experiment and Variant name the run in its Results.
+	// Experiment and Variant name the run in its [Results].
 	Experiment string
 	Variant    string
 	// Rows are the points of the run, in the order of the results.
@@ -55,7 +55,7 @@ type Group struct {
 	// not depend on which other groups the run holds, so that a point
 	// measures the same whatever else is measured with it.
 	Key string
-	// Rows are indexes into Plan.Rows.
+	// Rows are indexes into [Plan.Rows].
 	Rows []int
 	// Filters is the number of independently seeded filters measured.
 	Filters int
@@ -79,7 +79,7 @@ type Group struct {
 }
 
 // RunFunc measures one filter of a [Group]: it fills out[i] for the row
-// rows[i], whose plan-time fields it may read. Out has the Filter field
+// rows[i], whose plan-time fields it may read. Out has the [Filter] field
 // already set. It is called from several goroutines at once, once per
 // filter, and should return ctx's error soon after ctx is cancelled.
 type RunFunc func(ctx context.Context, j *Job, rows []*Row, out []Trial) error
@@ -243,11 +243,11 @@ func seeds(seed uint64, key string, f int) (hash, stream uint64) {
 // appended, so a plan is executed once.
 //
 // Execute reads only Conf of p for the intervals, and stores p in the
-// results as the parameters of the run. Options work as for [Measure]:
+// results as the parameters of the run. [Options] work as for [Measure]:
 // the results depend on o.Seed, never on o.Workers; with o.Shard set
 // Execute returns one shard's partial results for [Merge]; a cancelled
 // ctx stops the run and returns ctx's error. A false negative counted by
-// a Run (Trial.FalseNegatives) makes Execute return the results with an
+// a Run ([Trial.FalseNegatives]) makes Execute return the results with an
 // error wrapping [ErrFalseNegative].
 func Execute(ctx context.Context, pl *Plan, p Params, o Options) (*Results, error) {
 	if err := o.Validate(); err != nil {

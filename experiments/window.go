@@ -19,7 +19,7 @@ import (
 // the items of given ages that test present. The age of an item is the
 // number of adds after it: 0 for the newest.
 //
-// MeasureWindow measures WindowSpecs by the method of Measure (independently
+// [MeasureWindow] measures WindowSpecs by the method of [Measure] (independently
 // seeded filters, the mean of their rates and the t interval over them).
 // The window experiment is built from it.
 type WindowSpec struct {
@@ -27,21 +27,21 @@ type WindowSpec struct {
 	// by " recall", of its recall rows.
 	Name string
 	// New returns an empty filter whose hashing is seeded with seed (see
-	// Spec.New).
+	// [Spec.New]).
 	New func(seed uint64) (Filter, error)
 	// Positions are the stream positions at which the rate is measured,
 	// each at least 1 and larger than the one before. Each is one row.
 	Positions []uint64
 	// Filters and Queries are the number of filters, and of
 	// never-inserted keys each is queried with at every position; zero
-	// takes the value of the Params given to MeasureWindow.
+	// takes the value of the [Params] given to [MeasureWindow].
 	Filters int
 	Queries uint64
 	// Window is the number of newest items the filter promises to hold:
 	// at every position every filter is queried with all of its newest
 	// min(Window, position) items, and one that tests absent is a false
-	// negative (Row.FalseNegatives), which makes MeasureWindow return an
-	// error wrapping ErrFalseNegative. Zero checks nothing.
+	// negative ([Row.FalseNegatives]), which makes [MeasureWindow] return an
+	// error wrapping [ErrFalseNegative]. Zero checks nothing.
 	Window uint64
 	// Theory, if not nil, returns the rate predicted after t adds, and
 	// Model names it ("theory" if empty). A negative value means no
@@ -65,12 +65,12 @@ type WindowSpec struct {
 	RecallModel  string
 }
 
-// MeasuredWindow is the Experiment of the Results that MeasureWindow
+// MeasuredWindow is the Experiment of the [Results] that [MeasureWindow]
 // returns.
 const MeasuredWindow = "measure-window"
 
 // MeasureWindow measures the sliding-window filters that specs describe
-// and returns their results: for each spec, one rate Row per position
+// and returns their results: for each spec, one rate [Row] per position
 // (Items the position, Window the spec's window, Members the newest items
 // checked, min(Window, position), BitsPerKey the bits per key of
 // the window, Theory the spec's theory
@@ -82,12 +82,12 @@ const MeasuredWindow = "measure-window"
 // which differ from run to run; every other column depends only on
 // o.Seed.
 //
-// MeasureWindow reads only Filters, Queries and Conf of p, as Measure does.
-// Options work as for Run; sharded results merge with Merge. If a filter
+// MeasureWindow reads only Filters, Queries and Conf of p, as [Measure] does.
+// [Options] work as for Run; sharded results merge with [Merge]. If a filter
 // misses an item of its Window, MeasureWindow measures everything still and
-// returns the results with an error wrapping ErrFalseNegative.
+// returns the results with an error wrapping [ErrFalseNegative].
 //
-// Invalid specs or parameters give an error wrapping ErrInvalidParams
+// Invalid specs or parameters give an error wrapping [ErrInvalidParams]
 // before anything is measured.
 func MeasureWindow(ctx context.Context, specs []WindowSpec, p Params, o Options) (*Results, error) {
 	if len(specs) == 0 {

@@ -10,10 +10,10 @@
 //
 // # Which interval
 //
-// Wilson and ClopperPearson are for a single filter queried n times.
+// [Wilson] and [ClopperPearson] are for a single filter queried n times.
 // Filters built from different seeds have different rates, so a pooled
 // binomial interval over several filters is too narrow; bloomlab's
-// experiments report TInterval over the per-filter rates instead.
+// experiments report [TInterval] over the per-filter rates instead.
 //
 // # Scope
 //

@@ -23,7 +23,7 @@ type Moments struct {
 	VarianceSE float64
 }
 
-// SampleMoments returns the Moments of samples. It reports an error if
+// SampleMoments returns the [Moments] of samples. It reports an error if
 // there are fewer than 2 samples or a sample is NaN or infinite.
 func SampleMoments(samples []float64) (Moments, error) {
 	if len(samples) < 2 {

@@ -58,7 +58,7 @@ func normalQuantile(conf float64) float64 {
 //
 // with z the two-sided normal quantile. It is the interval for the rate of
 // a single filter measured with n independent queries; for several filters
-// use TInterval over their rates, because filters differ. Lo is exactly 0
+// use [TInterval] over their rates, because filters differ. Lo is exactly 0
 // when x = 0 and Hi exactly 1 when x = n. It reports an error if n = 0,
 // x > n or conf is outside (0, 1).
 func Wilson(x, n uint64, conf float64) (Interval, error) {
@@ -169,7 +169,7 @@ type SamplePlan struct {
 // different actual rates (their fills differ), and that between-filter
 // variance adds Var(rate)/F to the variance of the mean whatever Q is; it is
 // ignored here, as is the difference between the normal quantile and the
-// t quantile with F-1 degrees of freedom that TInterval uses. The plan is
+// t quantile with F-1 degrees of freedom that [TInterval] uses. The plan is
 // therefore a lower bound, accurate when the filters are large (their rates
 // then differ little); when it is not, add filters rather than queries.
 //

@@ -10,20 +10,20 @@ import (
 
 // AgePartitionedParams are the parameters of an age-partitioned filter:
 // its geometry (K, L, G and SliceBits) and the options that
-// NewAgePartitionedFor takes beside a window and a rate. The options are
+// [NewAgePartitionedFor] takes beside a window and a rate. The options are
 // embedded, so that p.Blocked, p.Refresh, p.Clock and p.Hashing read as
 // fields of the parameters.
 type AgePartitionedParams struct {
 	// K is the number of slices each key sets (its hashes), K >= 1.
 	K int
 	// L is the number of slices beyond K, L >= 1; K + L <=
-	// analysis.MaxAgeSlices.
+	// [analysis.MaxAgeSlices].
 	L int
 	// G is the number of items per generation, G >= 1: the slices age by
 	// one when the newest holds G items and another arrives.
 	G uint64
 	// SliceBits is the number of bits per slice, a multiple of 64 if
-	// Blocked is set.
+	// [Blocked] is set.
 	SliceBits uint64
 	// AgePartitionedOptions holds the layout (Blocked), the ageing by
 	// time (Refresh, Clock) and the Hashing.
@@ -32,14 +32,14 @@ type AgePartitionedParams struct {
 
 // AgePartitionedOptions are the parameters of an age-partitioned filter
 // other than its geometry: its layout, its ageing by time and its
-// hashing. NewAgePartitionedFor takes them beside the window and the rate
-// it sizes the geometry for; AgePartitionedParams embeds them.
+// hashing. [NewAgePartitionedFor] takes them beside the window and the rate
+// it sizes the geometry for; [AgePartitionedParams] embeds them.
 type AgePartitionedOptions struct {
 	// Blocked selects the blocked layout (format code 15): a key's bits in
 	// all slices lie in one 64-bit word per slice, the words of one index
 	// side by side, so that an insert touches at most three 64-byte lines
 	// and a query at most four when K <= 16 and K + L <= 32 (see
-	// AgePartitioned). Without it each slice is a table of its own
+	// [AgePartitioned]). Without it each slice is a table of its own
 	// (format code 14).
 	Blocked bool
 	// Refresh, when not zero, also ages the slices by time: a generation
@@ -50,7 +50,7 @@ type AgePartitionedOptions struct {
 	// is not called when Refresh is zero.
 	Clock func() time.Time
 	// Hashing holds the hash options; the filter derives its positions
-	// itself and takes only the default derivation (EnhancedDouble).
+	// itself and takes only the default derivation ([EnhancedDouble]).
 	Hashing Hashing
 }
 
@@ -64,45 +64,31 @@ type AgePartitionedOptions struct {
 //
 // # Promise
 //
-// The most recent Window() = L G + 1 keys added always test present, at
-// every phase of the generation cycle: a key stays present until the slice
-// that was its oldest when it was added is dropped, L + 1 shifts later, so
-// a key added last in its generation survives L G more adds, and one added
-// first, (L + 1) G - 1. Older keys are forgotten gradually; the
-// probability that a key of a given age still tests present is
-// analysis.AgePartitioned.Recall. With Refresh set, a shift also happens
-// when the newest slice is Refresh old. A key then tests present as long
-// as fewer than L + 1 shifts have happened since it was added: while every
-// generation ends by time (fewer than G keys arrive per Refresh), that is
-// at least L Refresh after it was added; while every generation ends by
-// count, the last L G + 1 keys as above; when both kinds occur, the key
-// leaves at the (L + 1)-th shift of either kind.
+// The most recent [AgePartitioned.Window] = L G + 1 keys added always test
+// present, at every phase of the generation cycle. Older keys are forgotten
+// gradually; the probability that a key of a given age still tests present
+// is [analysis.AgePartitioned.Recall]. With Refresh set, a shift also
+// happens when the newest slice is Refresh old, and a key tests present as
+// long as fewer than L + 1 shifts of either kind have happened since it was
+// added: at least L Refresh while generations end by time, the last
+// L G + 1 keys while they end by count (argument: paper-notes.md §14a).
 //
 // The false-positive rate moves through a sawtooth over each generation,
 // lowest just after a shift and highest just before one;
-// analysis.AgePartitioned gives it exactly at every position (FPR), its
-// worst and mean, and NewAgePartitionedFor sizes the filter for the worst.
+// [analysis.AgePartitioned] gives it exactly at every position
+// ([analysis.AgePartitioned.FPR]), its worst and mean, and
+// [NewAgePartitionedFor] sizes the filter for the worst.
 //
 // # Indexing
 //
-// Each key is hashed once. Its digest gives the seed s of the wyrand
-// stream of the scalable filter (see Scalable): s = h1 xor rotl(h2, 32),
-// outputs v_t = wyout(s + t wyp0). The slices are a ring of K + L physical
-// slots; a slice keeps its slot while it ages, and the key's position in
-// slot r is fixed by r alone: the low (r even) or high (r odd) half of
-// output r/2 + 1, reduced to the slice by multiply-shift (slices of more
-// than 2^24 bits take output r + 1 whole). Every slot thus gets its own
+// Each key is hashed once; its digest seeds the wyrand stream of
+// [Scalable], and every slot of the ring of K + L slices takes its own
 // output, so the key's positions in different slices are independent, as
-// the exact theory assumes, whichever slots the key's K slices occupy.
-//
-// In the blocked layout a slice of b bits is b/64 words; output 1, reduced
-// to [0, b/64), picks the key's word x, the same in every slot, and the low
-// 6 bits of byte r mod 8 of output 2 + r/8 its bit in slot r. Word x of
-// slot r is word x S + r of the table, S = 8 ceil((K+L)/8), so the words of
-// one index are contiguous and fill whole lines (the table starts on a
-// line). Aging clears one word of every index, a strided pass over the
-// table. The slices are then correlated through x, which costs rate at
-// equal memory; analysis.AgePartitioned.BlockedFPR gives it.
+// the exact theory assumes. In the blocked layout a key's bits in all
+// slices share one word index, so the words of one index fill whole lines;
+// the slices are then correlated, which costs rate at equal memory
+// ([analysis.AgePartitioned.BlockedFPR]). The exact bit layout is in
+// paper-notes.md §14a.
 //
 // # Concurrency
 //
@@ -149,9 +135,9 @@ type AgePartitioned struct {
 }
 
 // NewAgePartitioned returns an empty age-partitioned filter of the given
-// geometry. It reports an error wrapping ErrInvalidParams if K, L or G is
-// 0, K + L exceeds analysis.MaxAgeSlices, SliceBits is 0 (or not a
-// multiple of 64 with Blocked), Refresh is negative, the hashing takes
+// geometry. It reports an error wrapping [ErrInvalidParams] if K, L or G is
+// 0, K + L exceeds [analysis.MaxAgeSlices], SliceBits is 0 (or not a
+// multiple of 64 with [Blocked]), Refresh is negative, the hashing takes
 // another derivation than the default, or the memory cannot be allocated.
 func NewAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 	f, err := newAgePartitioned(p)
@@ -211,15 +197,15 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 // the most recent window keys always test present and whose false-positive
 // rate stays at most fpr at every phase of the generation cycle, with the
 // fewest bits the exact theory allows: K, L, G and SliceBits are those of
-// analysis.AgePartitionedSize (see there for the rule), or of
-// analysis.BlockedAgePartitionedSize if o.Blocked is set. The criterion is
+// [analysis.AgePartitionedSize] (see there for the rule), or of
+// [analysis.BlockedAgePartitionedSize] if o.Blocked is set. The criterion is
 // the rate at the worst point of the cycle, just before a shift, not its
 // mean: a filter sized for the mean would exceed fpr in part of every
 // generation. The sizing favours many slices, which flatten the sawtooth:
 // for a window of 100,000 at rates 1e-1 to 1e-4 the plain layout's mean
-// is within 5% of its worst (analysis.AgePartitioned.MeanFPR gives it). The
-// options o (Blocked, Refresh, Clock, Hashing) are used as given. It
-// reports an error wrapping ErrInvalidParams if window is 0, fpr is
+// is within 5% of its worst ([analysis.AgePartitioned.MeanFPR] gives it). The
+// options o ([Blocked], Refresh, Clock, [Hashing]) are used as given. It
+// reports an error wrapping [ErrInvalidParams] if window is 0, fpr is
 // outside (0, 1), or o is invalid.
 func NewAgePartitionedFor(window uint64, fpr float64, o AgePartitionedOptions) (*AgePartitioned, error) {
 	size := analysis.AgePartitionedSize
@@ -244,11 +230,11 @@ func (f *AgePartitioned) Params() AgePartitionedParams {
 func (f *AgePartitioned) Model() analysis.AgePartitioned { return f.geom }
 
 // Window returns L G + 1, the number of most recent keys that always test
-// present (see AgePartitioned).
+// present (see [AgePartitioned]).
 func (f *AgePartitioned) Window() uint64 { return f.geom.Window() }
 
 // Position returns the number of items in the newest slice, the position c
-// of the generation cycle at which analysis.AgePartitioned.FPR gives the
+// of the generation cycle at which [analysis.AgePartitioned.FPR] gives the
 // rate.
 func (f *AgePartitioned) Position() uint64 { return f.gen[f.front] }
 
@@ -276,7 +262,7 @@ func (f *AgePartitioned) due(now int64) (uint64, error) {
 
 // Tick ages the filter by the time elapsed on its clock, as every
 // mutating call does first, and reports an error wrapping
-// ErrInvalidParams if the clock went back. Without Refresh it does
+// [ErrInvalidParams] if the clock went back. Without Refresh it does
 // nothing.
 func (f *AgePartitioned) Tick() error {
 	if f.refresh == 0 {
@@ -459,10 +445,10 @@ func (f *AgePartitioned) sliceSetBits(r int) uint64 {
 // the filter was built or reset, FillRatio the fraction of set bits.
 // EstimatedFPR is the probability of K consecutive set bits when slice j
 // is set with probability equal to its fill ratio
-// (analysis.RunProbability over the slices a query may use, newest
+// ([analysis.RunProbability] over the slices a query may use, newest
 // first), the filter's rate at its current fill; in the blocked layout it
 // is the rate independent slices of these fills would have, and the
-// filter's own is higher (see analysis.AgePartitioned.BlockedFPR). EstimatedItems is the
+// filter's own is higher (see [analysis.AgePartitioned.BlockedFPR]). EstimatedItems is the
 // number of distinct keys that the fill of the slice of age K-1 implies:
 // that slice received every key of the K newest generations, so it
 // estimates the distinct keys among the last (K-1) G + Position() adds (all

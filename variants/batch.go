@@ -39,7 +39,7 @@ type group struct {
 	rest [batchGroup]uint64
 }
 
-// AddBatch inserts every key of keys (see Batcher).
+// AddBatch inserts every key of keys (see [Batcher]).
 func (f *Blocked) AddBatch(keys [][]byte) {
 	var g group
 	for len(keys) > 0 {
@@ -57,7 +57,7 @@ func (f *Blocked) AddBatch(keys [][]byte) {
 	}
 }
 
-// ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
 func (f *Blocked) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
 	var g group
@@ -75,7 +75,7 @@ func (f *Blocked) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// AddDigestBatch inserts the keys whose digests are ds (see Batcher).
+// AddDigestBatch inserts the keys whose digests are ds (see [Batcher]).
 func (f *Blocked) AddDigestBatch(ds []Digest) {
 	var g group
 	for len(ds) > 0 {
@@ -92,7 +92,7 @@ func (f *Blocked) AddDigestBatch(ds []Digest) {
 	}
 }
 
-// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see Batcher).
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
 func (f *Blocked) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	var g group
@@ -158,7 +158,7 @@ func (f *SplitBlock) containsHashes(h unsafe.Pointer, stride uintptr, n int, out
 	splitContains(f.base(), f.z(), h, stride, n, &out[0])
 }
 
-// AddBatch inserts every key of keys (see Batcher).
+// AddBatch inserts every key of keys (see [Batcher]).
 func (f *SplitBlock) AddBatch(keys [][]byte) {
 	var hs [batchGroup]uint64
 	for len(keys) > 0 {
@@ -170,7 +170,7 @@ func (f *SplitBlock) AddBatch(keys [][]byte) {
 	}
 }
 
-// ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
 func (f *SplitBlock) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
 	var hs [batchGroup]uint64
@@ -183,7 +183,7 @@ func (f *SplitBlock) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// AddDigestBatch inserts the keys whose digests are ds (see Batcher); it
+// AddDigestBatch inserts the keys whose digests are ds (see [Batcher]); it
 // uses each digest's H1.
 func (f *SplitBlock) AddDigestBatch(ds []Digest) {
 	if len(ds) == 0 {
@@ -192,7 +192,7 @@ func (f *SplitBlock) AddDigestBatch(ds []Digest) {
 	f.addHashes(unsafe.Pointer(&ds[0].H1), unsafe.Sizeof(Digest{}), len(ds))
 }
 
-// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see Batcher).
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
 func (f *SplitBlock) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	if len(ds) == 0 {
@@ -213,7 +213,7 @@ func (f *AgePartitioned) blockOf(s uint64) unsafe.Pointer {
 	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), uintptr(reduce(wyout(s+wyp0), f.blks))*f.step)
 }
 
-// AddBatch inserts every key of keys in order (see Batcher).
+// AddBatch inserts every key of keys in order (see [Batcher]).
 func (f *AgePartitioned) AddBatch(keys [][]byte) {
 	f.Tick()
 	if !f.blocked {
@@ -239,7 +239,7 @@ func (f *AgePartitioned) AddBatch(keys [][]byte) {
 }
 
 // AddDigestBatch inserts the keys whose digests are ds, in order (see
-// Batcher).
+// [Batcher]).
 func (f *AgePartitioned) AddDigestBatch(ds []Digest) {
 	f.Tick()
 	if !f.blocked {
@@ -262,7 +262,7 @@ func (f *AgePartitioned) AddDigestBatch(ds []Digest) {
 	}
 }
 
-// ContainsBatch sets out[i] to Contains(keys[i]) (see Batcher).
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
 func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
 	live := f.live()
@@ -287,7 +287,7 @@ func (f *AgePartitioned) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see Batcher).
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
 func (f *AgePartitioned) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	live := f.live()

@@ -14,9 +14,9 @@ import (
 // given: 512 bits, one 64-byte cache line.
 const DefaultBlockBits = 512
 
-// MinBlockBits and MaxBlockBits bound the block size of a blocked filter
+// [MinBlockBits] and [MaxBlockBits] bound the block size of a blocked filter
 // (and of the blocked stages of a scalable one), a power of two.
-// MaxBlockBits is analysis.MaxBlockBits, the bound of the theory's
+// MaxBlockBits is [analysis.MaxBlockBits], the bound of the theory's
 // blocked-filter functions.
 const (
 	MinBlockBits = 64
@@ -29,8 +29,8 @@ const (
 // therefore touches one block, one cache line at the default B = 512,
 // where a standard filter touches k lines; the price is a slightly higher
 // false-positive rate at equal memory, because blocks receive unequal
-// numbers of keys (analysis.BlockedFPR gives the exact rate, and
-// NewBlockedFor sizes the filter with that penalty included).
+// numbers of keys ([analysis.BlockedFPR] gives the exact rate, and
+// [NewBlockedFor] sizes the filter with that penalty included).
 //
 // The digest's first half picks the block, by multiply-shift over the
 // number of blocks; the second half gives the k bit positions inside it,
@@ -39,7 +39,7 @@ const (
 // golden-ratio constant). The positions are thus as good as independent
 // and uniform, with replacement: two of a key's positions may coincide,
 // exactly as the theory assumes. This indexing is the filter's own: the
-// hashing's Derivation must be the default (EnhancedDouble), and the
+// hashing's [Derivation] must be the default ([EnhancedDouble]), and the
 // constructors reject the others rather than silently ignore them.
 //
 // The table is aligned to 64 bytes in memory, so that a block of 512 bits
@@ -81,8 +81,8 @@ func checkOwnIndexing(variant string, h Hashing) error {
 }
 
 // BlockedParams are the parameters of a blocked filter: its geometry, the
-// size of its blocks and its hashing. The Geometry is embedded, so that
-// the result of BlockedGeometry goes in whole, its capacity included, and
+// size of its blocks and its hashing. The [Geometry] is embedded, so that
+// the result of [BlockedGeometry] goes in whole, its capacity included, and
 // p.Bits, p.Hashes and p.Capacity read as fields of the parameters:
 //
 //	g, err := variants.BlockedGeometry(capacity, fpr, 1024)
@@ -92,18 +92,18 @@ type BlockedParams struct {
 	// Geometry gives the bits m, rounded up to a whole number of blocks,
 	// the bits k a key sets in its block, and the capacity (0 if unknown).
 	Geometry
-	// BlockBits is the block size B, a power of two from MinBlockBits to
-	// MaxBlockBits; 0 means DefaultBlockBits.
+	// BlockBits is the block size B, a power of two from [MinBlockBits] to
+	// [MaxBlockBits]; 0 means [DefaultBlockBits].
 	BlockBits int
 	// Hashing holds the hash options; the filter derives its positions
-	// itself and takes only the default derivation (EnhancedDouble).
+	// itself and takes only the default derivation ([EnhancedDouble]).
 	Hashing Hashing
 }
 
 // NewBlocked returns an empty blocked filter of p.Hashes bits per key in
-// blocks of p.BlockBits bits (0 means DefaultBlockBits), with p.Bits
-// rounded up to a whole number of blocks; Geometry reports the bits
-// actually built. BlockedGeometry sizes one for a capacity.
+// blocks of p.BlockBits bits (0 means [DefaultBlockBits]), with p.Bits
+// rounded up to a whole number of blocks; [Geometry] reports the bits
+// actually built. [BlockedGeometry] sizes one for a capacity.
 func NewBlocked(p BlockedParams) (*Blocked, error) {
 	g, blockBits, h := p.Geometry, p.BlockBits, p.Hashing
 	if blockBits == 0 {
@@ -138,9 +138,9 @@ func newBlocked(c bitCore, m, b uint64) *Blocked {
 }
 
 // NewBlockedFor returns an empty blocked filter with blocks of
-// DefaultBlockBits bits, sized by BlockedGeometry for capacity items at
+// [DefaultBlockBits] bits, sized by [BlockedGeometry] for capacity items at
 // false-positive rate fpr. For other block sizes, build
-// NewBlocked(BlockedParams{Geometry: g, BlockBits: b, Hashing: h}) with g
+// [NewBlocked](BlockedParams{[Geometry]: g, BlockBits: b, [Hashing]: h}) with g
 // from BlockedGeometry(capacity, fpr, b).
 func NewBlockedFor(capacity uint64, fpr float64, h Hashing) (*Blocked, error) {
 	g, err := BlockedGeometry(capacity, fpr, DefaultBlockBits)
@@ -275,7 +275,7 @@ func (f *Blocked) BlockBits() int { return int(f.blockBits) }
 // uniformly and then k positions in it with replacement. Blocks describes
 // the spread of the blocks' fill. EstimatedItems is the sum over blocks of
 // each block's estimate as a standard filter of B bits, +Inf if a block is
-// full (analysis.BlockedEstimateError predicts its error).
+// full ([analysis.BlockedEstimateError] predicts its error).
 func (f *Blocked) Stats() Stats {
 	wordsPer := int(f.blockBits / 64)
 	bs, est := blockSpread(f.words, wordsPer, func(block []uint64) float64 {

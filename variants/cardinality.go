@@ -125,25 +125,25 @@ func blockEstimate(words []uint64, wordsPer int, scale float64) float64 {
 // B from each filter's fill, the union from the OR of their cells
 // (exactly the filter that adding both sets would have built), the
 // intersection by inclusion-exclusion, A + B - Union, not clamped (see
-// analysis.SetEstimate). It reads both filters
+// [analysis.SetEstimate]). It reads both filters
 // and may run concurrently with their Contains.
 //
-// The filters must be of the same variant (Standard, Partitioned,
-// Counting, Blocked, SplitBlock or ConcurrentStandard) and, as for Union,
+// The filters must be of the same variant ([Standard], [Partitioned],
+// [Counting], [Blocked], [SplitBlock] or [ConcurrentStandard]) and, as for Union,
 // have the same geometry and hashing; otherwise EstimateSets returns an
-// error wrapping ErrIncompatible that names every difference. Scalable
+// error wrapping [ErrIncompatible] that names every difference. [Scalable]
 // filters always give that error: a key's stage depends on the order in
 // which keys arrived, so the stages of two filters do not line up. For a
 // counting filter the cells are its non-zero counters, and A and B are
 // estimated from those too (not from the exact counter sums), so that the
 // three estimates are alike. A nil filter gives an error wrapping
-// ErrInvalidParams.
+// [ErrInvalidParams].
 //
 // If the union's cells are all set (for a blocked or split-block filter,
 // if any block of the union is full), the union cannot be estimated:
 // Union is +Inf, Intersection and Jaccard are NaN, A and B are as
 // estimated (+Inf if saturated themselves), and the error wraps
-// ErrSaturated.
+// [ErrSaturated].
 //
 // package analysis predicts the errors of these estimates
 // (FillEstimator.SetError) for standard and partitioned filters, and for

@@ -2,7 +2,7 @@ package variants
 
 import "github.com/bloomlab/bloomlab/analysis"
 
-// FreshCells implements FreshCounter.
+// FreshCells implements [FreshCounter].
 func (f *Standard) FreshCells(d Digest) int {
 	n := 0
 	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
@@ -15,7 +15,7 @@ func (f *Standard) FreshCells(d Digest) int {
 	return n
 }
 
-// FreshCells implements FreshCounter.
+// FreshCells implements [FreshCounter].
 func (f *Partitioned) FreshCells(d Digest) int {
 	n, base := 0, uint64(0)
 	f.hashing.eachValue(d, f.k, true, func(g uint64) bool {
@@ -29,7 +29,7 @@ func (f *Partitioned) FreshCells(d Digest) int {
 	return n
 }
 
-// FreshCells implements FreshCounter, with the positions Blocked.set takes
+// FreshCells implements [FreshCounter], with the positions [Blocked].set takes
 // in the block d.H1 picks.
 func (f *Blocked) FreshCells(d Digest) int {
 	block := f.words[reduce(d.H1, f.blocks)*(f.blockBits/64):][:f.blockBits/64]
@@ -51,7 +51,7 @@ func (f *Blocked) FreshCells(d Digest) int {
 	}
 }
 
-// FreshCells implements FreshCounter: the probes that find a zero counter.
+// FreshCells implements [FreshCounter]: the probes that find a zero counter.
 func (f *Counting) FreshCells(d Digest) int {
 	n := 0
 	f.hashing.eachValue(d, f.k, false, func(g uint64) bool {
@@ -64,7 +64,7 @@ func (f *Counting) FreshCells(d Digest) int {
 	return n
 }
 
-// FreshCells implements FreshCounter, in the stage that would take the
+// FreshCells implements [FreshCounter], in the stage that would take the
 // add.
 func (f *Scalable) FreshCells(d Digest) int {
 	i := f.live - 1
@@ -87,7 +87,7 @@ func (f *Scalable) FreshCells(d Digest) int {
 	return st.f.FreshCells(d.remix(i))
 }
 
-// FreshCells implements FreshCounter: the clear cells among the k probes
+// FreshCells implements [FreshCounter]: the clear cells among the k probes
 // of the stage that would take AddDigest(d), the newest, or k if the add
 // would open a new, empty stage.
 func (f *Dynamic) FreshCells(d Digest) int {
@@ -107,7 +107,7 @@ func (f *Dynamic) FreshCells(d Digest) int {
 	return n
 }
 
-// FreshCells implements FreshCounter: the clear bits among the probes of
+// FreshCells implements [FreshCounter]: the clear bits among the probes of
 // the link that would take the add, the newest, or its hashes if the add
 // would open a new link. Like FreshCells of the other filters it does not
 // test the chain first, which RedisBloom's add does.

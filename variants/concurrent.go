@@ -12,21 +12,21 @@ import (
 // OR operations, only for the bits it found clear (so that a filling
 // filter does not keep writing to shared cache lines); no path takes a
 // lock. An atomic OR costs more than a plain one, so from one goroutine it
-// fills more slowly than a Standard; see BenchmarkConcurrentFill.
+// fills more slowly than a [Standard]; see BenchmarkConcurrentFill.
 //
 // For the same geometry and hashing it sets the same bits as a Standard
 // and answers every query the same way, and it writes the standard format
-// (see FormatVersion), so a filter filled concurrently can be saved and
+// (see [FormatVersion]), so a filter filled concurrently can be saved and
 // loaded as a Standard, and the other way round.
 //
-// Add, AddDigest, TestAndAdd, TestAndAddDigest, Contains, ContainsDigest, Stats,
+// Add, AddDigest, TestAndAdd, TestAndAddDigest, Contains, ContainsDigest, [Stats],
 // MarshalBinary and WriteTo are safe for concurrent use with each other.
 // A key is guaranteed to test present once its Add has returned; a
 // Contains that overlaps the Add of the same key may report either
 // answer. Reset, UnmarshalBinary and ReadFrom need exclusive access.
 //
-// The zero value is not a filter; build one with NewConcurrentStandard or
-// NewConcurrentStandardFor.
+// The zero value is not a filter; build one with [NewConcurrentStandard] or
+// [NewConcurrentStandardFor].
 type ConcurrentStandard struct {
 	words    []uint64 // accessed only through sync/atomic, except by Reset and ReadFrom
 	m        uint64
@@ -51,7 +51,7 @@ type stripe struct {
 
 // NewConcurrentStandard returns an empty concurrent standard filter with
 // geometry g, capacity g.Capacity. Its parameters are checked as
-// NewStandard checks them.
+// [NewStandard] checks them.
 func NewConcurrentStandard(g Geometry, h Hashing) (*ConcurrentStandard, error) {
 	s, err := NewStandard(g, h)
 	if err != nil {
@@ -63,7 +63,7 @@ func NewConcurrentStandard(g Geometry, h Hashing) (*ConcurrentStandard, error) {
 }
 
 // NewConcurrentStandardFor returns an empty concurrent standard filter
-// sized by StandardGeometry for capacity items at false-positive rate fpr.
+// sized by [StandardGeometry] for capacity items at false-positive rate fpr.
 func NewConcurrentStandardFor(capacity uint64, fpr float64, h Hashing) (*ConcurrentStandard, error) {
 	s, err := NewStandardFor(capacity, fpr, h)
 	if err != nil {
@@ -178,7 +178,7 @@ func (f *ConcurrentStandard) containsProbe(d Digest) bool {
 // of the same new key may both report it absent, and a TestAndAdd that
 // overlaps the Add of the same key may report either answer. Without
 // concurrent calls on the same key it answers as
-// Standard.TestAndAddDigest.
+// [Standard.TestAndAddDigest].
 func (f *ConcurrentStandard) TestAndAddDigest(d Digest) bool {
 	var p probe
 	p.init(d, f.hashing)

@@ -15,8 +15,8 @@ import (
 // counter. Widths 2, 4 (the default), 8 and 16 are supported, so that no
 // counter straddles two words.
 //
-// Counting derives exactly the indexes that a Standard filter with the same
-// Geometry and Hashing derives, and a counter is non-zero where that
+// Counting derives exactly the indexes that a [Standard] filter with the same
+// [Geometry] and [Hashing] derives, and a counter is non-zero where that
 // filter's bit is set. Its false-positive rate is therefore that of the
 // standard filter, and while no counter saturates, a counting filter that
 // added a set A and removed a subset B of it answers every query exactly as
@@ -25,7 +25,7 @@ import (
 // Counters saturate and stick: a counter at its maximum 2^w - 1 is never
 // incremented or decremented again. Overflow therefore never causes a false
 // negative; a saturated counter only stays set for good, raising the
-// false-positive rate slightly. Stats reports how many counters are
+// false-positive rate slightly. [Stats] reports how many counters are
 // saturated.
 //
 // Removal is safe only for keys that were added. Removing a key that was
@@ -48,21 +48,21 @@ type Counting struct {
 	hashing  Hashing
 }
 
-// DefaultCounterWidth is the counter width of a Counting filter built with
+// DefaultCounterWidth is the counter width of a [Counting] filter built with
 // Width 0: 4 bits, which Fan et al. (2000) show overflows with negligible
 // probability in a filter sized for its load.
 const DefaultCounterWidth = 4
 
 // CountingParams are the parameters of a counting filter: its geometry,
-// the width of its counters and its hashing. The Geometry is embedded, as
-// in BlockedParams, so that the result of a sizing function goes in whole,
+// the width of its counters and its hashing. The [Geometry] is embedded, as
+// in [BlockedParams], so that the result of a sizing function goes in whole,
 // its capacity included.
 type CountingParams struct {
 	// Geometry gives the counters m (as Bits), the hashes k and the
 	// capacity (0 if unknown).
 	Geometry
 	// Width is the bits per counter, w: 2, 4, 8 or 16; 0 means
-	// DefaultCounterWidth.
+	// [DefaultCounterWidth].
 	Width int
 	// Hashing holds the hash options.
 	Hashing Hashing
@@ -70,8 +70,8 @@ type CountingParams struct {
 
 // NewCounting returns an empty counting filter of p.Bits counters of
 // p.Width bits each and p.Hashes hashes. Width 0 means
-// DefaultCounterWidth; other valid widths are 2, 4, 8 and 16.
-// StandardGeometry and ExactStandardGeometry size one for a capacity.
+// [DefaultCounterWidth]; other valid widths are 2, 4, 8 and 16.
+// [StandardGeometry] and [ExactStandardGeometry] size one for a capacity.
 func NewCounting(p CountingParams) (*Counting, error) {
 	g, width, h := p.Geometry, p.Width, p.Hashing
 	if err := g.validate(); err != nil {
@@ -105,10 +105,10 @@ func NewCounting(p CountingParams) (*Counting, error) {
 }
 
 // NewCountingFor returns an empty counting filter with the geometry
-// StandardGeometry gives for capacity items at false-positive rate fpr (m
-// counters, k hashes), and counters of DefaultCounterWidth bits. For
-// other widths, build NewCounting(CountingParams{Geometry: g, Width: w,
-// Hashing: h}) with g from StandardGeometry(capacity, fpr).
+// [StandardGeometry] gives for capacity items at false-positive rate fpr (m
+// counters, k hashes), and counters of [DefaultCounterWidth] bits. For
+// other widths, build [NewCounting](CountingParams{[Geometry]: g, Width: w,
+// [Hashing]: h}) with g from StandardGeometry(capacity, fpr).
 func NewCountingFor(capacity uint64, fpr float64, h Hashing) (*Counting, error) {
 	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {

@@ -50,23 +50,23 @@
 // [ConcurrentStandard], [SplitBlock]); a family with more parameters takes a
 // params struct, New<Type>(<Type>Params) ([Blocked], [Counting], [Scalable],
 // [Dynamic], [RedisBloom], [AgePartitioned]). Sizing is one pattern,
-// <Family>Geometry(capacity, fpr) (Geometry, error): [StandardGeometry] (the
+// <Family>[Geometry](capacity, fpr) (Geometry, error): [StandardGeometry] (the
 // classic rule, also a partitioned filter's), [ExactStandardGeometry],
 // [ExactPartitionedGeometry], [BlockedGeometry] (with a block size) and
 // [SplitBlockGeometry]. The Geometry they return records the capacity, which
-// the filter built from it reports in Stats. New<Type>For(capacity, fpr,
+// the filter built from it reports in [Stats]. New<Type>For(capacity, fpr,
 // h) is the one-line form with the classic or the default sizing;
 // [NewAgePartitionedFor] takes the options other than the geometry
 // ([AgePartitionedOptions]).
 //
-// # Hashing
+// # [Hashing]
 //
 // Each key is hashed once into a [Digest] by a seeded 128-bit hash chosen
-// in [Hashing]: XXH3 (the default), MetroHash, or [SipHash] under a secret
+// in [Hashing]: [XXH3] (the default), MetroHash, or [SipHash] under a secret
 // key. The k cell indexes come from the digest by enhanced double hashing
 // in wrapping 64-bit arithmetic, reduced to the table by multiply-shift;
 // plain double hashing, triple hashing and k independent hashes are
-// research options ([Derivation]). Blocked, SplitBlock and RedisBloom index
+// research options ([Derivation]). [Blocked], [SplitBlock] and [RedisBloom] index
 // by their own rules, and growing and age-partitioned filters draw their
 // positions from a per-key random stream (see each type). Sizes and
 // indexes are 64-bit: filters of more than 2^32 bits work.
@@ -76,7 +76,7 @@
 // The theory's rates hold for keys that do not depend on the hash. A seed
 // is for reproducibility, not secrecy: whoever knows it can choose keys
 // that fill a filter fast or test present. When others choose the keys,
-// use Hashing{Kind: SipHash, Key: NewKey()}. A saved keyed filter holds its
+// use Hashing{Kind: [SipHash], Key: [NewKey]()}. A saved keyed filter holds its
 // key and is as secret as the key. paper-notes.md §12 measures both.
 //
 // # Speed

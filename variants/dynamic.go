@@ -14,36 +14,33 @@ type DynamicParams struct {
 	// P is the design false-positive rate of one stage, 0 < P < 1. The
 	// filter's rate grows with its stages, to about L P with L stages.
 	P float64
-	// Hashing holds the hash options; its Derivation must be the default
-	// (the stages take the stream derivation, see Dynamic).
+	// Hashing holds the hash options; its [Derivation] must be the default
+	// (the stages take the stream derivation, see [Dynamic]).
 	Hashing Hashing
 }
 
 // Dynamic is a dynamic Bloom filter (Guo, Wu, Chen, Luo and Yuan, "The
 // Dynamic Bloom Filters", IEEE TKDE 22(1), 2010): a list of stages of one
-// geometry, each sized for N items at rate P (analysis.Dynamic gives the
+// geometry, each sized for N items at rate P ([analysis.Dynamic] gives the
 // geometry: k partitioned slices of the classic size). Add puts a key
 // into the newest stage, and the add that finds the newest stage holding
 // N items opens a new one. Nothing tightens: the filter's rate at L full
 // stages is 1 - (1 - f)^L, about L times a stage's rate f, which is what
-// Almeida's scalable filter answers with tightening (see Scalable).
+// Almeida's scalable filter answers with tightening (see [Scalable]).
 //
 // Add inserts every key, as Guo et al.'s filter does, also a key that
 // already tests present: a repeated key takes room in the newest stage
-// again, and Stats.Items counts every Add. TestAndAdd, which tests the
+// again, and [Stats.Items] counts every Add. TestAndAdd, which tests the
 // key anyway, inserts it only if it tests absent.
 //
-// The stages hash independently, as the compound rate
-// 1 - prod(1 - f_i) of analysis.Dynamic.FPR assumes: each key is hashed
-// once, and stage i takes its slices' positions from the stretch of k
-// outputs of the key's wyrand stream that starts at output k i + 1 (half
-// an output per slice for slices of at most 2^24 bits, a whole one for
-// larger slices), by the stream derivation of the scalable filter (see
-// Scalable for why the positions of one key and of different keys then
-// behave as independent uniform ones), so no two stages read the same
-// output of a key's stream.
+// The stages hash independently, as the compound rate 1 - prod(1 - f_i) of
+// [analysis.Dynamic.FPR] assumes: each key is hashed once, and stage i takes
+// its slices' positions from the stretch of k outputs of the key's wyrand
+// stream that starts at output k i + 1, by the stream derivation of
+// [Scalable] (half an output per slice for slices of at most 2^24 bits, a
+// whole one for larger slices; derivation: paper-notes.md §4b).
 //
-// If a stage cannot be added (beyond analysis.MaxDynamicStages, or its
+// If a stage cannot be added (beyond [analysis.MaxDynamicStages], or its
 // memory cannot be allocated), the filter keeps working: keys go into the
 // newest stage beyond its capacity. Err reports the error.
 //
@@ -64,7 +61,7 @@ type Dynamic struct {
 }
 
 // NewDynamic returns an empty dynamic filter with one stage. It reports an
-// error wrapping ErrInvalidParams if a parameter is outside its domain or
+// error wrapping [ErrInvalidParams] if a parameter is outside its domain or
 // the first stage cannot be built.
 func NewDynamic(p DynamicParams) (*Dynamic, error) {
 	if err := checkOwnIndexing("dynamic", p.Hashing); err != nil {

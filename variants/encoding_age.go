@@ -42,7 +42,7 @@ func (f *AgePartitioned) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion (codes 14 and 15): its hashing, K, L, G, slice bits,
+// [FormatVersion] (codes 14 and 15): its hashing, K, L, G, slice bits,
 // refresh interval and the start of the newest generation, the slot of
 // the newest slice, the item count, the items of each slot's generation
 // and the words. The clock itself is not saved: a loaded filter reads
@@ -68,7 +68,7 @@ func (f *AgePartitioned) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the age-partitioned filter encoded in
-// data, of either layout (see FormatVersion for the format and the
+// data, of either layout (see [FormatVersion] for the format and the
 // errors). The loaded filter answers every query as the one saved and
 // ages as it would have; with a refresh interval it reads time.Now (see
 // SetClock). On error f is unchanged.
@@ -78,14 +78,14 @@ func (f *AgePartitioned) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the age-partitioned filter read from r, reading
 // exactly the encoding that WriteTo writes and nothing after it. It
-// returns the number of bytes read. See FormatVersion. On error f is
+// returns the number of bytes read. See [FormatVersion]. On error f is
 // unchanged.
 func (f *AgePartitioned) ReadFrom(r io.Reader) (int64, error) {
 	return readInto(f, r, (*decoder).readAgePartitioned)
 }
 
 // SetClock makes the filter read the time from clock (nil: time.Now), as
-// AgePartitionedParams.Clock does, for a filter that was loaded.
+// [AgePartitionedParams].Clock does, for a filter that was loaded.
 func (f *AgePartitioned) SetClock(clock func() time.Time) {
 	if clock == nil {
 		clock = time.Now

@@ -83,7 +83,7 @@ func errZero(typ string) error {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion: its hashing, geometry, capacity, item count and bits. The
+// [FormatVersion]: its hashing, geometry, capacity, item count and bits. The
 // encoding is FormatVersion's header, 28 bytes of parameters, the
 // ceil(m/64) words of bits and a 4-byte checksum.
 //
@@ -107,7 +107,7 @@ func (f *Standard) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the standard filter encoded in data
-// (see FormatVersion for the format and the errors). The loaded filter
+// (see [FormatVersion] for the format and the errors). The loaded filter
 // answers every query as the one saved: same hashing, seed, geometry and
 // bits, capacity and item count. On error f is unchanged.
 func (f *Standard) UnmarshalBinary(data []byte) error {
@@ -120,7 +120,7 @@ func (f *Standard) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the standard filter read from r, reading exactly
 // the encoding that WriteTo writes and nothing after it. It returns the
-// number of bytes read. See FormatVersion for the format, the bound on the
+// number of bytes read. See [FormatVersion] for the format, the bound on the
 // memory it allocates before the bits arrive, and the errors. On error f is
 // unchanged.
 func (f *Standard) ReadFrom(r io.Reader) (int64, error) {
@@ -186,7 +186,7 @@ func (f *ConcurrentStandard) encodedSize() uint64 {
 }
 
 // MarshalBinary encodes the filter in the standard format (see
-// FormatVersion and Standard.MarshalBinary). It may run while other
+// [FormatVersion] and [Standard.MarshalBinary]). It may run while other
 // goroutines add keys; the encoding then holds every key whose Add
 // returned before MarshalBinary was called, and its item count may miss
 // keys whose bits it holds.
@@ -208,7 +208,7 @@ func (f *ConcurrentStandard) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the standard filter encoded in data, as
-// Standard.UnmarshalBinary does. It needs exclusive access. On error f is
+// [Standard.UnmarshalBinary] does. It needs exclusive access. On error f is
 // unchanged.
 func (f *ConcurrentStandard) UnmarshalBinary(data []byte) error {
 	g, err := unmarshal(data, (*decoder).readStandard)
@@ -219,7 +219,7 @@ func (f *ConcurrentStandard) UnmarshalBinary(data []byte) error {
 }
 
 // ReadFrom replaces f with the standard filter read from r, as
-// Standard.ReadFrom does. It needs exclusive access. On error f is
+// [Standard.ReadFrom] does. It needs exclusive access. On error f is
 // unchanged.
 func (f *ConcurrentStandard) ReadFrom(r io.Reader) (int64, error) {
 	d := newDecoder(r)
@@ -241,7 +241,7 @@ func (f *Partitioned) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion: its hashing, slice size, number of slices, capacity, item
+// [FormatVersion]: its hashing, slice size, number of slices, capacity, item
 // count and bits. The encoding is FormatVersion's header, 28 bytes of
 // parameters, the k ceil(b/64) words of the slices and a 4-byte checksum.
 //
@@ -264,7 +264,7 @@ func (f *Partitioned) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the partitioned filter encoded in data
-// (see FormatVersion for the format and the errors). The loaded filter
+// (see [FormatVersion] for the format and the errors). The loaded filter
 // answers every query as the one saved. On error f is unchanged.
 func (f *Partitioned) UnmarshalBinary(data []byte) error {
 	g, err := unmarshal(data, (*decoder).readPartitioned)
@@ -276,7 +276,7 @@ func (f *Partitioned) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the partitioned filter read from r, reading
 // exactly the encoding that WriteTo writes and nothing after it. It returns
-// the number of bytes read. See FormatVersion. On error f is unchanged.
+// the number of bytes read. See [FormatVersion]. On error f is unchanged.
 func (f *Partitioned) ReadFrom(r io.Reader) (int64, error) {
 	d := newDecoder(r)
 	g, err := d.readPartitioned()
@@ -402,7 +402,7 @@ func (f *Blocked) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion: its hashing, bits, hashes, block bits, capacity, item
+// [FormatVersion]: its hashing, bits, hashes, block bits, capacity, item
 // count and bits. The encoding is FormatVersion's header, 32 bytes of
 // parameters, the m/64 words of the blocks and a 4-byte checksum.
 //
@@ -425,7 +425,7 @@ func (f *Blocked) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the blocked filter encoded in data (see
-// FormatVersion for the format and the errors). The loaded filter answers
+// [FormatVersion] for the format and the errors). The loaded filter answers
 // every query as the one saved. On error f is unchanged.
 func (f *Blocked) UnmarshalBinary(data []byte) error {
 	return loadInto(f, data, expectThen(codeBlocked, (*decoder).blocked))
@@ -433,7 +433,7 @@ func (f *Blocked) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the blocked filter read from r, reading exactly
 // the encoding that WriteTo writes and nothing after it. It returns the
-// number of bytes read. See FormatVersion. On error f is unchanged.
+// number of bytes read. See [FormatVersion]. On error f is unchanged.
 func (f *Blocked) ReadFrom(r io.Reader) (int64, error) {
 	return readInto(f, r, expectThen(codeBlocked, (*decoder).blocked))
 }
@@ -489,7 +489,7 @@ func (f *SplitBlock) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion: its hashing, bits, capacity, item count and bits. The
+// [FormatVersion]: its hashing, bits, capacity, item count and bits. The
 // encoding is FormatVersion's header, 28 bytes of parameters, the m/64
 // words of the blocks (the Parquet bitset, see AppendBitset) and a 4-byte
 // checksum.
@@ -513,7 +513,7 @@ func (f *SplitBlock) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the split-block filter encoded in data
-// (see FormatVersion for the format and the errors). The loaded filter
+// (see [FormatVersion] for the format and the errors). The loaded filter
 // answers every query as the one saved. On error f is unchanged.
 func (f *SplitBlock) UnmarshalBinary(data []byte) error {
 	return loadInto(f, data, expectThen(codeSplitBlock, (*decoder).splitBlock))
@@ -521,7 +521,7 @@ func (f *SplitBlock) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the split-block filter read from r, reading
 // exactly the encoding that WriteTo writes and nothing after it. It
-// returns the number of bytes read. See FormatVersion. On error f is
+// returns the number of bytes read. See [FormatVersion]. On error f is
 // unchanged.
 func (f *SplitBlock) ReadFrom(r io.Reader) (int64, error) {
 	return readInto(f, r, expectThen(codeSplitBlock, (*decoder).splitBlock))

@@ -25,7 +25,7 @@ func (f *Counting) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion: its hashing, geometry, counter width, capacity, item count
+// [FormatVersion]: its hashing, geometry, counter width, capacity, item count
 // and counters. The encoding is FormatVersion's header, 29 bytes of
 // parameters, the ceil(m w/64) words of packed counters and a 4-byte
 // checksum.
@@ -50,7 +50,7 @@ func (f *Counting) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the counting filter encoded in data (see
-// FormatVersion for the format and the errors). The loaded filter has the
+// [FormatVersion] for the format and the errors). The loaded filter has the
 // same counters, saturated ones included, and so answers every query and
 // every Remove as the one saved. On error f is unchanged.
 func (f *Counting) UnmarshalBinary(data []byte) error {
@@ -63,7 +63,7 @@ func (f *Counting) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the counting filter read from r, reading exactly
 // the encoding that WriteTo writes and nothing after it. It returns the
-// number of bytes read. See FormatVersion. On error f is unchanged.
+// number of bytes read. See [FormatVersion]. On error f is unchanged.
 func (f *Counting) ReadFrom(r io.Reader) (int64, error) {
 	d := newDecoder(r)
 	g, err := d.readCounting()

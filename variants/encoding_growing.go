@@ -32,7 +32,7 @@ func (f *Dynamic) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion (variant 12): its hashing, N, P, item count and the stages
+// [FormatVersion] (variant 12): its hashing, N, P, item count and the stages
 // in use, each with its geometry, capacity, item count and slices. The
 // memory of stages kept by Reset is not saved, nor is Err. It may run
 // concurrently with Contains, but not with a mutating method.
@@ -54,7 +54,7 @@ func (f *Dynamic) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the dynamic filter encoded in data (see
-// FormatVersion for the format and the errors). The loaded filter answers
+// [FormatVersion] for the format and the errors). The loaded filter answers
 // every query as the one saved and grows as it would have; Err starts out
 // nil. On error f is unchanged.
 func (f *Dynamic) UnmarshalBinary(data []byte) error {
@@ -178,7 +178,7 @@ func (f *RedisBloom) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion (variant 13, hash kind 4): its seed, error rate,
+// [FormatVersion] (variant 13, hash kind 4): its seed, error rate,
 // capacity, expansion, rounding option, item count and the links in use,
 // each with its capacity, bits, hashes, item count and table, bit x of a
 // link being bit x%64 of its word x/64 as in RedisBloom's byte array read
@@ -201,15 +201,15 @@ func (f *RedisBloom) WriteTo(w io.Writer) (int64, error) {
 	return writeTo(w, f.encodedSize(), f.encode)
 }
 
-// UnmarshalBinary replaces f with the RedisBloom filter encoded in data
-// (see FormatVersion). The loaded filter answers every query as the one
+// UnmarshalBinary replaces f with the [RedisBloom] filter encoded in data
+// (see [FormatVersion]). The loaded filter answers every query as the one
 // saved and grows as it would have; Err starts out nil. On error f is
 // unchanged.
 func (f *RedisBloom) UnmarshalBinary(data []byte) error {
 	return loadInto(f, data, (*decoder).readRedisBloom)
 }
 
-// ReadFrom replaces f with the RedisBloom filter read from r, reading
+// ReadFrom replaces f with the [RedisBloom] filter read from r, reading
 // exactly the encoding that WriteTo writes and nothing after it. It
 // returns the number of bytes read. On error f is unchanged.
 func (f *RedisBloom) ReadFrom(r io.Reader) (int64, error) {

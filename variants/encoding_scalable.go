@@ -66,7 +66,7 @@ func (f *Scalable) encode(e *encoder) {
 }
 
 // MarshalBinary encodes the filter in the format described at
-// FormatVersion: its hashing, parameters P, r, s and n0, item count and
+// [FormatVersion]: its hashing, parameters P, r, s and n0, item count and
 // the stages in use, each with its own geometry, capacity, item count and
 // slices. The stage geometry is stored rather than recomputed from the
 // parameters, so a file keeps its meaning even if the sizing rules of
@@ -93,7 +93,7 @@ func (f *Scalable) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces f with the scalable filter encoded in data (see
-// FormatVersion for the format and the errors). The loaded filter has the
+// [FormatVersion] for the format and the errors). The loaded filter has the
 // same parameters, hashing and stages, answers every query as the one
 // saved, and grows as it would have; Err starts out nil. On error f is
 // unchanged.
@@ -107,7 +107,7 @@ func (f *Scalable) UnmarshalBinary(data []byte) error {
 
 // ReadFrom replaces f with the scalable filter read from r, reading exactly
 // the encoding that WriteTo writes and nothing after it. It returns the
-// number of bytes read. See FormatVersion. On error f is unchanged.
+// number of bytes read. See [FormatVersion]. On error f is unchanged.
 func (f *Scalable) ReadFrom(r io.Reader) (int64, error) {
 	d := newDecoder(r)
 	g, err := d.readScalable()

@@ -11,7 +11,7 @@ import (
 // Errors wrapped by the errors this package returns.
 var (
 	// ErrInvalidParams reports a parameter outside its domain. It is
-	// analysis.ErrInvalidParams, the same value (as is
+	// [analysis.ErrInvalidParams], the same value (as is
 	// experiments.ErrInvalidParams), so that errors.Is(err,
 	// analysis.ErrInvalidParams) holds for a parameter error of any of
 	// the three packages.

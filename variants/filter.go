@@ -9,10 +9,10 @@ import (
 // a key that was added (no false negatives) and reports true for a key that
 // was not added with a small probability, the false-positive rate.
 //
-// The Digest forms operate on a key's precomputed 128-bit hash. For a filter
+// The [Digest] forms operate on a key's precomputed 128-bit hash. For a filter
 // f, f.Contains(key) equals f.ContainsDigest(f.Hashing().Digest(key)), so callers
 // can hash a key once and feed the digest to several filters that share the
-// same Hashing.
+// same [Hashing].
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter. Add, AddDigest, TestAndAdd and Reset must not run
@@ -42,7 +42,7 @@ type Filter interface {
 	Reset()
 }
 
-// Remover is implemented by filters that support deletion (Counting).
+// Remover is implemented by filters that support deletion ([Counting]).
 type Remover interface {
 	// Remove deletes one occurrence of key and reports whether it did so.
 	// A key that tests absent is left alone and Remove reports false.
@@ -96,7 +96,7 @@ type LineCounter interface {
 // zero. It is what an attacker who knows a filter's hashing and contents
 // computes to choose keys that fill the filter as fast as possible (a
 // pollution attack; see the adversary experiment), and a research tool
-// for studying how keys overlap. With the SipHash hash kind and a secret
+// for studying how keys overlap. With the [SipHash] hash kind and a secret
 // key, nobody without the key can compute the digest it needs.
 type FreshCounter interface {
 	// FreshCells returns the number of the k cell probes of AddDigest(d)
@@ -115,7 +115,7 @@ type Stats struct {
 	Variant string
 	// Cells is the number of cells the hashes index (m): bits for the bit
 	// filters, counters for a counting filter, the sum over stages for a
-	// growing filter (scalable, dynamic, RedisBloom).
+	// growing filter (scalable, dynamic, [RedisBloom]).
 	Cells uint64
 	// CellBits is the width of one cell in bits: 1 for the bit filters, the
 	// counter width for a counting filter.
@@ -123,13 +123,13 @@ type Stats struct {
 	// Bits is the memory of the cells in bits, Cells * CellBits.
 	Bits uint64
 	// Hashes is the number of cells each key touches (k); for a scalable
-	// or RedisBloom filter, that of its newest stage.
+	// or [RedisBloom] filter, that of its newest stage.
 	Hashes int
 	// Capacity is the number of items the filter was sized for, or 0 if it
 	// was built from an explicit geometry; for a growing filter, the sum
 	// of its stages' capacities.
 	Capacity uint64
-	// Items is the number of keys added (for a scalable or RedisBloom
+	// Items is the number of keys added (for a scalable or [RedisBloom]
 	// filter, keys that were added because they tested absent; for a
 	// dynamic filter, every Add and every TestAndAdd of a key that tested
 	// absent; for a counting filter, adds minus successful removes).
@@ -145,7 +145,7 @@ type Stats struct {
 	// Saturated is the number of counters at their maximum (counting only).
 	Saturated uint64
 	// Stages holds per-stage figures of the growing filters (scalable,
-	// dynamic and RedisBloom, whose stages are its links).
+	// dynamic and [RedisBloom], whose stages are its links).
 	Stages []StageStats
 	// Slices holds per-slice figures of an age-partitioned filter, newest
 	// slice first; it is nil for the other variants.
@@ -182,8 +182,8 @@ type BlockStats struct {
 	FillMax    float64 // largest fill ratio of a block
 }
 
-// StageStats describes one stage of a growing filter (Scalable, Dynamic,
-// or a link of RedisBloom).
+// StageStats describes one stage of a growing filter ([Scalable], [Dynamic],
+// or a link of [RedisBloom]).
 type StageStats struct {
 	Capacity     uint64  // items the stage is sized for
 	Items        uint64  // items added to the stage
@@ -194,7 +194,7 @@ type StageStats struct {
 	EstimatedFPR float64 // product of the slices' fill ratios; FillRatio^Hashes for a RedisBloom link
 
 	// EstimatedItems is the stage's estimate of its items from its fill
-	// (see Stats.EstimatedItems).
+	// (see [Stats.EstimatedItems]).
 	EstimatedItems float64
 }
 

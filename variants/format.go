@@ -33,7 +33,7 @@ import (
 //	...     8 w   payload: the w words of the filter's cells, uint64 each
 //	end-4   4     CRC-32C (Castagnoli) of every byte before it (uint32)
 //
-// Standard (28 bytes of parameters, then w = ceil(m/64) words):
+// [Standard] (28 bytes of parameters, then w = ceil(m/64) words):
 //
 //	17  8  bits m (uint64), 1 <= m <= MaxBits
 //	25  4  hashes k (uint32), 1 <= k <= MaxHashes
@@ -42,7 +42,7 @@ import (
 //	45     payload: bit i of the filter is bit i%64 of word i/64; the bits
 //	       above m in the last word are zero
 //
-// Partitioned (28 bytes of parameters, then w = k ceil(b/64) words):
+// [Partitioned] (28 bytes of parameters, then w = k ceil(b/64) words):
 //
 //	17  8  slice bits b (uint64), 1 <= b and k b <= MaxBits
 //	25  4  hashes k (uint32), the number of slices, 1 <= k <= MaxHashes
@@ -52,7 +52,7 @@ import (
 //	       words laid out as a standard filter of b bits, its bits above b
 //	       zero
 //
-// Counting (29 bytes of parameters, then w = ceil(m c/64) words):
+// [Counting] (29 bytes of parameters, then w = ceil(m c/64) words):
 //
 //	17  8  counters m (uint64), 1 <= m <= MaxBits
 //	25  4  hashes k (uint32), 1 <= k <= MaxHashes
@@ -63,7 +63,7 @@ import (
 //	       (i c)%64 to (i c)%64 + c - 1 of word (i c)/64, least significant
 //	       bit first; the bits above m c in the last word are zero
 //
-// Scalable (44 bytes of parameters, then the stages in use, oldest first):
+// [Scalable] (44 bytes of parameters, then the stages in use, oldest first):
 //
 //	17  8  target rate P (float64 bits, IEEE 754), 0 < P < 1
 //	25  8  tightening ratio r (float64 bits), 0 < r < 1
@@ -89,11 +89,11 @@ import (
 // Scalable, stream stages (code 10; derivation 0) and scalable, blocked
 // stream stages (code 11; derivation 0): the layouts of codes 4 and 7,
 // but stage i derives its bits from the key's wyrand stream (see
-// Scalable), not from Digest.remix(i). A scalable filter with the default
+// Scalable), not from [Digest].remix(i). A scalable filter with the default
 // derivation writes these codes; filters with other derivations still
 // write codes 4 and 7, and every code loads as written.
 //
-// Blocked (32 bytes of parameters, then w = m/64 words; derivation 0):
+// [Blocked] (32 bytes of parameters, then w = m/64 words; derivation 0):
 //
 //	17  8  bits m (uint64), a multiple of B, B <= m <= MaxBits
 //	25  4  hashes k (uint32), 1 <= k <= MaxHashes
@@ -112,7 +112,7 @@ import (
 //	45     payload: the Parquet bitset read as little-endian 64-bit words
 //	       (SplitBlock.AppendBitset)
 //
-// Dynamic (code 12; derivation 0; 28 bytes of parameters, then the
+// [Dynamic] (code 12; derivation 0; 28 bytes of parameters, then the
 // stages in use, oldest first):
 //
 //	17  8  stage capacity N (uint64), 1 <= N <= MaxBits
@@ -125,7 +125,7 @@ import (
 //	       the newest holds N items, and stage i takes its bits from the
 //	       key's wyrand stream (see Dynamic)
 //
-// RedisBloom (code 13; hash kind 4 with derivation 0; 33 bytes of
+// [RedisBloom] (code 13; hash kind 4 with derivation 0; 33 bytes of
 // parameters, then the links in use, oldest first):
 //
 //	17  8  error rate (float64 bits), 0 < e < 1
@@ -164,7 +164,7 @@ import (
 //	       word r of index x being word x of slot r, the words of slots
 //	       K + L to S - 1 zero
 //
-// A ConcurrentStandard writes the standard layout, so either type loads
+// A [ConcurrentStandard] writes the standard layout, so either type loads
 // what the other saved.
 //
 // The format overhead over the raw words is 49 bytes for the standard,
@@ -184,7 +184,7 @@ import (
 //
 // # Decoding
 //
-// UnmarshalBinary, ReadFrom, Unmarshal and ReadFilter check the magic,
+// UnmarshalBinary, ReadFrom, [Unmarshal] and [ReadFilter] check the magic,
 // version, variant, hash options and parameters (with the same rules as the
 // constructors) before they allocate the cells, and check the cells' size
 // against the bytes the input holds when its length is known: a byte slice,
@@ -197,13 +197,13 @@ import (
 // Every error for bytes that do not hold a valid filter (truncated input,
 // trailing bytes after a filter given as a byte slice, a wrong magic,
 // checksum, version or variant number, parameters out of range, bits set
-// outside the filter) wraps ErrCorrupt. A valid encoding of one variant
+// outside the filter) wraps [ErrCorrupt]. A valid encoding of one variant
 // decoded into another variant's type gives an error wrapping
-// ErrIncompatible instead. An error of the underlying reader is returned
+// [ErrIncompatible] instead. An error of the underlying reader is returned
 // wrapped as it is; input that ends before the first byte gives an error
 // wrapping both ErrCorrupt and io.EOF, so a loop reading filters from one
 // stream can tell the clean end of the stream. A filter larger than this
-// machine's memory gives an error wrapping ErrInvalidParams, as its
+// machine's memory gives an error wrapping [ErrInvalidParams], as its
 // constructor would. On any error the receiver is left unchanged.
 //
 // ReadFrom reads exactly one encoded filter and nothing after it, so
@@ -341,21 +341,21 @@ func (d *decoder) readOne() (Filter, error) {
 }
 
 // Unmarshal decodes a filter of any variant from data, which must hold
-// exactly one encoded filter (see FormatVersion). A standard filter decodes
-// to a *Standard, a partitioned one to a *Partitioned, a counting one to a
-// *Counting, a scalable one to a *Scalable, a dynamic one to a *Dynamic,
-// a RedisBloom one to a *RedisBloom and an age-partitioned one (of either
-// layout) to an *AgePartitioned. It returns a nil
-// Filter exactly when it returns an error, and every error wraps
-// ErrCorrupt, except that a filter larger than this machine's memory gives
-// one wrapping ErrInvalidParams.
+// exactly one encoded filter (see [FormatVersion]). A standard filter decodes
+// to a *[Standard], a partitioned one to a *[Partitioned], a counting one to a
+// *[Counting], a scalable one to a *[Scalable], a dynamic one to a *[Dynamic],
+// a [RedisBloom] one to a *RedisBloom and an age-partitioned one (of either
+// layout) to an *[AgePartitioned]. It returns a nil
+// [Filter] exactly when it returns an error, and every error wraps
+// [ErrCorrupt], except that a filter larger than this machine's memory gives
+// one wrapping [ErrInvalidParams].
 func Unmarshal(data []byte) (Filter, error) {
 	return unmarshal(data, (*decoder).readOne)
 }
 
-// ReadFilter reads one encoded filter of any variant from r, as Unmarshal
+// ReadFilter reads one encoded filter of any variant from r, as [Unmarshal]
 // decodes one from bytes, and nothing after it. At the end of r, before any
-// byte of a filter, its error wraps io.EOF as well as ErrCorrupt.
+// byte of a filter, its error wraps io.EOF as well as [ErrCorrupt].
 func ReadFilter(r io.Reader) (Filter, error) {
 	return newDecoder(r).readOne()
 }

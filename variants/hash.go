@@ -27,26 +27,26 @@ const (
 	// Metro is the 128-bit MetroHash (github.com/dgryski/go-metro).
 	Metro
 	// XXH64 is the 64-bit XXH64 hash, with which the Parquet format's
-	// Bloom filters hash values (see ParquetHash). Its digest has H1 =
-	// XXH64(key, seed) and H2 = 0, so only a SplitBlock filter, which uses
+	// Bloom filters hash values (see [ParquetHash]). Its digest has H1 =
+	// XXH64(key, seed) and H2 = 0, so only a [SplitBlock] filter, which uses
 	// 64 bits of the digest, takes it; the other constructors reject it.
 	XXH64
 	// SipHash is SipHash-2-4 with a 128-bit output (Aumasson and Bernstein
 	// 2012; github.com/dchest/siphash, assembly on amd64) under the secret
-	// 128-bit Hashing.Key: a pseudorandom function, so that someone who
+	// 128-bit [Hashing.Key]: a pseudorandom function, so that someone who
 	// does not know the key cannot choose keys that fill the filter faster
 	// than random keys, nor find keys that test present more often than
 	// the filter's false-positive rate. Use it when others choose the keys
-	// (see HashKey). Its Seed must be zero: the key takes the seed's
+	// (see [HashKey]). Its Seed must be zero: the key takes the seed's
 	// place. Digests feed every derivation as those of the other kinds
-	// do; the Independent derivation rehashes the secret digest with
-	// seeded 64-bit XXH3, as for XXH3.
+	// do; the [Independent] derivation rehashes the secret digest with
+	// seeded 64-bit [XXH3], as for XXH3.
 	SipHash
 	// Murmur64A is RedisBloom's hashing (bloom_calc_hash64 in its
-	// deps/bloom/bloom.c): H1 = a = MurmurHash64A(key, RedisBloomSeed xor
+	// deps/bloom/bloom.c): H1 = a = MurmurHash64A(key, [RedisBloomSeed] xor
 	// Seed) and H2 = b = MurmurHash64A(key, a), Austin Appleby's
 	// MurmurHash64A. With Seed 0 the digest is RedisBloom's own (a, b).
-	// Only a RedisBloom filter, which probes (a + i b) mod m as
+	// Only a [RedisBloom] filter, which probes (a + i b) mod m as
 	// RedisBloom does, takes it; the other constructors reject it.
 	Murmur64A
 )
@@ -95,7 +95,7 @@ const (
 	// h1 xor h2 (the digest has only 128 bits).
 	Triple
 	// Independent hashes the digest once per index, with k different seeds
-	// (the 64-bit variant of the filter's HashKind over the 16 digest
+	// (the 64-bit variant of the filter's [HashKind] over the 16 digest
 	// bytes), emulating k independent hash functions of the key at the
 	// cost of k extra short hashes.
 	Independent
@@ -117,34 +117,34 @@ func (d Derivation) String() string {
 }
 
 // Hashing holds a filter's hash options. The zero value is the default:
-// XXH3, enhanced double hashing, seed 0.
+// [XXH3], enhanced double hashing, seed 0.
 //
 // A seed makes runs reproducible and lets experiments draw independent
 // filters; it is no secret. Every saved filter records it, and with a
 // known seed anyone can compute which bits a key sets, choose keys that
 // fill the filter fast (pollution) or search offline for keys that test
 // present (forged false positives). When others choose the keys, use the
-// SipHash kind with a key from NewKey.
+// [SipHash] kind with a key from [NewKey].
 type Hashing struct {
 	Kind       HashKind   // the 128-bit hash of keys
 	Derivation Derivation // how the k indexes come from the digest
 	Seed       uint64     // the hash seed; filters to be combined must share it. Zero for SipHash.
-	// Key is the secret key of the SipHash kind, and must be zero for the
+	// Key is the secret key of the [SipHash] kind, and must be zero for the
 	// other kinds (a key given to an unkeyed hash would be ignored, which
 	// is rejected rather than done silently). Filters to be combined must
 	// share it.
 	Key HashKey
 }
 
-// HashKey is the 128-bit secret key of the SipHash hash kind: SipHash's k0
+// HashKey is the 128-bit secret key of the [SipHash] hash kind: SipHash's k0
 // and k1 are its bytes 0-7 and 8-15 read as little-endian integers.
 //
 // A filter with a keyed hash is as secret as its key: whoever holds the
 // key can attack it as if it were unkeyed. The key is saved with the
-// filter (see FormatVersion), so a saved keyed filter must be kept as
+// filter (see [FormatVersion]), so a saved keyed filter must be kept as
 // secret as the key itself. Keep one key per filter or per family of
-// filters to be combined, and draw it with NewKey. String and GoString
-// do not print the key, so that logging a Hashing does not leak it; read
+// filters to be combined, and draw it with [NewKey]. String and GoString
+// do not print the key, so that logging a [Hashing] does not leak it; read
 // its bytes to store it elsewhere.
 type HashKey [16]byte
 
@@ -201,8 +201,8 @@ func (h Hashing) validateKey() error {
 	return nil
 }
 
-// Digest returns the 128-bit digest of key under h (for XXH64, the 64-bit
-// hash in H1 and zero in H2; for Murmur64A, RedisBloom's two 64-bit
+// Digest returns the 128-bit digest of key under h (for [XXH64], the 64-bit
+// hash in H1 and zero in H2; for [Murmur64A], RedisBloom's two 64-bit
 // hashes a and b).
 func (h Hashing) Digest(key []byte) Digest {
 	switch h.Kind {

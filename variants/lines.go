@@ -69,7 +69,7 @@ func (s *lineSet) groupLines(k, g int, probe func(j int) (unsafe.Pointer, bool))
 func wordAt(words []uint64, i uint64) unsafe.Pointer { return unsafe.Pointer(&words[i]) }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter).
+// (see [LineCounter]).
 func (f *Standard) QueryLines(d Digest) int {
 	var s lineSet
 	vals, g := f.hashing.probes(d, f.k, false)
@@ -81,7 +81,7 @@ func (f *Standard) QueryLines(d Digest) int {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter).
+// (see [LineCounter]).
 func (f *ConcurrentStandard) QueryLines(d Digest) int {
 	var s lineSet
 	vals, g := f.hashing.probes(d, f.k, false)
@@ -93,7 +93,7 @@ func (f *ConcurrentStandard) QueryLines(d Digest) int {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter).
+// (see [LineCounter]).
 func (f *Partitioned) QueryLines(d Digest) int {
 	var s lineSet
 	f.lines(&s, d)
@@ -111,7 +111,7 @@ func (f *Partitioned) lines(s *lineSet, d Digest) bool {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter).
+// (see [LineCounter]).
 func (f *Counting) QueryLines(d Digest) int {
 	var s lineSet
 	vals, g := f.hashing.probes(d, f.k, false)
@@ -123,7 +123,7 @@ func (f *Counting) QueryLines(d Digest) int {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter): the lines of the words that hold the key's k
+// (see [LineCounter]): the lines of the words that hold the key's k
 // positions in its block, all of which the test reads.
 func (f *Blocked) QueryLines(d Digest) int {
 	var s lineSet
@@ -154,7 +154,7 @@ func (f *Blocked) lines(s *lineSet, b unsafe.Pointer, h2 uint64) bool {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter): those of the key's 32-byte block.
+// (see [LineCounter]): those of the key's 32-byte block.
 func (f *SplitBlock) QueryLines(d Digest) int {
 	var s lineSet
 	s.addRange(f.block(d.H1), splitBlockBits/8)
@@ -162,7 +162,7 @@ func (f *SplitBlock) QueryLines(d Digest) int {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter): the stages' lines, newest stage first, up to the
+// (see [LineCounter]): the stages' lines, newest stage first, up to the
 // first stage that answers present. With blocked stages the query reads
 // the first word of the blocks of up to 16 stages before it tests any, and
 // those lines count even when an earlier-tested stage answers present.
@@ -227,7 +227,7 @@ func (st *streamStage) lines(s *lineSet, seed uint64) bool {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter): the stages tested newest first, each as the scalable
+// (see [LineCounter]): the stages tested newest first, each as the scalable
 // filter's stream stages are, in pairs of slices up to the first pair with
 // a clear bit, until a stage holds the key.
 func (f *Dynamic) QueryLines(d Digest) int {
@@ -242,7 +242,7 @@ func (f *Dynamic) QueryLines(d Digest) int {
 }
 
 // QueryLines reports the distinct 64-byte lines that ContainsDigest(d) reads
-// (see LineCounter): the links tested newest first, each probe by probe
+// (see [LineCounter]): the links tested newest first, each probe by probe
 // up to its first clear bit, until a link holds the key.
 func (f *RedisBloom) QueryLines(d Digest) int {
 	var s lineSet

@@ -12,7 +12,7 @@ const (
 	murmurR = 47
 )
 
-// RedisBloomSeed is the seed with which RedisBloom hashes a key's first
+// RedisBloomSeed is the seed with which [RedisBloom] hashes a key's first
 // half, a = MurmurHash64A(key, RedisBloomSeed) (bloom_calc_hash64 in
 // RedisBloom's deps/bloom/bloom.c); it is MurmurHash64A's multiplier.
 const RedisBloomSeed uint64 = murmurM

@@ -15,18 +15,10 @@ import (
 // a multiple of 64 leaves fewer than 64 unused bits of padding behind it.
 //
 // Each derived value passes through a 64-bit mixer (SplitMix64's
-// finaliser) before it is reduced to its slice. The double-hashing
-// derivations compute all k values from the two 64-bit halves of the
-// digest, and with one index per slice two keys whose halves nearly agree
-// then share their index in every slice: the rate gains a floor of about
-// n/(k b^2), which for small slices is no longer negligible (without the
-// mixer, a filter sized for 1000 items at 1% and holding 500 measured 11%
-// above (1 - (1 - 1/b)^n)^k, and the first stage of a scalable filter,
-// k = 14 slices of 1444 bits, 40% above). Mixed values behave as
-// independent ones, so the formula holds at every size, for one extra
-// multiply pair per index. A standard filter spreads its k indexes over all
-// m = k b bits, which lowers that floor k^2 times; it does not mix, so that
-// the derivations can be studied as published.
+// finaliser) before it is reduced to its slice, so that the formula holds
+// at every size with the double-hashing derivations, for one extra
+// multiply pair per index. [Standard] does not mix, so that the derivations
+// can be studied as published (measurement: paper-notes.md §3a).
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
@@ -37,11 +29,11 @@ type Partitioned struct {
 }
 
 // NewPartitioned returns an empty partitioned filter of g.Hashes slices of
-// ceil(g.Bits/g.Hashes) bits each; Geometry reports the bits actually built,
-// which exceed g.Bits by less than g.Hashes, and Stats the capacity
-// g.Capacity. It reports an error if g.Bits < g.Hashes. StandardGeometry
+// ceil(g.Bits/g.Hashes) bits each; [Geometry] reports the bits actually built,
+// which exceed g.Bits by less than g.Hashes, and [Stats] the capacity
+// g.Capacity. It reports an error if g.Bits < g.Hashes. [StandardGeometry]
 // (the classic sizing, the same as a standard filter's) and
-// ExactPartitionedGeometry size one for a capacity.
+// [ExactPartitionedGeometry] size one for a capacity.
 func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -63,10 +55,10 @@ func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
 }
 
 // NewPartitionedFor returns an empty partitioned filter sized by
-// StandardGeometry for capacity items at false-positive rate fpr. For the
+// [StandardGeometry] for capacity items at false-positive rate fpr. For the
 // fewest bits, a multiple of k, whose exact partitioned rate at capacity
 // items is at most fpr, build
-// NewPartitioned(ExactPartitionedGeometry(capacity, fpr)).
+// [NewPartitioned]([ExactPartitionedGeometry](capacity, fpr)).
 func NewPartitionedFor(capacity uint64, fpr float64, h Hashing) (*Partitioned, error) {
 	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {

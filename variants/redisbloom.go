@@ -6,11 +6,11 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// DefaultRedisExpansion is the expansion of a RedisBloom filter built with
+// DefaultRedisExpansion is the expansion of a [RedisBloom] filter built with
 // Expansion = 0: 2, RedisBloom's BF_DEFAULT_EXPANSION (src/rebloom.c).
 const DefaultRedisExpansion = 2
 
-// RedisBloomParams are the parameters of a RedisBloom filter, those of
+// RedisBloomParams are the parameters of a [RedisBloom] filter, those of
 // BF.RESERVE key ErrorRate Capacity EXPANSION Expansion.
 type RedisBloomParams struct {
 	// ErrorRate is BF.RESERVE's error_rate, 0 < ErrorRate < 1. Required.
@@ -18,51 +18,48 @@ type RedisBloomParams struct {
 	// Capacity is BF.RESERVE's capacity, the first link's, >= 1. Required.
 	Capacity uint64
 	// Expansion is the factor by which each link's capacity exceeds the
-	// one before, >= 1. Zero means DefaultRedisExpansion; a negative
+	// one before, >= 1. Zero means [DefaultRedisExpansion]; a negative
 	// value is an error.
 	Expansion int
 	// PowerOfTwo rounds each link's table up to a power of two and raises
-	// its capacity to fill it, as RedisBloom did by default before its
-	// BF.RESERVE passed NOROUND (see analysis.RedisBloom). False, the
+	// its capacity to fill it, as [RedisBloom] did by default before its
+	// BF.RESERVE passed NOROUND (see [analysis.RedisBloom]). False, the
 	// default, is BF.RESERVE today.
 	PowerOfTwo bool
 	// Seed varies the hashing: the first hash is MurmurHash64A under
-	// RedisBloomSeed xor Seed (see Murmur64A). Zero, the default, hashes
-	// as RedisBloom does, so that the filter sets the bits RedisBloom's
+	// [RedisBloomSeed] xor Seed (see [Murmur64A]). Zero, the default, hashes
+	// as [RedisBloom] does, so that the filter sets the bits RedisBloom's
 	// sets; other seeds give independent filters for experiments.
 	Seed uint64
 }
 
 // RedisBloom is a bit-exact model of RedisBloom's scalable Bloom filter as
-// BF.RESERVE builds it (src/rebloom.c, src/sb.c and deps/bloom/bloom.c of
-// RedisBloom): a chain of standard filters ("links") sized by the rules
-// of analysis.RedisBloom, link i with error ErrorRate 0.5^(i+1) and
+// BF.RESERVE builds it: a chain of standard filters ("links") sized by the
+// rules of [analysis.RedisBloom], link i with error ErrorRate 0.5^(i+1) and
 // capacity Capacity Expansion^i. For the same key and parameters (Seed 0)
-// each link sets the same bits, bit x being bit x%8 of byte x/8 of
-// RedisBloom's table, which is bit x%64 of word x/64 here, so the rate
-// measured on the model is RedisBloom's.
+// each link sets the same bits as RedisBloom's table, so the rate measured
+// on the model is RedisBloom's (RedisBloom's source, rule by rule:
+// paper-notes.md §13b).
 //
-// A key is hashed twice with MurmurHash64A (Hashing{Kind: Murmur64A}):
-// a under RedisBloom's fixed seed and b under a (bloom_calc_hash64). Probe
-// i of a link, for i from 0 to k-1, is bit (a + i b) mod 2^64 mod M, with M
-// the link's modulus (its bits, or 2^n2 with PowerOfTwo; CHECK_ADD_FUNC):
-// plain double hashing with a remainder, the same (a, b) in every link,
-// where bloomlab's own filters derive enhanced double hashing with
-// multiply-shift. Add first tests the whole chain, newest link first
-// (SBChain_Add), and inserts nothing if the key tests present; otherwise,
-// if the newest link holds its capacity, it opens the next link, and sets
-// the key's bits in the newest link. Contains tests the links newest first
-// (SBChain_Check). Stats.Items counts the keys inserted.
+// A key is hashed twice with MurmurHash64A (Hashing{Kind: [Murmur64A]}):
+// a under RedisBloom's fixed seed and b under a. Probe i of a link, for i
+// from 0 to k-1, is bit (a + i b) mod 2^64 mod M, with M the link's
+// modulus (its bits, or 2^n2 with PowerOfTwo): plain double hashing with a
+// remainder, the same (a, b) in every link. Add first tests the whole
+// chain, newest link first, and inserts nothing if the key tests present;
+// otherwise, if the newest link holds its capacity, it opens the next
+// link, and sets the key's bits in the newest link. Contains tests the
+// links newest first. [Stats].Items counts the keys inserted.
 //
 // Plain double hashing makes a link's rate exceed that of independent
-// probes (analysis.RedisBloom.FPR): slightly at capacity, several times
+// probes ([analysis.RedisBloom.FPR]): slightly at capacity, several times
 // at a quarter of it. For power-of-two tables
-// analysis.RedisBloom.DoubleHashingFPR gives the exact rate of this
+// [analysis.RedisBloom.DoubleHashingFPR] gives the exact rate of this
 // probing (paper-notes.md §13e).
 //
-// The digest of Hashing.Digest is (a, b), so the digest forms work as for the
+// The digest of [Hashing.Digest] is (a, b), so the digest forms work as for the
 // other filters. Where the model differs from RedisBloom: a link that
-// cannot be added (beyond analysis.MaxStages links, MaxBits or MaxHashes,
+// cannot be added (beyond [analysis.MaxStages] links, [MaxBits] or [MaxHashes],
 // or memory) makes RedisBloom's BF.ADD fail with an error, while the model
 // keeps inserting into its newest link beyond capacity, so that it never
 // gives a false negative, and Err reports the error.
@@ -86,8 +83,8 @@ type redisLink struct {
 	items uint64
 }
 
-// NewRedisBloom returns an empty RedisBloom filter with its first link. It
-// reports an error wrapping ErrInvalidParams if a parameter is outside its
+// NewRedisBloom returns an empty [RedisBloom] filter with its first link. It
+// reports an error wrapping [ErrInvalidParams] if a parameter is outside its
 // domain or the first link cannot be built.
 func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
 	if p.Expansion < 0 {
@@ -223,7 +220,7 @@ func (f *RedisBloom) TestAndAddDigest(d Digest) bool {
 	return false
 }
 
-// Hashing returns the filter's hash options: Hashing{Kind: Murmur64A,
+// Hashing returns the filter's hash options: Hashing{Kind: [Murmur64A],
 // Seed: Params().Seed}.
 func (f *RedisBloom) Hashing() Hashing { return f.hashing }
 

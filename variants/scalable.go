@@ -8,23 +8,14 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// Defaults applied by NewScalable to zero fields of ScalableParams.
+// Defaults applied by [NewScalable] to zero fields of [ScalableParams].
 const (
 	// DefaultTighteningRatio is the tightening ratio r of a scalable filter
 	// built with R = 0: 0.9, the top of the range 0.8 to 0.9 that Almeida
 	// et al. recommend. A scalable filter is for sets whose size is not
-	// known, so the default is chosen for large growth. With s = 2, P =
-	// 0.001 and n0 = 1000 the stages of analysis.Scalable cost, per item
-	// held, after 1000 times growth (10 stages, 10^6 items): 22.78 bits at
-	// r = 0.8, 22.04 at r = 0.85 and 22.09 at r = 0.9; after 16383 times
-	// growth (14 full stages): 24.11, 22.99 and 22.72. A larger r raises
-	// k_i more slowly from stage to stage, which pays once the filter has
-	// grown a few hundred times; below that r = 0.8 is cheaper by about
-	// 2% (20.85 against 21.29 bits at 127 times growth). At 1000 times
-	// growth r = 0.9 also gives the lowest compound rate of the three:
-	// about 4.6e-4, against 6.1e-4 and 6.6e-4, for the target 1e-3 (from
-	// the full-stage rates 2^(-k_i)), because rounding k_i up leaves it
-	// more slack.
+	// known, so the default is chosen for large growth: past a few hundred
+	// times growth it costs fewer bits per key than r = 0.8 or 0.85 and gives
+	// the lowest compound rate of the three (table: paper-notes.md §4.1).
 	DefaultTighteningRatio = 0.9
 	// DefaultGrowth is the growth factor s of a scalable filter built with
 	// S = 0: each stage holds twice as many items as the one before.
@@ -41,20 +32,20 @@ type ScalableParams struct {
 	// zero is an error.
 	P float64
 	// R is the tightening ratio r, 0 < r < 1: stage i has design error
-	// P (1 - r) r^i. Zero means DefaultTighteningRatio.
+	// P (1 - r) r^i. Zero means [DefaultTighteningRatio].
 	R float64
 	// S is the growth factor s >= 1: stage i holds n0 s^i items. Zero
-	// means DefaultGrowth.
+	// means [DefaultGrowth].
 	S float64
 	// N0 is the capacity n0 of the first stage. Zero means
-	// DefaultInitialCapacity.
+	// [DefaultInitialCapacity].
 	N0 uint64
 	// Hashing holds the hash options shared by all stages.
 	Hashing Hashing
 	// BlockBits, when not zero, builds every stage as a blocked filter
 	// with blocks of BlockBits bits (a power of two from 64 to 4096; see
-	// Blocked) instead of a partitioned one, sized by analysis.BlockedSize
-	// for the stage's capacity and design error (see analysis.Scalable).
+	// [Blocked]) instead of a partitioned one, sized by [analysis.BlockedSize]
+	// for the stage's capacity and design error (see [analysis.Scalable]).
 	// A query then reads one block per stage, and the blocks of all the
 	// stages are read together, so that their cache misses overlap; the
 	// stages cost the block penalty in bits. Blocked stages take only the
@@ -82,7 +73,7 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // so that it needs no capacity in advance, while its false-positive rate
 // stays below the target P at every size.
 //
-// Stage i has the geometry analysis.Scalable gives: design error
+// Stage i has the geometry [analysis.Scalable] gives: design error
 // P_i = P0 r^i with P0 = P (1 - r), k_i = ceil(log2(1/P_i)) slices,
 // capacity n0 s^i items and slices sized so that a full stage has fill
 // ratio 1/2, so its rate is at most 2^(-k_i) <= P_i and the compound rate
@@ -90,71 +81,37 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // newest is full; keys go into the newest stage only.
 //
 // Add skips keys that already test present, so that repeated keys do not
-// fill stages; Stats.Items counts the keys actually inserted, which are
+// fill stages; [Stats].Items counts the keys actually inserted, which are
 // fewer than the distinct keys offered by the false positives among them.
 //
 // Each key is hashed once, and its stages' indexes come from that one
-// digest by the stream derivation (format codes 10 and 11): the digest
-// (h1, h2) gives the seed s = h1 xor rotl(h2, 32), and the key's probe
-// values are the outputs of wyrand (Wang Yi's generator, which passes
-// TestU01's BigCrush and PractRand) started at state s: state
-// x_t = s + t wyp0, output v_t = hi xor lo of the 128-bit product
-// x_t (x_t xor wyp1). Stage i takes outputs t = 4096 i + 1, 4096 i + 2, ...
-// For partitioned stages slice j gets floor(h b / 2^32) for the half h of
-// output 4096 i + j/2 + 1, the low half for even j and the high half for
-// odd j; slices of more than 2^24 bits, in stages of more than about 11
-// million items, take output 4096 i + j + 1 whole, reduced by
-// multiply-shift over 64 bits. A blocked stage takes its first output for
-// the block and its second as the h2 of its in-block positions (see
-// Blocked). A stage's test is thus one multiply per two slices besides the
-// reduction, with no per-stage remix and no per-index mixer. Its slices
-// are read in pairs, each pair tested once, up to the first pair with a
-// clear bit.
+// digest by the stream derivation (format codes 10 and 11): the seed
+// s = h1 xor rotl(h2, 32) starts a wyrand stream (state x_t = s + t wyp0,
+// output v_t = hi xor lo of x_t (x_t xor wyp1)), and stage i takes outputs
+// t = 4096 i + 1, 4096 i + 2, ... For partitioned stages slice j gets
+// floor(h b / 2^32) for the low (even j) or high (odd j) half h of output
+// 4096 i + j/2 + 1; slices of more than 2^24 bits take output
+// 4096 i + j + 1 whole, reduced by multiply-shift over 64 bits. A blocked
+// stage takes its first output for the block and its second as the h2 of
+// its in-block positions (see [Blocked]). Slices are read in pairs, each
+// pair tested once, up to the first pair with a clear bit. The positions
+// behave as independent uniform ones within a stage, across stages and
+// across keys, as the compound theory assumes (derivation:
+// paper-notes.md §4b).
 //
-// Why the compound theory still holds. It assumes that, for a key not in
-// the filter, the k_i positions it tests in stage i are independent and
-// uniform and independent of every stage's contents, and of its positions
-// in the other stages. (1) Within one key all positions are distinct
-// outputs of one generator run, or the two halves of one output, which the
-// generator's statistical quality makes as good as independent uniform
-// values. (2) Across keys: two keys with seeds s and s' draw from the same
-// generator sequence at offsets that differ by (s' - s)/wyp0 mod 2^64
-// (wyp0 is odd, so this is a bijection of s' - s); their windows of at most
-// 4096 MaxStages outputs overlap only if that offset is within 2^20 of
-// zero, which for seeds from a 128-bit hash has probability about 2^-43.
-// Outside that, the two keys read disjoint stretches of one good random
-// sequence, so a stranger's positions are independent of the positions
-// that set the bits it meets, as the rate formula assumes. (3) The
-// 32-bit multiply-shift reduction, used for slices of at most 2^24 bits,
-// makes every position equally likely to within 2^-8 relative, which moves
-// a stage's rate by less than 0.1%; larger slices use the 64-bit
-// reduction, for which the same bound is b/2^64. What the stream derivation gives up is only what the remix
-// guarded against in the derivations it replaces: the double-hashing
-// values of one key are linear in the slice number, so two keys whose
-// halves nearly agree collided in every slice; wyrand outputs are not
-// linear in t.
-//
-// Filters with another derivation (Double, Triple, Independent), and
-// filters saved by earlier versions (codes 4 and 7), keep the former
+// Filters with another derivation ([Double], [Triple], [Independent]), and
+// filters saved by earlier versions (codes 4 and 7), keep the remixed
 // indexing: stage i derives its indexes from d.remix(i) by the filter's
-// derivation, so stages have independent index patterns, as the compound
-// rate assumes. They load and answer exactly as before.
+// derivation, and its partitioned stages mix every derived value (see
+// [Partitioned]). They load and answer exactly as before (measured rates:
+// paper-notes.md §4b).
 //
-// The former indexing also needs the k indexes within a stage to behave
-// as independent. Its stages are partitioned filters, which mix every
-// derived value before reducing it (see Partitioned); without that, the
-// double-hashing derivations made the small early stages exceed their
-// design error: a filter grown from N0 = 1 to 10^5 items at P = 0.001
-// measured 8.4e-3 with EnhancedDouble and 1.4e-2 with Double. With it,
-// grown from N0 = 1 to 10^6 items at P = 0.001, it measures about 5e-4
-// with every derivation.
-//
-// If a stage cannot be added (it would exceed analysis.MaxStages,
-// MaxBits or MaxHashes, or its memory cannot be allocated), the filter keeps
-// working: keys go into the newest stage beyond its capacity, so the
-// false-positive rate rises above P. Err reports the error, and Stats shows
-// the newest stage's Items above its Capacity and an EstimatedFPR from the
-// actual fill.
+// If a stage cannot be added (it would exceed [analysis.MaxStages],
+// [MaxBits] or [MaxHashes], or its memory cannot be allocated), the filter
+// keeps working: keys go into the newest stage beyond its capacity, so the
+// false-positive rate rises above P. [Scalable.Err] reports the error, and
+// [Scalable.Stats] shows the newest stage's Items above its Capacity and an
+// EstimatedFPR from the actual fill.
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
@@ -216,7 +173,7 @@ func (st *scalableStage) fill() (fill, est, items float64) {
 }
 
 // NewScalable returns an empty scalable filter with one stage. It reports an
-// error if a parameter is outside its domain (see ScalableParams) or the
+// error if a parameter is outside its domain (see [ScalableParams]) or the
 // first stage cannot be built.
 func NewScalable(p ScalableParams) (*Scalable, error) {
 	return newScalable(p, p.Hashing.Derivation == EnhancedDouble)
@@ -350,7 +307,7 @@ func (f *Scalable) AddDigest(d Digest) { f.TestAndAddDigest(d) }
 // With blocked stages, a query locates the block of every stage and tests
 // the blocks, the newest first. No stage's load depends on another's, so
 // the stages' cache misses are in flight together: the pure-Go paths read
-// one word of every block in a first pass (see Batcher), and with AVX2 and
+// one word of every block in a first pass (see [Batcher]), and with AVX2 and
 // blocks of 256 or 512 bits one assembly call derives and tests every
 // stage's block.
 func (f *Scalable) ContainsDigest(d Digest) bool {

@@ -52,7 +52,7 @@ func (f *Standard) compatible(g *Standard) error {
 // Union makes f the union of f and g: the bitwise OR of their bits, which
 // is exactly the filter that adding the keys of both would have built. The
 // filters must have the same bits, hashes and hashing (kind, derivation,
-// seed and key); otherwise Union returns an error wrapping ErrIncompatible that
+// seed and key); otherwise Union returns an error wrapping [ErrIncompatible] that
 // names every difference, and leaves f unchanged. Their capacities may
 // differ; f keeps its own.
 //
@@ -79,7 +79,7 @@ func (f *Standard) Union(g *Standard) error {
 // would have built: a bit set by one key of f and another key of g
 // survives, so the intersection has at least as many set bits as that
 // filter, often more, and a false-positive rate at least as high. Its
-// Stats.EstimatedFPR, computed from the actual fill, reflects this; the
+// [Stats.EstimatedFPR], computed from the actual fill, reflects this; the
 // rate computed from the item count does not.
 //
 // The item count becomes the smaller of the two counts, an upper bound on
@@ -114,7 +114,7 @@ func (f *Partitioned) compatible(g *Partitioned) error {
 // which is exactly the filter that adding the keys of both would have
 // built. The filters must have the same slice size, number of slices
 // (hashes) and hashing; otherwise Union returns an error wrapping
-// ErrIncompatible that names every difference, and leaves f unchanged. f
+// [ErrIncompatible] that names every difference, and leaves f unchanged. f
 // keeps its capacity; the item count becomes the sum of the two counts
 // (saturating), an upper bound on the number of distinct keys.
 //
@@ -132,7 +132,7 @@ func (f *Partitioned) Union(g *Partitioned) error {
 // slices, with the compatibility, error and concurrency rules of Union.
 //
 // Keys added to both filters still test present, but as for
-// Standard.Intersect the result can have more set bits than the filter of
+// [Standard.Intersect] the result can have more set bits than the filter of
 // the common keys alone, and so a false-positive rate at least as high as
 // that filter's. The item count becomes the smaller of the two counts.
 func (f *Partitioned) Intersect(g *Partitioned) error {
@@ -145,7 +145,7 @@ func (f *Partitioned) Intersect(g *Partitioned) error {
 
 // Equal reports whether f and g have the same slice size, number of
 // slices, hashing and bits, and so answer every query alike. Like
-// Standard.Equal it ignores the capacity and the item count, and a nil
+// [Standard.Equal] it ignores the capacity and the item count, and a nil
 // filter equals only a nil filter.
 func (f *Partitioned) Equal(g *Partitioned) bool {
 	if f == nil || g == nil {
@@ -176,7 +176,7 @@ func (f *Counting) compatible(g *Counting) error {
 // Removing a key that was added to either filter stays safe. The filters
 // must have the same
 // number of counters, hashes, counter width and hashing (kind, derivation,
-// seed and key); otherwise Union returns an error wrapping ErrIncompatible
+// seed and key); otherwise Union returns an error wrapping [ErrIncompatible]
 // that names every difference, and leaves f unchanged. f keeps its
 // capacity; the item count becomes the sum of the two counts
 // (saturating).
@@ -211,7 +211,7 @@ func (f *Counting) Union(g *Counting) error {
 
 // Equal reports whether f and g have the same number of counters, hashes,
 // counter width, hashing and counter values, and so answer every query
-// and every Remove alike. Like Standard.Equal it ignores the capacity and
+// and every Remove alike. Like [Standard.Equal] it ignores the capacity and
 // the item count, and a nil filter equals only a nil filter.
 func (f *Counting) Equal(g *Counting) bool {
 	if f == nil || g == nil {
@@ -224,7 +224,7 @@ func (f *Counting) Equal(g *Counting) bool {
 // hashing and stages in use, with equal geometry and bits stage by stage,
 // and so answer every query alike and grow alike. It ignores item counts,
 // Err and the memory kept by Reset; a nil filter equals only a nil
-// filter. Scalable filters have no Union or Intersect: their stages depend
+// filter. [Scalable] filters have no Union or Intersect: their stages depend
 // on the order in which keys arrived.
 func (f *Scalable) Equal(g *Scalable) bool {
 	if f == nil || g == nil {
@@ -249,7 +249,7 @@ func (f *Blocked) compatible(g *Blocked) error {
 // Union makes f the union of f and g: the bitwise OR of their blocks,
 // which is exactly the filter that adding the keys of both would have
 // built. The filters must have the same bits, block bits, hashes and
-// hashing; otherwise Union returns an error wrapping ErrIncompatible that
+// hashing; otherwise Union returns an error wrapping [ErrIncompatible] that
 // names every difference, and leaves f unchanged. f keeps its capacity;
 // the item count becomes the sum of the two counts (saturating).
 //
@@ -265,7 +265,7 @@ func (f *Blocked) Union(g *Blocked) error {
 
 // Intersect makes f the intersection of f and g: the bitwise AND of their
 // blocks, with the compatibility, error and concurrency rules of Union.
-// As for Standard.Intersect, keys added to both still test present, but
+// As for [Standard.Intersect], keys added to both still test present, but
 // the result can have more set bits than the filter of the common keys
 // alone. The item count becomes the smaller of the two counts.
 func (f *Blocked) Intersect(g *Blocked) error {
@@ -277,7 +277,7 @@ func (f *Blocked) Intersect(g *Blocked) error {
 }
 
 // Equal reports whether f and g have the same geometry, block size,
-// hashing and bits, and so answer every query alike. Like Standard.Equal
+// hashing and bits, and so answer every query alike. Like [Standard.Equal]
 // it ignores the capacity and the item count, and a nil filter equals only
 // a nil filter.
 func (f *Blocked) Equal(g *Blocked) bool {
@@ -294,7 +294,7 @@ func (f *SplitBlock) compatible(g *SplitBlock) error {
 // Union makes f the union of f and g: the bitwise OR of their blocks,
 // which is exactly the filter that adding the keys of both would have
 // built. The filters must have the same number of blocks and hashing;
-// otherwise Union returns an error wrapping ErrIncompatible that names
+// otherwise Union returns an error wrapping [ErrIncompatible] that names
 // every difference, and leaves f unchanged. f keeps its capacity; the item
 // count becomes the sum of the two counts (saturating).
 //
@@ -310,7 +310,7 @@ func (f *SplitBlock) Union(g *SplitBlock) error {
 
 // Intersect makes f the intersection of f and g: the bitwise AND of their
 // blocks, with the compatibility, error and concurrency rules of Union and
-// the caveat of Standard.Intersect. The item count becomes the smaller of
+// the caveat of [Standard.Intersect]. The item count becomes the smaller of
 // the two counts.
 func (f *SplitBlock) Intersect(g *SplitBlock) error {
 	if err := f.compatible(g); err != nil {
@@ -321,7 +321,7 @@ func (f *SplitBlock) Intersect(g *SplitBlock) error {
 }
 
 // Equal reports whether f and g have the same number of blocks, hashing
-// and bits, and so answer every query alike. Like Standard.Equal it
+// and bits, and so answer every query alike. Like [Standard.Equal] it
 // ignores the capacity and the item count, and a nil filter equals only a
 // nil filter.
 func (f *SplitBlock) Equal(g *SplitBlock) bool {

@@ -10,9 +10,9 @@ import (
 // hashes, and the capacity n they were sized for.
 //
 // The sizing functions, one per family and all named …Geometry
-// (StandardGeometry, ExactStandardGeometry, ExactPartitionedGeometry,
-// BlockedGeometry, SplitBlockGeometry), return a Geometry with Capacity
-// set; a filter built from it reports that capacity in Stats and stores
+// ([StandardGeometry], [ExactStandardGeometry], [ExactPartitionedGeometry],
+// [BlockedGeometry], [SplitBlockGeometry]), return a Geometry with Capacity
+// set; a filter built from it reports that capacity in [Stats] and stores
 // it in its binary form, exactly as the filter of the matching For
 // constructor does. A Geometry written by hand may leave Capacity 0:
 // the capacity is then unknown and reported as 0. Capacity never changes
@@ -47,16 +47,16 @@ func (g Geometry) validate() error {
 // StandardGeometry returns the geometry of a standard filter for capacity n and target
 // false-positive rate p: m = ceil(-n ln p / (ln 2)^2) bits and the integer k
 // that minimises the classic rate (1 - e^(-kn/m))^k for that m and n
-// (analysis.StandardSize), with Capacity n.
+// ([analysis.StandardSize]), with Capacity n.
 //
 // This is the sizing the literature and the tutorials quote, and that of
-// NewStandardFor, NewPartitionedFor, NewCountingFor and
-// NewConcurrentStandardFor (a partitioned filter's classic sizing is the
+// [NewStandardFor], [NewPartitionedFor], [NewCountingFor] and
+// [NewConcurrentStandardFor] (a partitioned filter's classic sizing is the
 // standard one). The integer k and a finite filter's exact rate both push
 // the rate up, so a full filter's exact rate can exceed p a little:
 // 1.0039% for n = 1e6 at p = 1%, at most 3.03% relative over n from 1e2 to
-// 1e10 and p from 1e-1 to 1e-9. ExactStandardGeometry and
-// ExactPartitionedGeometry reach p exactly.
+// 1e10 and p from 1e-1 to 1e-9. [ExactStandardGeometry] and
+// [ExactPartitionedGeometry] reach p exactly.
 func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	if err := checkSizing(capacity, fpr); err != nil {
 		return Geometry{}, err
@@ -70,11 +70,11 @@ func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 
 // ExactStandardGeometry returns the geometry of a standard filter for
 // capacity n and target false-positive rate p: the fewest bits, with the
-// integer k that reaches them, whose exact rate analysis.ExactFPR with n
-// items is at most p (analysis.ExactStandardSize), with Capacity n. It costs at
-// most 0.42% more bits than StandardGeometry over n from 1e2 to 1e10 and p
-// from 1e-1 to 1e-9. Build the filter with NewStandard (or
-// NewConcurrentStandard, or NewCounting for counters).
+// integer k that reaches them, whose exact rate [analysis.ExactFPR] with n
+// items is at most p ([analysis.ExactStandardSize]), with Capacity n. It costs at
+// most 0.42% more bits than [StandardGeometry] over n from 1e2 to 1e10 and p
+// from 1e-1 to 1e-9. Build the filter with [NewStandard] (or
+// [NewConcurrentStandard], or [NewCounting] for counters).
 func ExactStandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	return exactGeometry(capacity, fpr, func(n uint64, p float64) (uint64, int, error) {
 		s, err := analysis.ExactStandardSize(n, p)
@@ -85,9 +85,9 @@ func ExactStandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 // ExactPartitionedGeometry returns the geometry of a partitioned filter
 // for capacity n and target false-positive rate p: the fewest bits, a
 // multiple of k, with the integer k that reaches them, whose exact
-// partitioned rate analysis.PartitionedFPR with n items is at most p
-// (analysis.ExactPartitionedSize), with Capacity n. Build the filter with
-// NewPartitioned.
+// partitioned rate [analysis.PartitionedFPR] with n items is at most p
+// ([analysis.ExactPartitionedSize]), with Capacity n. Build the filter with
+// [NewPartitioned].
 func ExactPartitionedGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	return exactGeometry(capacity, fpr, func(n uint64, p float64) (uint64, int, error) {
 		s, err := analysis.ExactPartitionedSize(n, p)
@@ -120,11 +120,11 @@ func checkSizing(capacity uint64, fpr float64) error {
 }
 
 // BlockedGeometry returns the geometry of a blocked filter with blocks of
-// blockBits bits (0 means DefaultBlockBits) for capacity n at false-positive
+// blockBits bits (0 means [DefaultBlockBits]) for capacity n at false-positive
 // rate p: the fewest whole blocks, and the k that minimises the exact
-// blocked rate for them, whose rate analysis.BlockedFPR is at most p
-// (analysis.BlockedSize), with Capacity n. It needs more bits than
-// StandardGeometry: the block penalty. Build the filter with NewBlocked and
+// blocked rate for them, whose rate [analysis.BlockedFPR] is at most p
+// ([analysis.BlockedSize]), with Capacity n. It needs more bits than
+// [StandardGeometry]: the block penalty. Build the filter with [NewBlocked] and
 // the same block size.
 func BlockedGeometry(capacity uint64, fpr float64, blockBits int) (Geometry, error) {
 	if blockBits == 0 {
@@ -146,10 +146,10 @@ func BlockedGeometry(capacity uint64, fpr float64, blockBits int) (Geometry, err
 
 // SplitBlockGeometry returns the geometry of a split-block filter for
 // capacity n at false-positive rate p: the bits of the fewest whole
-// 256-bit blocks whose rate analysis.SplitBlockFPR is at most p
-// (analysis.SplitBlockSize), Hashes 8 (a split-block filter always sets
+// 256-bit blocks whose rate [analysis.SplitBlockFPR] is at most p
+// ([analysis.SplitBlockSize]), Hashes 8 (a split-block filter always sets
 // one bit in each of a block's eight words) and Capacity n. Build the
-// filter with NewSplitBlock.
+// filter with [NewSplitBlock].
 func SplitBlockGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	if err := checkSizing(capacity, fpr); err != nil {
 		return Geometry{}, err

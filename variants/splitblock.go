@@ -29,14 +29,14 @@ const maxSplitBlocks = 1 << 32
 // hash h picks block ((h >> 32) z) >> 32, and its low 32 bits x set one bit
 // in each word i, bit (x salt_i mod 2^32) >> 27, with the eight salts of
 // the specification. A key touches one 32-byte block, and every key sets
-// exactly eight bits. Its rate, analysis.SplitBlockFPR, is a little above
+// exactly eight bits. Its rate, [analysis.SplitBlockFPR], is a little above
 // a blocked filter's at equal memory.
 //
-// Keys are hashed with the filter's Hashing; the 64-bit hash is the
-// digest's first half, H1. With Hashing{Kind: XXH64} (seed 0) a key hashes
+// Keys are hashed with the filter's [Hashing]; the 64-bit hash is the
+// digest's first half, H1. With Hashing{Kind: [XXH64]} (seed 0) a key hashes
 // as Parquet hashes a value's plain encoding, so Add and Contains on plain
 // encoded values agree with a Parquet reader; AddHash64 and ContainsHash64
-// take the 64-bit hash directly, and NewSplitBlockFromBitset and
+// take the 64-bit hash directly, and [NewSplitBlockFromBitset] and
 // AppendBitset exchange the raw bitset of a Parquet column chunk.
 //
 // Contains, ContainsDigest, ContainsHash64 and ContainsBatch are safe for
@@ -82,11 +82,11 @@ func checkSplitHashing(h Hashing) error {
 }
 
 // NewSplitBlock returns an empty split-block filter of g.Bits bits rounded
-// up to a whole number of 256-bit blocks; Geometry reports the bits
-// actually built, and Stats the capacity g.Capacity. g.Hashes must be 8:
+// up to a whole number of 256-bit blocks; [Geometry] reports the bits
+// actually built, and [Stats] the capacity g.Capacity. g.Hashes must be 8:
 // every key sets one bit in each of a block's eight words, and any other
-// value (0 included) is an error wrapping ErrInvalidParams rather than a
-// filter other than the one asked for. SplitBlockGeometry sizes one for a
+// value (0 included) is an error wrapping [ErrInvalidParams] rather than a
+// filter other than the one asked for. [SplitBlockGeometry] sizes one for a
 // capacity.
 func NewSplitBlock(g Geometry, h Hashing) (*SplitBlock, error) {
 	m := g.Bits
@@ -111,7 +111,7 @@ func NewSplitBlock(g Geometry, h Hashing) (*SplitBlock, error) {
 }
 
 // NewSplitBlockFor returns an empty split-block filter sized by
-// SplitBlockGeometry for capacity items at false-positive rate fpr.
+// [SplitBlockGeometry] for capacity items at false-positive rate fpr.
 func NewSplitBlockFor(capacity uint64, fpr float64, h Hashing) (*SplitBlock, error) {
 	g, err := SplitBlockGeometry(capacity, fpr)
 	if err != nil {
@@ -123,9 +123,9 @@ func NewSplitBlockFor(capacity uint64, fpr float64, h Hashing) (*SplitBlock, err
 // NewSplitBlockFromBitset returns a split-block filter holding a copy of a
 // Parquet Bloom filter bitset: the bytes that follow a column chunk's
 // BloomFilterHeader, a whole number of 32-byte blocks of eight
-// little-endian 32-bit words. Its hashing is Hashing{Kind: XXH64}, as
+// little-endian 32-bit words. Its hashing is Hashing{Kind: [XXH64]}, as
 // Parquet's; its capacity and item count are unknown and reported as 0.
-// Query it with ContainsHash64(ParquetHash(value)) or Contains(value).
+// Query it with ContainsHash64([ParquetHash](value)) or Contains(value).
 func NewSplitBlockFromBitset(bitset []byte) (*SplitBlock, error) {
 	if len(bitset) == 0 || len(bitset)%(splitBlockBits/8) != 0 {
 		return nil, invalid("bitset of %d bytes, want a positive multiple of %d (whole 256-bit blocks)", len(bitset), splitBlockBits/8)
@@ -145,7 +145,7 @@ func NewSplitBlockFromBitset(bitset []byte) (*SplitBlock, error) {
 // words) and returns the extended slice. A Parquet writer stores it after
 // a BloomFilterHeader whose numBytes is len of the bitset; its algorithm
 // is SPLIT_BLOCK, hash XXHASH and compression UNCOMPRESSED, which hold only
-// when the filter hashes with XXH64 seed 0 (Parquet's hash) or its keys
+// when the filter hashes with [XXH64] seed 0 (Parquet's hash) or its keys
 // were added by AddHash64 with Parquet hashes.
 func (f *SplitBlock) AppendBitset(dst []byte) []byte {
 	for _, w := range f.words {
@@ -338,7 +338,7 @@ func (f *SplitBlock) Geometry() Geometry {
 // the block's eight words of their fill ratios, since a query sets one
 // uniform bit per word. EstimatedItems is the sum over blocks of each
 // block's estimate as a partitioned filter of eight 32-bit slices, +Inf if
-// a block is full (analysis.SplitBlockEstimateError predicts its error).
+// a block is full ([analysis.SplitBlockEstimateError] predicts its error).
 func (f *SplitBlock) Stats() Stats {
 	bs, est := blockSpread(f.words, splitBlockBits/64, func(block []uint64) float64 {
 		p := 1.0

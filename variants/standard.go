@@ -18,8 +18,8 @@ type Standard struct {
 }
 
 // NewStandard returns an empty standard filter with geometry g; its
-// Stats and binary form report g.Capacity as its capacity.
-// StandardGeometry and ExactStandardGeometry size one for a capacity.
+// [Stats] and binary form report g.Capacity as its capacity.
+// [StandardGeometry] and [ExactStandardGeometry] size one for a capacity.
 func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -35,9 +35,9 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 }
 
 // NewStandardFor returns an empty standard filter sized by
-// StandardGeometry for capacity items at false-positive rate fpr. For the
+// [StandardGeometry] for capacity items at false-positive rate fpr. For the
 // fewest bits whose exact rate at capacity items is at most fpr, build
-// NewStandard(ExactStandardGeometry(capacity, fpr)).
+// [NewStandard]([ExactStandardGeometry](capacity, fpr)).
 func NewStandardFor(capacity uint64, fpr float64, h Hashing) (*Standard, error) {
 	g, err := StandardGeometry(capacity, fpr)
 	if err != nil {

@@ -3,7 +3,7 @@ package variants
 import "github.com/cespare/xxhash/v2"
 
 // ParquetHash returns the hash that the Parquet format's Bloom filters
-// use for a value: XXH64 with seed 0 of the value's plain encoding (for
+// use for a value: [XXH64] with seed 0 of the value's plain encoding (for
 // example the 8 little-endian bytes of an INT64, or the bytes of a
 // BYTE_ARRAY without its length prefix). Give it to SplitBlock's AddHash64
 // and ContainsHash64 to query a Parquet column chunk's filter, or build the
