@@ -99,7 +99,7 @@ type AgePartitionedOptions struct {
 type AgePartitioned struct {
 	geom    analysis.AgePartitioned
 	blocked bool
-	hashing Hashing
+	hashing hashConf
 	words   []uint64
 	// step is the bytes per slot (8 ceil(b/64)) in the plain layout, and
 	// the bytes per index (8 S) in the blocked one.
@@ -164,7 +164,7 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 	if p.Refresh < 0 {
 		return nil, invalid("age-partitioned filter: refresh %v, want >= 0", p.Refresh)
 	}
-	f := &AgePartitioned{geom: geom, blocked: p.Blocked, hashing: p.Hashing, n: p.K + p.L, refresh: p.Refresh, clock: p.Clock}
+	f := &AgePartitioned{geom: geom, blocked: p.Blocked, hashing: p.Hashing.conf(), n: p.K + p.L, refresh: p.Refresh, clock: p.Clock}
 	if f.refresh != 0 && f.clock == nil {
 		f.clock = time.Now
 	}
@@ -222,7 +222,7 @@ func NewAgePartitionedFor(window uint64, fpr float64, o AgePartitionedOptions) (
 // Params returns the filter's parameters.
 func (f *AgePartitioned) Params() AgePartitionedParams {
 	return AgePartitionedParams{K: f.geom.K, L: f.geom.L, G: f.geom.G, SliceBits: f.geom.SliceBits,
-		AgePartitionedOptions: AgePartitionedOptions{Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing}}
+		AgePartitionedOptions: AgePartitionedOptions{Blocked: f.blocked, Refresh: f.refresh, Clock: f.clock, Hashing: f.hashing.public()}}
 }
 
 // Model returns the filter's geometry for the theory of package
@@ -403,7 +403,7 @@ func (f *AgePartitioned) ContainsDigest(d Digest) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *AgePartitioned) Hashing() Hashing { return f.hashing }
+func (f *AgePartitioned) Hashing() Hashing { return f.hashing.public() }
 
 // Reset removes every item, keeping the geometry, hashing and clock; the
 // next generation starts now.

@@ -105,6 +105,12 @@ type BlockedParams struct {
 // rounded up to a whole number of blocks; [Geometry] reports the bits
 // actually built. [BlockedGeometry] sizes one for a capacity.
 func NewBlocked(p BlockedParams) (*Blocked, error) {
+	return newBlockedStage(p, p.Hashing.conf())
+}
+
+// newBlockedStage is NewBlocked with p.Hashing as filters hold it, c, which
+// the stages of a scalable filter share with their filter.
+func newBlockedStage(p BlockedParams, c hashConf) (*Blocked, error) {
 	g, blockBits, h := p.Geometry, p.BlockBits, p.Hashing
 	if blockBits == 0 {
 		blockBits = DefaultBlockBits
@@ -127,7 +133,7 @@ func NewBlocked(p BlockedParams) (*Blocked, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newBlocked(bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: h}, m, b), nil
+	return newBlocked(bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: c}, m, b), nil
 }
 
 // newBlocked returns a blocked filter around c, whose words hold m bits in
@@ -258,7 +264,7 @@ func blockedTestGo(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *Blocked) Hashing() Hashing { return f.hashing }
+func (f *Blocked) Hashing() Hashing { return f.hashing.public() }
 
 // Geometry returns the filter's bits (a whole number of blocks), hashes
 // and capacity (0 if unknown).

@@ -60,7 +60,7 @@ func (e *encoder) u32(v uint32) { e.room(4); e.buf = binary.LittleEndian.AppendU
 func (e *encoder) u64(v uint64) { e.room(8); e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
 
 // header writes the fixed header.
-func (e *encoder) header(c variantCode, h Hashing) {
+func (e *encoder) header(c variantCode, h hashConf) {
 	e.room(headerSize)
 	e.buf = append(e.buf, formatMagic...)
 	e.u16(FormatVersion)
@@ -70,13 +70,14 @@ func (e *encoder) header(c variantCode, h Hashing) {
 	e.u64(h.Seed)
 	if h.Kind == SipHash {
 		e.room(keySize)
-		e.buf = append(e.buf, h.Key[:]...)
+		key := h.public().Key
+		e.buf = append(e.buf, key[:]...)
 	}
 }
 
 // keyBytes is the size of h's key field in the format: keySize for the
 // SipHash kind, 0 otherwise. Encoded sizes add it to headerSize.
-func (h Hashing) keyBytes() uint64 {
+func (h hashConf) keyBytes() uint64 {
 	if h.Kind == SipHash {
 		return keySize
 	}
@@ -254,7 +255,7 @@ func (d *decoder) u64() uint64 {
 // header is the fixed header of an encoded filter.
 type header struct {
 	variant variantCode
-	hashing Hashing
+	hashing hashConf
 }
 
 // header reads and checks the fixed header.
@@ -297,7 +298,7 @@ func (d *decoder) header() (header, error) {
 	if err != nil {
 		return header{}, d.bad(corruptParams(err))
 	}
-	return header{variant: c, hashing: h}, nil
+	return header{variant: c, hashing: h.conf()}, nil
 }
 
 // expect reads the header and checks that it announces variant c.

@@ -32,7 +32,7 @@ type ConcurrentStandard struct {
 	m        uint64
 	k        int
 	capacity uint64
-	hashing  Hashing
+	hashing  hashConf
 	// items is split over stripes on separate cache lines: a single
 	// counter that every Add increments would bounce between cores and
 	// cost more than the bits themselves.
@@ -196,7 +196,7 @@ func (f *ConcurrentStandard) TestAndAddDigest(d Digest) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *ConcurrentStandard) Hashing() Hashing { return f.hashing }
+func (f *ConcurrentStandard) Hashing() Hashing { return f.hashing.public() }
 
 // Geometry returns the filter's bits, hashes and capacity (0 if unknown).
 func (f *ConcurrentStandard) Geometry() Geometry {

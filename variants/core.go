@@ -18,7 +18,7 @@ type bitCore struct {
 	k        int
 	capacity uint64
 	items    uint64
-	hashing  Hashing
+	hashing  hashConf
 }
 
 // setBits returns the number of set bits of the table.
@@ -49,7 +49,7 @@ func (c *bitCore) and(g *bitCore) {
 
 // sameBits reports whether c and g have the same k, hashing and words.
 func (c *bitCore) sameBits(g *bitCore) bool {
-	return c.k == g.k && c.hashing == g.hashing && slices.Equal(c.words, g.words)
+	return c.k == g.k && c.hashing.same(g.hashing) && slices.Equal(c.words, g.words)
 }
 
 // compatible collects the differences between c and g that forbid

@@ -45,7 +45,7 @@ type Counting struct {
 	max      uint64 // 2^w - 1, the saturated value and the counter mask
 	capacity uint64
 	items    uint64
-	hashing  Hashing
+	hashing  hashConf
 }
 
 // DefaultCounterWidth is the counter width of a [Counting] filter built with
@@ -100,7 +100,7 @@ func NewCounting(p CountingParams) (*Counting, error) {
 		wshift:   uint(bits.TrailingZeros(uint(width))),
 		max:      1<<width - 1,
 		capacity: g.Capacity,
-		hashing:  h,
+		hashing:  h.conf(),
 	}, nil
 }
 
@@ -302,7 +302,7 @@ func (f *Counting) removeProbe(d Digest) {
 }
 
 // Hashing returns the filter's hash options.
-func (f *Counting) Hashing() Hashing { return f.hashing }
+func (f *Counting) Hashing() Hashing { return f.hashing.public() }
 
 // Geometry returns the filter's counters (as Bits), hashes and capacity
 // (0 if unknown).

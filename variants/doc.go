@@ -76,8 +76,12 @@
 // The theory's rates hold for keys that do not depend on the hash. A seed
 // is for reproducibility, not secrecy: whoever knows it can choose keys
 // that fill a filter fast or test present. When others choose the keys,
-// use Hashing{Kind: [SipHash], Key: [NewKey]()}. A saved keyed filter holds its
-// key and is as secret as the key. paper-notes.md §12 measures both.
+// use Hashing{Kind: [SipHash], Key: [NewKey]()}. The key never prints:
+// fmt, log/slog, JSON and gob render it as "[redacted]", in a [Hashing],
+// a parameters struct or a filter (see [HashKey]). A saved keyed filter
+// holds its key and is as secret as the key: write it readable by its
+// owner only, os.WriteFile(path, data, 0o600). paper-notes.md §12
+// measures both.
 //
 // # Speed
 //

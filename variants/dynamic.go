@@ -50,7 +50,7 @@ type DynamicParams struct {
 type Dynamic struct {
 	geom    analysis.Dynamic
 	stage   analysis.Stage // the geometry of every stage
-	hashing Hashing
+	hashing hashConf
 	// stages holds every stage built so far; the first live are in use.
 	// Reset keeps the others, to reuse their memory.
 	stages []*Partitioned
@@ -80,7 +80,7 @@ func newDynamic(geom analysis.Dynamic, b uint64, k int, h Hashing) (*Dynamic, er
 	if k != 0 {
 		st.SliceBits, st.Hashes, st.Bits = b, k, b*uint64(k)
 	}
-	f := &Dynamic{geom: geom, stage: st, hashing: h}
+	f := &Dynamic{geom: geom, stage: st, hashing: h.conf()}
 	if err := f.grow(); err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (f *Dynamic) grow() error {
 
 // newStage returns an empty stage whose words start on a cache line.
 func (f *Dynamic) newStage() (*Partitioned, error) {
-	p, err := NewPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes, Capacity: f.geom.N}, f.hashing)
+	p, err := newPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes, Capacity: f.geom.N}, f.hashing)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (f *Dynamic) streamStage(i int, p *Partitioned) streamStage {
 
 // Params returns the filter's parameters.
 func (f *Dynamic) Params() DynamicParams {
-	return DynamicParams{N: f.geom.N, P: f.geom.P, Hashing: f.hashing}
+	return DynamicParams{N: f.geom.N, P: f.geom.P, Hashing: f.hashing.public()}
 }
 
 // Err returns the error that kept the filter from adding a stage, or nil.
@@ -192,7 +192,7 @@ func (f *Dynamic) TestAndAddDigest(d Digest) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *Dynamic) Hashing() Hashing { return f.hashing }
+func (f *Dynamic) Hashing() Hashing { return f.hashing.public() }
 
 // Stats reports the filter's geometry and load: the sums over stages of
 // cells, bits and capacities, the stages' hashes k, the fraction of set

@@ -109,7 +109,7 @@ func (d *decoder) readAgePartitioned() (*AgePartitioned, error) {
 // agePartitioned decodes the rest of an age-partitioned filter after its
 // header.
 func (d *decoder) agePartitioned(h header) (*AgePartitioned, error) {
-	p := AgePartitionedParams{AgePartitionedOptions: AgePartitionedOptions{Hashing: h.hashing, Blocked: h.variant == codeAgePartitionedBlocked}}
+	p := AgePartitionedParams{AgePartitionedOptions: AgePartitionedOptions{Hashing: h.hashing.public(), Blocked: h.variant == codeAgePartitionedBlocked}}
 	p.K, p.L = int(d.u32()), int(d.u32())
 	p.G, p.SliceBits = d.u64(), d.u64()
 	refresh, start := d.u64(), int64(d.u64())

@@ -32,7 +32,7 @@ func bitTableSize(p bitParams, words int) uint64 {
 // bitTable writes a whole word-array filter but its checksum: the header,
 // the parameters and the words, reading each word atomically if
 // atomicLoad is set.
-func (e *encoder) bitTable(c variantCode, h Hashing, p bitParams, words []uint64, atomicLoad bool) {
+func (e *encoder) bitTable(c variantCode, h hashConf, p bitParams, words []uint64, atomicLoad bool) {
 	e.header(c, h)
 	e.bitBody(p, words, atomicLoad)
 }
@@ -63,7 +63,7 @@ func (d *decoder) bitParams(extras int) (bitParams, error) {
 }
 
 // core returns the bitCore of a decoded filter.
-func (p bitParams) core(words []uint64, h Hashing) bitCore {
+func (p bitParams) core(words []uint64, h hashConf) bitCore {
 	return bitCore{words: words, k: p.k, capacity: p.capacity, items: p.items, hashing: h}
 }
 
@@ -310,7 +310,7 @@ func (d *decoder) partitioned(h header) (*Partitioned, error) {
 // partitionedBody decodes the parameters and slices of a partitioned
 // filter, as a partitioned filter and each stage of a scalable one hold
 // them. Its padding is checked after the checksum, by partitionedPadding.
-func (d *decoder) partitionedBody(h Hashing) (*Partitioned, error) {
+func (d *decoder) partitionedBody(h hashConf) (*Partitioned, error) {
 	p, err := d.bitParams(0)
 	if err != nil {
 		return nil, err
@@ -456,7 +456,7 @@ func (d *decoder) blocked(h header) (*Blocked, error) {
 // blockedBody decodes the parameters and blocks of a blocked filter, as a
 // blocked filter and each blocked stage of a scalable one hold them. Its
 // words are aligned to 64 bytes after the checksum, by aligned.
-func (d *decoder) blockedBody(h Hashing) (*Blocked, error) {
+func (d *decoder) blockedBody(h hashConf) (*Blocked, error) {
 	p, err := d.bitParams(1)
 	if err != nil {
 		return nil, err
@@ -547,5 +547,5 @@ func (d *decoder) splitBlock(h header) (*SplitBlock, error) {
 	if words, err = aligned(words); err != nil {
 		return nil, d.bad(err)
 	}
-	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / splitBlockBits, path: splitPath(h.hashing)}, nil
+	return &SplitBlock{bitCore: p.core(words, h.hashing), blocks: m / splitBlockBits, path: splitPath(h.hashing.public())}, nil
 }

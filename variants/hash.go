@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math/bits"
 	"unsafe"
 
@@ -125,6 +126,12 @@ func (d Derivation) String() string {
 // fill the filter fast (pollution) or search offline for keys that test
 // present (forged false positives). When others choose the keys, use the
 // [SipHash] kind with a key from [NewKey].
+//
+// The key never prints: fmt, log/slog, JSON, XML and gob show it as
+// "[redacted]" (see [HashKey] for the one fmt exception, %p of a
+// non-pointer). A saved keyed filter holds its key, so keep the saved
+// bytes as secret as the key: write them with mode 0600 (see [NewKey]'s
+// example).
 type Hashing struct {
 	Kind       HashKind   // the 128-bit hash of keys
 	Derivation Derivation // how the k indexes come from the digest
@@ -140,12 +147,32 @@ type Hashing struct {
 // and k1 are its bytes 0-7 and 8-15 read as little-endian integers.
 //
 // A filter with a keyed hash is as secret as its key: whoever holds the
-// key can attack it as if it were unkeyed. The key is saved with the
-// filter (see [FormatVersion]), so a saved keyed filter must be kept as
-// secret as the key itself. Keep one key per filter or per family of
-// filters to be combined, and draw it with [NewKey]. String and GoString
-// do not print the key, so that logging a [Hashing] does not leak it; read
-// its bytes to store it elsewhere.
+// key can attack it as if it were unkeyed. Keep one key per filter or per
+// family of filters to be combined, and draw it with [NewKey].
+//
+// The key never prints. fmt (%v, %+v, %#v, %s, %q, %x, %X, %d, %o, %b,
+// %c, %U and every other verb and flag), log/slog's text and JSON
+// handlers, encoding/json, encoding/xml, encoding/gob and text
+// marshalling render a non-zero key as "[redacted]" and the zero key as
+// "[zero]", whether the key stands alone or inside a [Hashing], a
+// parameters struct or a filter, printed as a value or as a pointer. A
+// filter holds its key where fmt's reflection, which prints unexported
+// fields without calling their methods, sees only an address. Decoding
+// "[redacted]" (from JSON, gob or text) fails rather than yield a
+// [Hashing] without its key. To store the key elsewhere, read its bytes.
+//
+// fmt calls no method in two cases, and there a key held by value prints:
+// %p of a value that is not a pointer (a HashKey, a Hashing or a
+// parameters struct, not a filter), which go vet reports and fmt renders
+// as %v without methods; and a struct of your own that holds a HashKey or
+// a Hashing in an unexported field. Print pointers with %p, and keep keys
+// in exported fields or in a filter.
+//
+// A saved keyed filter holds its key: MarshalBinary, WriteTo and the
+// filters' gob encodings (which go through MarshalBinary) write it in clear
+// (see [FormatVersion]), so that the filter answers the same after
+// loading. Keep such files as secret as the key itself, for example
+// written with os.WriteFile(path, data, 0o600).
 type HashKey [16]byte
 
 // NewKey returns a key drawn from crypto/rand, the operating system's
@@ -156,17 +183,127 @@ func NewKey() HashKey {
 	return k
 }
 
-// String returns "HashKey(zero)" for the zero key and "HashKey(secret)"
-// otherwise: it never prints the key.
+// The renderings of a key: it never prints.
+const (
+	redactedKey = "[redacted]"
+	zeroKey     = "[zero]"
+)
+
+// String returns "[zero]" for the zero key and "[redacted]" otherwise: it
+// never prints the key.
 func (k HashKey) String() string {
 	if k == (HashKey{}) {
-		return "HashKey(zero)"
+		return zeroKey
 	}
-	return "HashKey(secret)"
+	return redactedKey
 }
 
 // GoString is String, so that %#v does not print the key either.
 func (k HashKey) GoString() string { return k.String() }
+
+// Format writes String for every verb and flag, so that no fmt verb prints
+// the key: not %d, %x or %o, which would otherwise format the bytes, nor
+// the verbs applied to a [Hashing] or a parameters struct that holds it.
+func (k HashKey) Format(f fmt.State, verb rune) { io.WriteString(f, k.String()) }
+
+// MarshalText returns String, "[zero]" or "[redacted]", never the key.
+// encoding/json, encoding/xml and log/slog's handlers use it, so a
+// [Hashing] or parameters struct marshals with its key redacted.
+func (k HashKey) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// GobEncode is MarshalText: encoding/gob, which does not use MarshalText,
+// sends "[zero]" or "[redacted]", never the key.
+func (k HashKey) GobEncode() ([]byte, error) { return k.MarshalText() }
+
+// GobDecode is UnmarshalText: it fails for a redacted key.
+func (k *HashKey) GobDecode(data []byte) error { return k.UnmarshalText(data) }
+
+// UnmarshalText sets k to the zero key from "[zero]" or the empty text, and
+// fails for "[redacted]" and anything else: a redacted key cannot be
+// restored, and a keyed [Hashing] read back from JSON or gob must have its
+// key set from where the key is kept.
+func (k *HashKey) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case zeroKey, "":
+		*k = HashKey{}
+		return nil
+	case redactedKey:
+		return invalid("the hash key was redacted when it was marshalled; set Hashing.Key from where the key is kept")
+	}
+	return invalid("a hash key does not unmarshal from text (only %q does); set Hashing.Key from its bytes", zeroKey)
+}
+
+// hashConf is a filter's [Hashing] as the filter holds it: the kind,
+// derivation and seed inline for the hot paths, and the SipHash key, if
+// any, captured by a func. fmt prints the fields of a filter by reflection,
+// which calls no method (HashKey's Format is not reached through an
+// unexported field), so the key must not sit in a field that reflection
+// can read: an array or integer field prints its bytes, and so does a
+// pointer, which fmt follows when it reports a bad verb (%s, %q, %t, %c,
+// ... of a pointer field print "%!s(*T=&{...})"). A func prints as an
+// address under every verb, and reflection cannot see what it captures.
+// The func field also makes hashConf incomparable, so that == on two of
+// them, which would compare nothing useful, does not compile: use same.
+type hashConf struct {
+	Kind       HashKind
+	Derivation Derivation
+	Seed       uint64
+	key        func() (k0, k1 uint64) // nil unless keyed
+}
+
+// conf returns h as a filter holds it.
+func (h Hashing) conf() hashConf {
+	c := hashConf{Kind: h.Kind, Derivation: h.Derivation, Seed: h.Seed}
+	if h.Key != (HashKey{}) {
+		k0, k1 := binary.LittleEndian.Uint64(h.Key[:8]), binary.LittleEndian.Uint64(h.Key[8:])
+		c.key = func() (uint64, uint64) { return k0, k1 }
+	}
+	return c
+}
+
+// keyWords returns the SipHash key words, zero if h has no key.
+func (h hashConf) keyWords() (k0, k1 uint64) {
+	if h.key == nil {
+		return 0, 0
+	}
+	return h.key()
+}
+
+// public returns the Hashing that h holds, key included.
+func (h hashConf) public() Hashing {
+	p := Hashing{Kind: h.Kind, Derivation: h.Derivation, Seed: h.Seed}
+	if h.key != nil {
+		k0, k1 := h.key()
+		binary.LittleEndian.PutUint64(p.Key[:8], k0)
+		binary.LittleEndian.PutUint64(p.Key[8:], k1)
+	}
+	return p
+}
+
+// same reports whether h and g are the same hashing, keys compared by value.
+func (h hashConf) same(g hashConf) bool {
+	return h.Kind == g.Kind && h.Derivation == g.Derivation && h.Seed == g.Seed && h.sameKey(g)
+}
+
+// sameKey reports whether h and g have the same key (or none).
+func (h hashConf) sameKey(g hashConf) bool {
+	if (h.key == nil) != (g.key == nil) {
+		return false
+	}
+	a0, a1 := h.keyWords()
+	b0, b1 := g.keyWords()
+	return a0 == b0 && a1 == b1
+}
+
+// Digest is [Hashing.Digest].
+func (h hashConf) Digest(key []byte) Digest {
+	if h.Kind == SipHash {
+		k0, k1 := h.keyWords()
+		a, b := siphash.Hash128(k0, k1, key)
+		return Digest{a, b}
+	}
+	return unkeyedDigest(h.Kind, h.Seed, key)
+}
 
 func (h Hashing) validate() error {
 	if h.Kind == XXH64 {
@@ -205,19 +342,25 @@ func (h Hashing) validateKey() error {
 // hash in H1 and zero in H2; for [Murmur64A], RedisBloom's two 64-bit
 // hashes a and b).
 func (h Hashing) Digest(key []byte) Digest {
-	switch h.Kind {
-	case SipHash:
+	if h.Kind == SipHash {
 		a, b := siphash.Hash128(binary.LittleEndian.Uint64(h.Key[:8]), binary.LittleEndian.Uint64(h.Key[8:]), key)
 		return Digest{a, b}
+	}
+	return unkeyedDigest(h.Kind, h.Seed, key)
+}
+
+// unkeyedDigest is the digest of key under the unkeyed kinds.
+func unkeyedDigest(kind HashKind, seed uint64, key []byte) Digest {
+	switch kind {
 	case Metro:
-		a, b := metro.Hash128(key, h.Seed)
+		a, b := metro.Hash128(key, seed)
 		return Digest{a, b}
 	case XXH64:
-		return Digest{H1: xxh64(key, h.Seed)}
+		return Digest{H1: xxh64(key, seed)}
 	case Murmur64A:
-		return redisDigest(key, h.Seed)
+		return redisDigest(key, seed)
 	}
-	u := xxh3.Hash128Seed(key, h.Seed)
+	u := xxh3.Hash128Seed(key, seed)
 	return Digest{u.Lo, u.Hi}
 }
 
@@ -268,7 +411,7 @@ type probe struct {
 // init starts p at g_0 for digest d. Filters declare a probe and call init
 // rather than copy one from a constructor: the copy of a freshly written
 // struct stalls store-to-load forwarding on amd64.
-func (p *probe) init(d Digest, h Hashing) {
+func (p *probe) init(d Digest, h hashConf) {
 	var ok bool
 	p.x, p.y, p.z, p.c, ok = h.recurrence(d)
 	if !ok {
@@ -281,7 +424,7 @@ func (p *probe) init(d Digest, h Hashing) {
 // z += c whose successive x are g_0, g_1, ... for d, or ok = false for the
 // Independent derivation, which has no such recurrence. Filters run the
 // recurrence inline in their hot loops and fall back to a probe otherwise.
-func (h Hashing) recurrence(d Digest) (x, y, z, c uint64, ok bool) {
+func (h hashConf) recurrence(d Digest) (x, y, z, c uint64, ok bool) {
 	switch h.Derivation {
 	case EnhancedDouble:
 		return d.H1, d.H2, weyl, weyl, true
@@ -346,7 +489,7 @@ func (p *probe) fillIndependent(g []uint64) {
 // general path, the only one for the Independent derivation; for the
 // derivations with a recurrence the filters' hot loops compute the same
 // values inline.
-func (h Hashing) eachValue(d Digest, k int, mix bool, fn func(g uint64) bool) bool {
+func (h hashConf) eachValue(d Digest, k int, mix bool, fn func(g uint64) bool) bool {
 	var p probe
 	p.init(d, h)
 	p.mix = mix
@@ -372,7 +515,7 @@ func (h Hashing) Indexes(dst []uint64, d Digest, k int, m uint64) []uint64 {
 	if m == 0 {
 		panic("variants: Indexes with m = 0")
 	}
-	h.eachValue(d, k, false, func(g uint64) bool {
+	hashConf{Kind: h.Kind, Derivation: h.Derivation, Seed: h.Seed}.eachValue(d, k, false, func(g uint64) bool {
 		dst = append(dst, reduce(g, m))
 		return true
 	})

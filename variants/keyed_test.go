@@ -3,6 +3,8 @@ package variants
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -95,7 +97,7 @@ func TestHashKeyNotPrinted(t *testing.T) {
 			}
 		}
 	}
-	if got := fmt.Sprint(HashKey{}); got != "HashKey(zero)" {
+	if got := fmt.Sprint(HashKey{}); got != "[zero]" {
 		t.Errorf("zero key prints %q", got)
 	}
 }
@@ -261,5 +263,97 @@ func TestKeyedRateMatchesTheory(t *testing.T) {
 	t.Logf("keyed standard: mean rate %.5f over %d filters, theory %.5f (%.1f standard errors)", mean, filters, want, (mean-want)/se)
 	if math.Abs(mean-want) > 4*se {
 		t.Errorf("keyed standard: mean rate %.5f over %d filters, theory %.5f (%.1f standard errors)", mean, filters, want, (mean-want)/se)
+	}
+}
+
+// TestHashKeyUnmarshal: a Hashing marshalled to JSON, gob or text reads
+// back when it has no key, and fails to read back, rather than lose its
+// key silently, when it has one.
+func TestHashKeyUnmarshal(t *testing.T) {
+	for _, h := range []Hashing{{}, {Kind: Metro, Seed: 7}} {
+		j, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Hashing
+		if err := json.Unmarshal(j, &got); err != nil || got != h {
+			t.Errorf("JSON %s: read back %v, %v; want %v", j, got, err, h)
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(h); err != nil {
+			t.Fatal(err)
+		}
+		got = Hashing{}
+		if err := gob.NewDecoder(&buf).Decode(&got); err != nil || got != h {
+			t.Errorf("gob: read back %v, %v; want %v", got, err, h)
+		}
+	}
+	keyed := Hashing{Kind: SipHash, Key: refKey}
+	j, err := json.Marshal(keyed)
+	if err != nil || !strings.Contains(string(j), `"Key":"[redacted]"`) {
+		t.Fatalf("JSON of a keyed Hashing: %s, %v", j, err)
+	}
+	var got Hashing
+	if err := json.Unmarshal(j, &got); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "redacted") {
+		t.Errorf("JSON of a redacted key read back: %v, %v", got, err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(keyed); err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewDecoder(&buf).Decode(&got); err == nil || !strings.Contains(err.Error(), "redacted") {
+		t.Errorf("gob of a redacted key read back: %v, %v", got, err)
+	}
+	var k HashKey
+	for _, text := range []string{"[redacted]", "00112233445566778899aabbccddeeff", "HashKey(secret)"} {
+		if err := k.UnmarshalText([]byte(text)); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("UnmarshalText(%q): %v, want ErrInvalidParams", text, err)
+		}
+	}
+	k = refKey
+	if err := k.UnmarshalText([]byte("[zero]")); err != nil || k != (HashKey{}) {
+		t.Errorf("UnmarshalText([zero]): %v, %v", k, err)
+	}
+}
+
+// TestKeyedFilterHashing: a keyed filter's Hashing, Params and encoding
+// hold its key, and filters with equal keys built apart compare equal.
+func TestKeyedFilterHashing(t *testing.T) {
+	h := Hashing{Kind: SipHash, Key: refKey}
+	other := h
+	other.Key[15] ^= 1
+	a, _ := NewScalable(ScalableParams{P: 0.01, N0: 10, Hashing: h})
+	b, _ := NewScalable(ScalableParams{P: 0.01, N0: 10, Hashing: h})
+	c, _ := NewScalable(ScalableParams{P: 0.01, N0: 10, Hashing: other})
+	for i := range 100 {
+		k := []byte(fmt.Sprint(i))
+		a.Add(k)
+		b.Add(k)
+		c.Add(k)
+	}
+	if a.Hashing() != h || a.Params().Hashing != h {
+		t.Errorf("Hashing() %v, Params().Hashing %v: the key is lost", a.Hashing().Key == h.Key, a.Params().Hashing.Key == h.Key)
+	}
+	if !a.Equal(b) || a.Equal(c) {
+		t.Errorf("same key: equal %v; other key: equal %v", a.Equal(b), a.Equal(c))
+	}
+	sa, _ := NewStandard(Geometry{Bits: 256, Hashes: 3}, h)
+	sc, _ := NewStandard(Geometry{Bits: 256, Hashes: 3}, other)
+	if err := sa.Union(sc); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "hash keys differ") {
+		t.Errorf("union across keys: %v", err)
+	}
+	data, err := a.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, refKey[:]) {
+		t.Error("the encoding does not hold the key")
+	}
+	g, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Hashing() != h || !g.(*Scalable).Equal(a) {
+		t.Error("the decoded filter differs")
 	}
 }

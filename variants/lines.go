@@ -34,7 +34,7 @@ func (s *lineSet) count() int { return len(s.lines) }
 // filters load them: four for the derivations with a recurrence (the hot
 // loops test once per group of four, and read the last k mod 4 together),
 // one for Independent (the general path stops at the first clear bit).
-func (h Hashing) probes(d Digest, k int, mix bool) (vals []uint64, group int) {
+func (h hashConf) probes(d Digest, k int, mix bool) (vals []uint64, group int) {
 	vals = make([]uint64, 0, k)
 	h.eachValue(d, k, mix, func(g uint64) bool {
 		vals = append(vals, g)

@@ -35,10 +35,16 @@ type Partitioned struct {
 // (the classic sizing, the same as a standard filter's) and
 // [ExactPartitionedGeometry] size one for a capacity.
 func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
+	return newPartitioned(g, h.conf())
+}
+
+// newPartitioned is NewPartitioned for a hashing as filters hold it, which
+// the stages of growing filters share with their filter.
+func newPartitioned(g Geometry, h hashConf) (*Partitioned, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	if err := h.validate(); err != nil {
+	if err := h.public().validate(); err != nil {
 		return nil, err
 	}
 	k := uint64(g.Hashes)
@@ -242,7 +248,7 @@ func (f *Partitioned) testAndAddProbe(d Digest) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *Partitioned) Hashing() Hashing { return f.hashing }
+func (f *Partitioned) Hashing() Hashing { return f.hashing.public() }
 
 // Geometry returns the bits actually built (k slices of b bits), the
 // hashes and the capacity (0 if unknown).

@@ -69,7 +69,7 @@ type RedisBloomParams struct {
 // exclusive access.
 type RedisBloom struct {
 	geom    analysis.RedisBloom
-	hashing Hashing
+	hashing hashConf
 	links   []redisLink // links built so far; the first live are in use
 	live    int
 	items   uint64
@@ -98,7 +98,7 @@ func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
 	}
 	f := &RedisBloom{
 		geom:    analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo},
-		hashing: Hashing{Kind: Murmur64A, Seed: p.Seed},
+		hashing: Hashing{Kind: Murmur64A, Seed: p.Seed}.conf(),
 	}
 	if err := f.geom.Validate(); err != nil {
 		return nil, invalid("redisbloom filter: %s", trimPrefix(err))
@@ -222,7 +222,7 @@ func (f *RedisBloom) TestAndAddDigest(d Digest) bool {
 
 // Hashing returns the filter's hash options: Hashing{Kind: [Murmur64A],
 // Seed: Params().Seed}.
-func (f *RedisBloom) Hashing() Hashing { return f.hashing }
+func (f *RedisBloom) Hashing() Hashing { return f.hashing.public() }
 
 // Stats reports the filter's geometry and load: the sums over links of
 // bits and capacities, the newest link's hashes, the fraction of set

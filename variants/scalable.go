@@ -118,7 +118,7 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // exclusive access.
 type Scalable struct {
 	geom    analysis.Scalable
-	hashing Hashing
+	hashing hashConf
 	// stages holds every stage built so far; the first live are in use.
 	// Reset keeps the others, to reuse their memory as the filter grows
 	// again.
@@ -197,7 +197,7 @@ func newScalable(p ScalableParams, stream bool) (*Scalable, error) {
 	}
 	f := &Scalable{
 		geom:    analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)},
-		hashing: p.Hashing,
+		hashing: p.Hashing.conf(),
 		stream:  stream,
 	}
 	if err := f.geom.Validate(); err != nil {
@@ -224,7 +224,7 @@ func (f *Scalable) grow() error {
 	}
 	if f.geom.BlockBits != 0 {
 		g := Geometry{Bits: st.Bits, Hashes: st.Hashes, Capacity: st.Capacity}
-		b, err := NewBlocked(BlockedParams{Geometry: g, BlockBits: int(f.geom.BlockBits), Hashing: f.hashing})
+		b, err := newBlockedStage(BlockedParams{Geometry: g, BlockBits: int(f.geom.BlockBits), Hashing: f.hashing.public()}, f.hashing)
 		if err != nil {
 			return invalid("scalable filter cannot add stage %d: %v", i, err)
 		}
@@ -233,7 +233,7 @@ func (f *Scalable) grow() error {
 		f.live++
 		return nil
 	}
-	p, err := NewPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes, Capacity: st.Capacity}, f.hashing)
+	p, err := newPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes, Capacity: st.Capacity}, f.hashing)
 	if err != nil {
 		return invalid("scalable filter cannot add stage %d: %v", i, err)
 	}
@@ -263,7 +263,7 @@ func (f *Scalable) stage(i int) (analysis.Stage, error) {
 
 // Params returns the filter's parameters, with defaults filled in.
 func (f *Scalable) Params() ScalableParams {
-	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing, BlockBits: int(f.geom.BlockBits)}
+	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing.public(), BlockBits: int(f.geom.BlockBits)}
 }
 
 // Err returns the error that kept the filter from adding a stage, or nil.
@@ -355,7 +355,7 @@ func (f *Scalable) TestAndAddDigest(d Digest) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *Scalable) Hashing() Hashing { return f.hashing }
+func (f *Scalable) Hashing() Hashing { return f.hashing.public() }
 
 // Stages returns the number of stages in use.
 func (f *Scalable) Stages() int { return f.live }

@@ -13,7 +13,7 @@ type diffs []string
 func (d *diffs) add(format string, args ...any) { *d = append(*d, fmt.Sprintf(format, args...)) }
 
 // hashing notes the differences between two hash options.
-func (d *diffs) hashing(a, b Hashing) {
+func (d *diffs) hashing(a, b hashConf) {
 	if a.Kind != b.Kind {
 		d.add("hash kind %v != %v", a.Kind, b.Kind)
 	}
@@ -23,7 +23,7 @@ func (d *diffs) hashing(a, b Hashing) {
 	if a.Seed != b.Seed {
 		d.add("seed %d != %d", a.Seed, b.Seed)
 	}
-	if a.Key != b.Key {
+	if !a.sameKey(b) {
 		d.add("hash keys differ") // never print a key
 	}
 }
@@ -217,7 +217,7 @@ func (f *Counting) Equal(g *Counting) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	return f.m == g.m && f.k == g.k && f.width == g.width && f.hashing == g.hashing && slices.Equal(f.words, g.words)
+	return f.m == g.m && f.k == g.k && f.width == g.width && f.hashing.same(g.hashing) && slices.Equal(f.words, g.words)
 }
 
 // Equal reports whether f and g have the same parameters (P, r, s, n0),
@@ -230,7 +230,7 @@ func (f *Scalable) Equal(g *Scalable) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	if f.geom != g.geom || f.hashing != g.hashing || f.live != g.live || f.stream != g.stream {
+	if f.geom != g.geom || !f.hashing.same(g.hashing) || f.live != g.live || f.stream != g.stream {
 		return false
 	}
 	for i := range f.live {
@@ -339,7 +339,7 @@ func (f *Dynamic) Equal(g *Dynamic) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	if f.geom != g.geom || f.stage != g.stage || f.hashing != g.hashing || f.live != g.live {
+	if f.geom != g.geom || f.stage != g.stage || !f.hashing.same(g.hashing) || f.live != g.live {
 		return false
 	}
 	for i := range f.live {
@@ -358,7 +358,7 @@ func (f *RedisBloom) Equal(g *RedisBloom) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
-	if f.geom != g.geom || f.hashing != g.hashing || f.live != g.live {
+	if f.geom != g.geom || !f.hashing.same(g.hashing) || f.live != g.live {
 		return false
 	}
 	for i := range f.live {

@@ -107,7 +107,7 @@ func NewSplitBlock(g Geometry, h Hashing) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, capacity: g.Capacity, hashing: h}, blocks: z, path: splitPath(h)}, nil
+	return &SplitBlock{bitCore: bitCore{words: w, k: splitBlockHashes, capacity: g.Capacity, hashing: h.conf()}, blocks: z, path: splitPath(h)}, nil
 }
 
 // NewSplitBlockFor returns an empty split-block filter sized by
@@ -325,7 +325,7 @@ func splitContainsGo(words unsafe.Pointer, z uint64, h unsafe.Pointer, stride ui
 }
 
 // Hashing returns the filter's hash options.
-func (f *SplitBlock) Hashing() Hashing { return f.hashing }
+func (f *SplitBlock) Hashing() Hashing { return f.hashing.public() }
 
 // Geometry returns the filter's bits (a whole number of 256-bit blocks)
 // its 8 hashes and its capacity (0 if unknown).

@@ -31,7 +31,7 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Standard{bitCore: bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: h}, m: g.Bits}, nil
+	return &Standard{bitCore: bitCore{words: w, k: g.Hashes, capacity: g.Capacity, hashing: h.conf()}, m: g.Bits}, nil
 }
 
 // NewStandardFor returns an empty standard filter sized by
@@ -221,7 +221,7 @@ func (f *Standard) testAndAddProbe(d Digest) bool {
 }
 
 // Hashing returns the filter's hash options.
-func (f *Standard) Hashing() Hashing { return f.hashing }
+func (f *Standard) Hashing() Hashing { return f.hashing.public() }
 
 // Geometry returns the filter's bits, hashes and capacity (0 if unknown).
 func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k, Capacity: f.capacity} }
