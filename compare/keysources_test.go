@@ -36,7 +36,7 @@ func dispersion(row experiments.Row) float64 {
 func TestKeySourcesExposeFNV(t *testing.T) {
 	const n = 20_000
 	for _, name := range []string{"sequential", "uniform"} {
-		src, err := experiments.NewKeySource(name)
+		src, err := experiments.NewKeySource(context.Background(), name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,6 +56,12 @@
 // that random keys hide shows on the structured ones; see ExampleTime for
 // a filter measured on a key file.
 //
+// A key file must be a regular file (not a directory, device, named pipe
+// or socket) of at most 4 GiB, with lines of at most 64 KiB and at least
+// 2 distinct keys; reading it takes at most the file's size plus 8 bytes
+// a line of memory, and the context given stops it. A stream goes through
+// [KeysFromLines], with the same limits.
+//
 // # Timing your own filter
 //
 // [Time] measures the speed of any filter by the method of the speed

@@ -33,7 +33,8 @@ func ExampleTime() {
 	w.Flush()
 	f.Close()
 
-	keys, err := experiments.KeysFromFile(path)
+	ctx := context.Background()
+	keys, err := experiments.KeysFromFile(ctx, path)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -41,7 +42,6 @@ func ExampleTime() {
 	newFilter := func(n, seed uint64) (experiments.Filter, error) {
 		return variants.NewStandardFor(n, 0.01, variants.Hashing{Seed: seed})
 	}
-	ctx := context.Background()
 
 	// The rate: 10 filters for 20,000 keys, each filled with 20,000 keys
 	// of the file and queried with 20,000 others, beside the theory.

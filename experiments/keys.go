@@ -3,7 +3,9 @@ package experiments
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -54,14 +56,11 @@ import (
 type KeySource struct {
 	name string
 	kind keyKind
-	// data holds a file source's bytes, and lines its distinct keys, each
-	// packed as offset<<lenBits | length into data.
+	// data holds a file source's non-empty lines, each ending in '\n',
+	// and lines the offsets in data of its distinct keys.
 	data  []byte
 	lines []uint64
 }
-
-// lenBits is the width of a line's length in KeySource.lines.
-const lenBits = 17
 
 type keyKind int
 
@@ -78,11 +77,12 @@ const (
 var KeySourceNames = []string{"uniform", "url", "sequential", "prefix", "zipf"}
 
 // NewKeySource returns the key source of a name in KeySourceNames, or
-// the source of the file PATH for "file:PATH" (see KeysFromFile). An
-// unknown name is an error wrapping ErrInvalidParams.
-func NewKeySource(name string) (*KeySource, error) {
+// the source of the file PATH for "file:PATH" (see KeysFromFile, with
+// its limits; ctx cancels the read). An unknown name is an error
+// wrapping ErrInvalidParams.
+func NewKeySource(ctx context.Context, name string) (*KeySource, error) {
 	if path, ok := strings.CutPrefix(name, "file:"); ok {
-		return KeysFromFile(path)
+		return KeysFromFile(ctx, path)
 	}
 	if i := slices.Index(KeySourceNames, name); i >= 0 {
 		return &KeySource{name: name, kind: keyKind(i)}, nil
@@ -99,92 +99,268 @@ const minFileKeys = 2
 // maxLineLen bounds one key of a file source.
 const maxLineLen = 1 << 16
 
-// KeysFromFile reads a key source from the file at path: one key a line
-// (a trailing "\r" is dropped, empty lines are skipped), duplicates
-// counted once. The source is named "file:" and the path. A file with
-// fewer than minFileKeys (2) distinct keys, more than 2^32 of them, or a line
-// longer than 65536 bytes is refused with an error wrapping
-// ErrInvalidParams. It reads ten million lines of about 33 bytes in
-// 2.8 s on two shared cores (BenchmarkKeysFromFile), holding the file and
-// 8 bytes per distinct key.
-func KeysFromFile(path string) (*KeySource, error) {
-	data, err := os.ReadFile(path)
+// maxKeyFileBytes bounds a key file or stream: 4 GiB, so that a line's
+// offset fits the 32 bits the reader sorts with (1 GiB on 32-bit
+// platforms). It bounds the keys too: 4 GiB hold at most 2^31 lines.
+const maxKeyFileBytes int64 = min(1<<32, math.MaxInt>>1)
+
+// KeysFromFile reads a key source from the regular file at path: one key
+// a line (a trailing "\r" is dropped, empty lines are skipped),
+// duplicates counted once. The source is named "file:" and the path.
+//
+// Bounds: a path that is not a regular file (a directory, a device such
+// as /dev/zero, a named pipe, a socket) is refused before anything is
+// read, and so is a file of more than 4 GiB (2^32 bytes; 1 GiB on 32-bit
+// platforms); a line longer than 65536 bytes, or fewer than 2 distinct
+// keys, are refused once read. Each of these errors wraps
+// ErrInvalidParams. Streams, such as a pipe, go through KeysFromLines.
+//
+// Cancellation: ctx is checked at every megabyte read or hashed and
+// between the 256 parts of the sort (each 1/256 of the lines), so a
+// cancelled ctx stops the read within milliseconds, with an error
+// wrapping ctx's.
+//
+// Memory: the source keeps the file's non-empty lines, each with its
+// newline, and 8 bytes a non-empty line: at most the file's size plus 8
+// bytes a line. That is the peak while reading too, besides a 128 KiB
+// buffer: the lines are read one by one into a buffer of the file's size
+// and sorted in place (TestKeysFromFileMemory). Ten million lines of 33
+// bytes (330 MB) take 410 MB and read in 3.1 to 3.8 s on two shared
+// cores (BenchmarkKeysFromFile).
+func KeysFromFile(ctx context.Context, path string) (*KeySource, error) {
+	name := "file:" + path
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, paramError("keys", "%v", err)
 	}
-	return keysFromData("file:"+path, data)
+	if err := checkKeyFile(name, fi); err != nil {
+		return nil, err
+	}
+	// Opened non-blocking where the system has it: a named pipe put in
+	// the file's place after the Stat does not block the open, and is
+	// refused below.
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, paramError("keys", "%v", err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, paramError("keys", "%v", err)
+	}
+	if err := checkKeyFile(name, opened); err != nil {
+		return nil, err
+	}
+	if !os.SameFile(fi, opened) {
+		return nil, paramError("keys", "%s changed while it was opened", name)
+	}
+	return readKeys(ctx, name, f, opened.Size())
+}
+
+// checkKeyFile refuses what is not a regular file of at most
+// maxKeyFileBytes.
+func checkKeyFile(name string, fi os.FileInfo) error {
+	mode := fi.Mode()
+	if !mode.IsRegular() {
+		what := "not a regular file"
+		switch {
+		case mode.IsDir():
+			what = "a directory"
+		case mode&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO)"
+		case mode&os.ModeSocket != 0:
+			what = "a socket"
+		case mode&os.ModeDevice != 0:
+			what = "a device"
+		}
+		return paramError("keys", "%s is %s; want a regular file of at most %d bytes", name, what, maxKeyFileBytes)
+	}
+	if fi.Size() > maxKeyFileBytes {
+		return paramError("keys", "%s is %d bytes long, want at most %d, the key-file limit", name, fi.Size(), maxKeyFileBytes)
+	}
+	return nil
 }
 
 // KeysFromLines reads a key source named name from r, one key a line, as
-// KeysFromFile does.
-func KeysFromLines(name string, r io.Reader) (*KeySource, error) {
-	data, err := io.ReadAll(bufio.NewReaderSize(r, 1<<20))
-	if err != nil {
-		return nil, paramError("keys", "%s: %v", name, err)
+// KeysFromFile does, with its limits: more than 4 GiB is refused as soon
+// as that much has been read. A cancelled ctx stops it between reads,
+// but a Read that blocks is not interrupted: give a reader that ends, or
+// that fails when ctx is done. Unless r has a Len method that says its
+// size (bytes.Reader, strings.Reader), the buffer of lines grows as the
+// stream is read, and while it is copied to a larger one the peak is up
+// to three times the stream's size, besides the 8 bytes a line.
+func KeysFromLines(ctx context.Context, name string, r io.Reader) (*KeySource, error) {
+	size := int64(0)
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = int64(l.Len())
 	}
-	return keysFromData(name, data)
+	return readKeys(ctx, name, r, size)
 }
 
-// keysFromData returns the key source of the lines of data.
-func keysFromData(name string, data []byte) (*KeySource, error) {
-	type entry struct {
-		hash uint64
-		line uint64 // offset<<lenBits | length
+// checkEvery is how many bytes readKeys reads or scans between checks of
+// its context.
+const checkEvery = 1 << 20
+
+// readKeys returns the key source of the lines of r, of about size bytes
+// (a hint: 0 if not known).
+//
+// The lines are kept in data without empty lines and carriage returns,
+// each ending in '\n', and one uint64 a line: the line's hash's top 32
+// bits and its offset, sorted; then, with the lines whose hashes share
+// their top 32 bits put in order and duplicates dropped, the offset
+// alone. So the peak is len(data) plus 8 bytes a line, and the order of
+// the keys is that of (hash, content), whatever the file's.
+func readKeys(ctx context.Context, name string, r io.Reader, size int64) (*KeySource, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("experiments: reading %s: %w", name, err)
 	}
-	entries := make([]entry, 0, bytes.Count(data, []byte{'\n'})+1)
-	lineNo := 0
-	for off := 0; off < len(data); {
-		lineNo++
-		end := bytes.IndexByte(data[off:], '\n')
-		next := off + end + 1
-		if end < 0 {
-			end, next = len(data)-off, len(data)
+	// The hint is trusted up to the limit, and one more byte for a
+	// newline after a last line that has none.
+	data := make([]byte, 0, min(max(size, 0), maxKeyFileBytes)+1)
+	br := bufio.NewReaderSize(r, 2*maxLineLen)
+	var read, lineNo, count int64
+	next := int64(checkEvery)
+	for {
+		line, err := br.ReadSlice('\n')
+		read += int64(len(line))
+		if read > maxKeyFileBytes {
+			return nil, paramError("keys", "%s is longer than %d bytes, the key-file limit", name, maxKeyFileBytes)
 		}
-		line := data[off : off+end]
+		if len(line) > 0 {
+			lineNo++
+		}
+		if err == bufio.ErrBufferFull {
+			return nil, paramError("keys", "%s: line %d is longer than %d bytes, want at most %d", name, lineNo, len(line), maxLineLen)
+		}
+		if err != nil && err != io.EOF {
+			return nil, paramError("keys", "%s: %v", name, err)
+		}
+		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		if len(line) > maxLineLen {
 			return nil, paramError("keys", "%s: line %d is %d bytes long, want at most %d", name, lineNo, len(line), maxLineLen)
 		}
 		if len(line) > 0 {
-			entries = append(entries, entry{hash: variants.Hashing{}.Digest(line).H1, line: uint64(off)<<lenBits | uint64(len(line))})
+			data = append(data, line...)
+			data = append(data, '\n')
+			count++
 		}
-		off = next
-	}
-	if uint64(len(data)) >= 1<<(64-lenBits) {
-		return nil, paramError("keys", "%s is %d bytes long, want less than 2^%d", name, len(data), 64-lenBits)
-	}
-	get := func(e entry) []byte { return line(data, e.line) }
-	// Sort by hash, then by content: equal keys become neighbours, and
-	// the order is a fixed pseudo-random one, whatever the file's.
-	slices.SortFunc(entries, func(a, b entry) int {
-		if a.hash != b.hash {
-			if a.hash < b.hash {
-				return -1
+		if err == io.EOF {
+			break
+		}
+		if read >= next {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("experiments: reading %s: %w", name, err)
 			}
-			return 1
+			next = read + checkEvery
 		}
-		return bytes.Compare(get(a), get(b))
-	})
-	lines := make([]uint64, 0, len(entries))
-	for i, e := range entries {
-		if i > 0 && e.hash == entries[i-1].hash && bytes.Equal(get(e), get(entries[i-1])) {
+	}
+	// Every line starts below maxKeyFileBytes (data holds at most one
+	// byte more, a newline): its offset fits 32 bits.
+	entries := make([]uint64, 0, count)
+	next = checkEvery
+	for off := 0; off < len(data); {
+		end := off + bytes.IndexByte(data[off:], '\n')
+		h := variants.Hashing{}.Digest(data[off:end]).H1
+		entries = append(entries, h&^(1<<32-1)|uint64(off))
+		off = end + 1
+		if off >= int(next) {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("experiments: reading %s: %w", name, err)
+			}
+			next += checkEvery
+		}
+	}
+	if err := sortCancellable(ctx, entries); err != nil {
+		return nil, fmt.Errorf("experiments: reading %s: %w", name, err)
+	}
+	const offsets = 1<<32 - 1
+	at := func(e uint64) []byte { return line(data, e&offsets) }
+	// Lines whose hashes share their top 32 bits (a run) are put in
+	// order of the bottom 32, then of content, and the duplicates among
+	// them, now neighbours, dropped; the others are distinct. What is
+	// left is packed in place, as offsets.
+	lines := entries[:0]
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j]>>32 == entries[i]>>32 {
+			j++
+		}
+		run := entries[i:j]
+		i = j
+		if len(run) == 1 {
+			lines = append(lines, run[0]&offsets)
 			continue
 		}
-		lines = append(lines, e.line)
+		for k, e := range run {
+			run[k] = variants.Hashing{}.Digest(at(e)).H1<<32 | e&offsets
+		}
+		slices.Sort(run)
+		for a := 0; a < len(run); {
+			b := a + 1
+			for b < len(run) && run[b]>>32 == run[a]>>32 {
+				b++
+			}
+			if b-a > 1 {
+				slices.SortFunc(run[a:b], func(x, y uint64) int { return bytes.Compare(at(x), at(y)) })
+			}
+			a = b
+		}
+		// Writing lines never passes the entry read: at most the one
+		// before it, with its own offset.
+		for k, e := range run {
+			if k > 0 && bytes.Equal(at(e), at(lines[len(lines)-1])) {
+				continue
+			}
+			lines = append(lines, e&offsets)
+		}
 	}
 	if len(lines) < minFileKeys {
 		return nil, paramError("keys", "%s has %d distinct keys in %d lines, want at least %d", name, len(lines), lineNo, minFileKeys)
 	}
-	if uint64(len(lines)) > 1<<32 {
-		return nil, paramError("keys", "%s has %d distinct keys, want at most 2^32", name, len(lines))
-	}
 	return &KeySource{name: name, kind: keysFile, data: data, lines: lines}, nil
 }
 
-// line returns the key packed as l in data.
-func line(data []byte, l uint64) []byte {
-	off := l >> lenBits
-	return data[off : off+l&(1<<lenBits-1)]
+// sortCancellable sorts s, a slice of hashes in its top bits, checking
+// ctx between the buckets of its top byte: an in-place partition by the
+// top byte, then each bucket sorted.
+func sortCancellable(ctx context.Context, s []uint64) error {
+	if len(s) < 1<<16 {
+		slices.Sort(s)
+		return ctx.Err()
+	}
+	var start, next [257]int
+	for _, x := range s {
+		start[x>>56+1]++
+	}
+	for b := range 256 {
+		start[b+1] += start[b]
+	}
+	next = start
+	for b := range 256 {
+		for next[b] < start[b+1] {
+			x := s[next[b]]
+			d := int(x >> 56)
+			if d == b {
+				next[b]++
+				continue
+			}
+			s[next[b]], s[next[d]] = s[next[d]], x
+			next[d]++
+		}
+	}
+	for b := range 256 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		slices.Sort(s[start[b]:start[b+1]])
+	}
+	return nil
+}
+
+// line returns the key at offset off in data, up to its newline.
+func line(data []byte, off uint64) []byte {
+	return data[off : off+uint64(bytes.IndexByte(data[off:], '\n'))]
 }
 
 // Name returns the source's name: one of KeySourceNames, or "file:" and

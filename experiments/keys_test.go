@@ -8,8 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
@@ -22,7 +26,7 @@ import (
 // a member, and two streams share no member.
 func TestKeySourcesDeterministic(t *testing.T) {
 	for _, name := range experiments.KeySourceNames {
-		src, err := experiments.NewKeySource(name)
+		src, err := experiments.NewKeySource(context.Background(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +59,7 @@ func TestKeySourcesDeterministic(t *testing.T) {
 			}
 		}
 	}
-	if _, err := experiments.NewKeySource("gaussian"); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "uniform, url") {
+	if _, err := experiments.NewKeySource(context.Background(), "gaussian"); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "uniform, url") {
 		t.Errorf("unknown source: %v", err)
 	}
 }
@@ -69,7 +73,7 @@ func TestKeySourcesDeterministic(t *testing.T) {
 func TestKeySourcesRate(t *testing.T) {
 	const m, n = 20000, 2000
 	for _, name := range experiments.KeySourceNames {
-		src, _ := experiments.NewKeySource(name)
+		src, _ := experiments.NewKeySource(context.Background(), name)
 		spec := experiments.Spec{
 			Name: name,
 			New: func(seed uint64) (experiments.Filter, error) {
@@ -117,7 +121,7 @@ func (c *countingAdds) Contains(k []byte) bool { return c.seen[string(k)] }
 // per new key) of keys already inserted, most often the first ones, and
 // that the item count counts distinct keys.
 func TestZipfRepeats(t *testing.T) {
-	src, _ := experiments.NewKeySource("zipf")
+	src, _ := experiments.NewKeySource(context.Background(), "zipf")
 	var filters []*countingAdds
 	spec := experiments.Spec{
 		Name: "zipf",
@@ -156,7 +160,7 @@ func TestKeysFromFile(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("user-%d@example.org\r", i), fmt.Sprintf("user-%d@example.org", i), "")
 	}
 	path := writeLines(t, lines)
-	src, err := experiments.NewKeySource("file:" + path)
+	src, err := experiments.NewKeySource(context.Background(), "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,11 +198,11 @@ func TestKeysFromFile(t *testing.T) {
 		t.Errorf("too few keys for the measurement: %v", err)
 	}
 	for _, bad := range [][]string{{"a", "a", "", "a\r"}, {}} {
-		if _, err := experiments.KeysFromFile(writeLines(t, bad)); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "distinct keys") {
+		if _, err := experiments.KeysFromFile(context.Background(), writeLines(t, bad)); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "distinct keys") {
 			t.Errorf("file %q: %v", bad, err)
 		}
 	}
-	if _, err := experiments.KeysFromFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, experiments.ErrInvalidParams) {
+	if _, err := experiments.KeysFromFile(context.Background(), filepath.Join(t.TempDir(), "missing")); !errors.Is(err, experiments.ErrInvalidParams) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -222,9 +226,175 @@ func BenchmarkKeysFromFile(b *testing.B) {
 	f.Close()
 	b.ResetTimer()
 	for b.Loop() {
-		src, err := experiments.KeysFromFile(path)
+		src, err := experiments.KeysFromFile(context.Background(), path)
 		if err != nil || src.Distinct() != 9_999_000 {
 			b.Fatal(src.Distinct(), err)
+		}
+	}
+}
+
+// writeKeyFile writes n lines made by line(i) to a file in a temporary
+// directory and returns its path and size.
+func writeKeyFile(t testing.TB, n int, line func(w *bufio.Writer, i int)) (string, int64) {
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for i := range n {
+		line(w, i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, fi.Size()
+}
+
+// TestKeyFileBounds checks the refusals of KeysFromFile: what is not a
+// regular file (a directory, a device), a file over 4 GiB (sparse, so
+// nothing is written), a line over 64 KiB; each promptly, with an error
+// that says why, and the same limits for KeysFromLines.
+func TestKeyFileBounds(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.txt")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1<<32 + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	long := filepath.Join(dir, "long.txt")
+	if err := os.WriteFile(long, []byte("a\nb\n"+strings.Repeat("x", 1<<16+1)+"\r\nc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		dir:  "is a directory; want a regular file of at most 4294967296 bytes",
+		big:  "is 4294967297 bytes long, want at most 4294967296, the key-file limit",
+		long: "line 3 is 65537 bytes long, want at most 65536",
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		cases["/dev/zero"] = "is a device; want a regular file"
+	}
+	for path, want := range cases {
+		start := time.Now()
+		_, err := experiments.KeysFromFile(ctx, path)
+		if !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", path, err, want)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refused after %v", path, d)
+		}
+	}
+	// A line of exactly 65536 bytes, and one with a "\r" after, pass.
+	ok := "a\n" + strings.Repeat("y", 1<<16) + "\n" + strings.Repeat("z", 1<<16) + "\r\n"
+	if src, err := experiments.KeysFromLines(ctx, "ok", strings.NewReader(ok)); err != nil || src.Distinct() != 3 {
+		t.Errorf("lines of 65536 bytes: %v", err)
+	}
+	// An endless stream without newlines (as /dev/zero) is refused at
+	// its first 128 KiB.
+	if _, err := experiments.KeysFromLines(ctx, "zeros", zeros{}); !errors.Is(err, experiments.ErrInvalidParams) || !strings.Contains(err.Error(), "zeros: line 1 is longer than") {
+		t.Errorf("endless line: %v", err)
+	}
+}
+
+// zeros is an endless stream of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// newlines is an endless stream of empty lines.
+type newlines struct{}
+
+func (newlines) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '\n'
+	}
+	return len(p), nil
+}
+
+// countdown is a context that turns cancelled after its Err has been
+// called n times.
+type countdown struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdown) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestKeysFromFileCancel checks that a cancelled context stops a read: at
+// once when it is cancelled before, in the middle of a 32 MB file when it
+// turns cancelled there, and within 100 ms on an endless stream.
+func TestKeysFromFileCancel(t *testing.T) {
+	path, size := writeKeyFile(t, 1_000_000, func(w *bufio.Writer, i int) { fmt.Fprintf(w, "https://example.org/item/%d\n", i) })
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := experiments.KeysFromFile(cancelled, path); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before: %v", err)
+	}
+	// The reader checks the context about once a megabyte; cancelled
+	// after the tenth check, it has read about a third of the file.
+	ctx := &countdown{Context: context.Background()}
+	ctx.n.Store(10)
+	if _, err := experiments.KeysFromFile(ctx, path); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled while reading %d bytes: %v", size, err)
+	}
+	stream, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := experiments.KeysFromLines(stream, "newlines", newlines{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("endless stream: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("endless stream: stopped %v after the start, cancelled at 50 ms", d)
+	}
+}
+
+// TestKeysFromFileMemory checks the memory KeysFromFile documents: the
+// file's size plus 8 bytes a line, at its peak and kept, for a file of a
+// million lines (32 MB; and 3 million, 100 MB, when not -short). The
+// peak is bounded by what the call allocates with the collector off.
+func TestKeysFromFileMemory(t *testing.T) {
+	lines := []int{1_000_000}
+	if !testing.Short() {
+		lines = append(lines, 3_000_000)
+	}
+	for _, n := range lines {
+		path, size := writeKeyFile(t, n, func(w *bufio.Writer, i int) { fmt.Fprintf(w, "https://example.org/item/%d\n", i) })
+		formula := uint64(size) + 8*uint64(n) + 1<<17
+		var before, after, kept runtime.MemStats
+		runtime.GC()
+		old := debug.SetGCPercent(-1)
+		runtime.ReadMemStats(&before)
+		src, err := experiments.KeysFromFile(context.Background(), path)
+		runtime.ReadMemStats(&after)
+		debug.SetGCPercent(old)
+		if err != nil || src.Distinct() != uint64(n) {
+			t.Fatalf("%d lines: %v", n, err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&kept)
+		runtime.KeepAlive(src)
+		allocated := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%d lines, %d bytes: %d allocated (the file + %.1f bytes a line), %d kept; formula %d",
+			n, size, allocated, float64(int64(allocated)-size)/float64(n), kept.HeapAlloc-before.HeapAlloc, formula)
+		if allocated > formula+formula/4 {
+			t.Errorf("%d lines: %d bytes allocated, more than 1.25 times the documented %d", n, allocated, formula)
 		}
 	}
 }

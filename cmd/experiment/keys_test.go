@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestKeysFlag checks -keys: a named source and a key file reach the
@@ -56,4 +57,40 @@ func TestKeysFlag(t *testing.T) {
 			t.Errorf("%v: err %v", c, err)
 		}
 	}
+}
+
+// refusedKeys checks that -keys file:path ends within a second with a
+// usage error (exit status 2) that names the file and says want, and
+// writes nothing.
+func refusedKeys(t *testing.T, path, want string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out")
+	type result struct {
+		errOut string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		args := append([]string{"-exp", "fill", "-variant", "standard", "-keys", "file:" + path, "-out", out}, small...)
+		_, errOut, err := runArgs(t, args...)
+		done <- result{errOut, err}
+	}()
+	select {
+	case r := <-done:
+		var u *usageError
+		if !errors.As(r.err, &u) || !strings.Contains(r.err.Error(), "-keys: file:"+path+" "+want) || !strings.Contains(r.errOut, "experiment -h") || len(entries(t, out)) != 0 {
+			t.Errorf("-keys file:%s: %v", path, r.err)
+		}
+	case <-time.After(time.Second):
+		t.Fatalf("-keys file:%s: no answer in a second", path)
+	}
+}
+
+// TestKeysNotRegular checks that -keys refuses a device and a directory
+// at once.
+func TestKeysNotRegular(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		refusedKeys(t, "/dev/zero", "is a device; want a regular file of at most 4294967296 bytes")
+	}
+	refusedKeys(t, t.TempDir(), "is a directory; want a regular file")
 }

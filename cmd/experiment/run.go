@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,7 +73,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
 	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
-	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (one key a line, split into members and queries per filter); for the experiments that measure rates against inserted keys")
+	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (a regular file of at most 4 GiB, one key a line of at most 64 KiB, split into members and queries per filter; reading it takes the file's size plus 8 bytes a line of memory); for the experiments that measure rates against inserted keys")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
 	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: all cores); the results do not depend on it")
 	fs.StringVar(&o.out, "out", "results", "output directory, created if missing")
@@ -143,9 +144,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return merge(ctx, o, formats, stdout, stderr)
 	}
 
-	runs, err := plan(o, set)
+	runs, err := plan(ctx, o, set)
 	if err != nil {
 		return err
+	}
+	if strings.HasPrefix(o.keys, "file:") {
+		// plan's checks read the key file, and each run reads it again:
+		// collect the checked copies first, so that the peak is one
+		// file's memory, not two.
+		runtime.GC()
 	}
 	if err := prepareOut(o.out); err != nil {
 		return err
@@ -197,7 +204,7 @@ type runSpec struct {
 
 // plan turns the flags into the runs to do, checking every flag and
 // combination before any work starts.
-func plan(o options, set map[string]bool) ([]runSpec, error) {
+func plan(ctx context.Context, o options, set map[string]bool) ([]runSpec, error) {
 	var p experiments.Params
 	var err error
 	if set["n"] {
@@ -310,7 +317,10 @@ func plan(o options, set map[string]bool) ([]runSpec, error) {
 	}
 	// Check every run's parameters before measuring anything.
 	for _, rn := range runs {
-		if err := catalog.Check(rn.exp, rn.variant, rn.params, rn.opts); err != nil {
+		if err := catalog.Check(ctx, rn.exp, rn.variant, rn.params, rn.opts); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("interrupted while checking %s %s, before anything was measured or written", rn.exp, rn.variant)
+			}
 			var pe *experiments.ParamError
 			if errors.As(err, &pe) {
 				return nil, usagef("-%s: %s (experiment %s %s)", pe.Param, pe.Msg, rn.exp, rn.variant)

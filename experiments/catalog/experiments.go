@@ -210,7 +210,7 @@ func Names() []string {
 // its inserted keys too (see Spec.Members); a false negative makes Run
 // return the results with an error wrapping ErrFalseNegative.
 func Run(ctx context.Context, name, variant string, p experiments.Params, o experiments.Options) (*experiments.Results, error) {
-	_, p, pl, err := prepare(name, variant, p, o)
+	_, p, pl, err := prepare(ctx, name, variant, p, o)
 	if err != nil {
 		return nil, err
 	}
@@ -220,14 +220,15 @@ func Run(ctx context.Context, name, variant string, p experiments.Params, o expe
 // Check reports the error Run would report for its arguments before
 // measuring anything: an unknown experiment or variant, or a parameter
 // outside its domain. It builds one filter of each kind the run would
-// build, so it takes as long as allocating them.
-func Check(name, variant string, p experiments.Params, o experiments.Options) error {
-	_, _, _, err := prepare(name, variant, p, o)
+// build, so it takes as long as allocating them, and reads a key file
+// (Params.KeySource "file:PATH"), which a cancelled ctx stops.
+func Check(ctx context.Context, name, variant string, p experiments.Params, o experiments.Options) error {
+	_, _, _, err := prepare(ctx, name, variant, p, o)
 	return err
 }
 
 // prepare validates Run's arguments and plans the run.
-func prepare(name, variant string, p experiments.Params, o experiments.Options) (Experiment, experiments.Params, *experiments.Plan, error) {
+func prepare(ctx context.Context, name, variant string, p experiments.Params, o experiments.Options) (Experiment, experiments.Params, *experiments.Plan, error) {
 	fail := func(err error) (Experiment, experiments.Params, *experiments.Plan, error) {
 		return Experiment{}, experiments.Params{}, nil, err
 	}
@@ -256,7 +257,7 @@ func prepare(name, variant string, p experiments.Params, o experiments.Options) 
 		return fail(err)
 	}
 	if p.KeySource != "" && p.KeySource != "uniform" {
-		src, err := experiments.NewKeySource(p.KeySource)
+		src, err := experiments.NewKeySource(ctx, p.KeySource)
 		if err != nil {
 			return fail(err)
 		}

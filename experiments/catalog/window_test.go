@@ -208,7 +208,7 @@ func TestWindowAgePartitioned(t *testing.T) {
 // errors and its targets.
 func TestWindowExperimentParams(t *testing.T) {
 	for _, p := range []experiments.Params{{N: 10}, {N: 1 << 30}, {P: 1.5}} {
-		if err := Check("window", "all", p, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
+		if err := Check(context.Background(), "window", "all", p, experiments.Options{}); !errors.Is(err, experiments.ErrInvalidParams) {
 			t.Errorf("%+v: %v, want ErrInvalidParams", p, err)
 		}
 	}

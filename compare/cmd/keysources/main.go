@@ -80,7 +80,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	var sources []*experiments.KeySource
 	for _, name := range strings.Split(*keys, ",") {
-		src, err := experiments.NewKeySource(name)
+		src, err := experiments.NewKeySource(ctx, name)
+		if ctx.Err() != nil {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("%w: -keys: %v", errUsage, err)
 		}
