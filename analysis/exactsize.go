@@ -27,10 +27,27 @@ import "math"
 // (TestExactStandardSizeGrid logs both). Above [ExactMaxBits] the exact rate is
 // ExactFPR's second-order expansion, accurate there to float64 rounding.
 //
+// The work is bounded: before each evaluation of ExactFPR the search adds
+// that evaluation's operation count, computed from m, n and k (the cost
+// model of ExactFPR's exact computation, a nominal 100 where it takes the
+// expansion), and it stops with an error rather than pass 1e8 operations in
+// all, at most about 0.6 s on a current core. Inside the limit the answer
+// is the search's as described. The limit is reached only at small p,
+// where k is in the hundreds and each evaluation costs k^2 operations or
+// more, and not at every n there: it serves every n at p >= 1e-20; at
+// p = 1e-25 it refuses n from about 100 to 3,000, at p = 1e-30 from about
+// 40 to 16,000 and from about 8e5 to 2.5e7; n = 1 is served down to
+// p = 1e-30 but not at 1e-40; at p = 1e-100 it refuses n up to about 400,
+// at p = 1e-300 up to about 50 (TestExactStandardSizeWork checks a few;
+// these figures come from a sweep of n over tenths of a decade). The
+// classic sizing, [StandardSize], is the answer to use beyond it.
+//
 // It reports an error wrapping [ErrInvalidParams] if n is zero, p is outside
-// (0, 1), or m would exceed [MaxBits].
+// (0, 1), m would exceed [MaxBits], or the search would pass its work
+// limit.
 func ExactStandardSize(n uint64, p float64) (Standard, error) {
-	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return ExactFPR(m, n, k) }, 1)
+	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return ExactFPR(m, n, k) },
+		func(m uint64, k int) float64 { return exactCost(m, n, k) }, 1)
 	if err != nil {
 		return Standard{}, err
 	}
@@ -43,21 +60,32 @@ func ExactStandardSize(n uint64, p float64) (Standard, error) {
 // at most p: no partitioned filter of fewer bits, with any k, reaches p. Where
 // several k reach that m, k is the one with the lowest rate.
 //
+// PartitionedFPR is a closed form, so the search costs a few hundred
+// evaluations per k tried, for at most a few thousand k: under 0.1 s at
+// any n and p (n = 1 at p = 1e-300, where k is near 1000, takes about
+// 20 ms); it has no work limit.
+//
 // It reports an error wrapping [ErrInvalidParams] if n is zero, p is outside
 // (0, 1), or m would exceed [MaxBits].
 func ExactPartitionedSize(n uint64, p float64) (Partitioned, error) {
-	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return PartitionedFPR(m, n, k) }, 0)
+	m, k, err := exactSize(n, p, func(m uint64, k int) float64 { return PartitionedFPR(m, n, k) }, nil, 0)
 	if err != nil {
 		return Partitioned{}, err
 	}
 	return Partitioned{Bits: m, Hashes: k}, nil
 }
 
+// exactSizeWork is the work limit of ExactStandardSize, in the operations
+// that exactCost counts.
+const exactSizeWork = 1e8
+
 // exactSize finds the fewest bits whose rate(m, k) is at most p over the
 // integer k, as ExactStandardSize describes. rate must be at least the classic
 // rate and decrease in m. With step 1 every m is a candidate; with step 0
-// only the multiples of k are (a partitioned filter's slices).
-func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uint64) (uint64, int, error) {
+// only the multiples of k are (a partitioned filter's slices). If cost is
+// not nil, cost(m, k) is the work of rate(m, k), and the search stops with
+// an error before that work would pass exactSizeWork in all.
+func exactSize(n uint64, p float64, rate0 func(m uint64, k int) float64, cost func(m uint64, k int) float64, step uint64) (uint64, int, error) {
 	if n == 0 {
 		return 0, 0, invalid("capacity n = 0, want n >= 1")
 	}
@@ -66,6 +94,24 @@ func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uin
 	}
 	if _, err := StandardSize(n, p); err != nil {
 		return 0, 0, err
+	}
+	// Past the work limit, rate answers NaN, which no test "<= p" accepts,
+	// so the searches below end at once, and over stops the walk over k.
+	var work float64
+	over := false
+	rate := rate0
+	if cost != nil {
+		rate = func(m uint64, k int) float64 {
+			if !over {
+				c := cost(m, k)
+				over = work+c > exactSizeWork
+				work += c
+			}
+			if over {
+				return math.NaN()
+			}
+			return rate0(m, k)
+		}
 	}
 	// lower returns the classic fewest bits at k, a lower bound at k.
 	lower := func(k int) (uint64, bool) {
@@ -83,6 +129,9 @@ func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uin
 	var bestK int
 	var bestRate float64
 	try := func(k int) bool {
+		if over {
+			return false
+		}
 		lo, ok := lower(k)
 		if !ok || best != 0 && lo > best {
 			return false
@@ -101,7 +150,7 @@ func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uin
 	// a non-convex wrinkle of the bound cannot hide a better k.
 	for _, dir := range []int{1, -1} {
 		misses := 0
-		for k := k0; k >= 1 && k <= MaxHashes && misses < 3; k += dir {
+		for k := k0; k >= 1 && k <= MaxHashes && misses < 3 && !over; k += dir {
 			if dir == -1 && k == k0 {
 				continue
 			}
@@ -111,6 +160,10 @@ func exactSize(n uint64, p float64, rate func(m uint64, k int) float64, step uin
 				misses++
 			}
 		}
+	}
+	if over {
+		return 0, 0, invalid("exact sizing of n = %d at p = %g needs more than %.0e operations, its limit (it serves every n at p >= 1e-20); use the classic sizing",
+			n, p, exactSizeWork)
 	}
 	if best == 0 {
 		return 0, 0, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // checkMinimal checks that m bits with k hashes reach p and that m-1 bits
@@ -121,5 +123,52 @@ func TestExactStandardSizeErrors(t *testing.T) {
 		if _, err := ExactPartitionedSize(c.n, c.p); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("ExactPartitionedSize(%d, %v) err = %v", c.n, c.p, err)
 		}
+	}
+}
+
+// TestExactStandardSizeWork checks ExactStandardSize's work limit: the
+// inputs of the red-team report (n = 1 at p = 1e-300 took 226 s, n = 1 at
+// p = 1e-100 9 s) and n = 300 at p = 1e-30 are refused with an error that
+// names the limit, after at most exactSizeWork operations as exactCost
+// counts them; p = 1e-20 and inputs where ExactFPR takes its expansion are
+// served. The wall-time bound is wide (the limit is about 0.6 s of work).
+func TestExactStandardSizeWork(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		n     uint64
+		p     float64
+		serve bool
+	}{
+		{1, 1e-300, false},
+		{1, 1e-100, false},
+		{300, 1e-30, false},
+		{1, 1e-20, true},
+		{300, 1e-20, true},
+		{1e6, 1e-20, true},
+		{1e6, 1e-100, true}, // m above ExactMaxBits: the expansion
+	} {
+		var work float64
+		start := time.Now()
+		_, _, err := exactSize(c.n, c.p, func(m uint64, k int) float64 { return ExactFPR(m, c.n, k) },
+			func(m uint64, k int) float64 { w := exactCost(m, c.n, k); work += w; return w }, 1)
+		took := time.Since(start)
+		if took > 10*time.Second {
+			t.Errorf("n=%d p=%g: %v", c.n, c.p, took)
+		}
+		if c.serve {
+			if err != nil {
+				t.Errorf("n=%d p=%g: %v, want an answer", c.n, c.p, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "1e+08 operations, its limit") ||
+			!strings.Contains(err.Error(), "use the classic sizing") {
+			t.Errorf("n=%d p=%g: err = %v, want the work limit", c.n, c.p, err)
+		}
+		// The exported function refuses it too.
+		if _, err := ExactStandardSize(c.n, c.p); err == nil {
+			t.Errorf("ExactStandardSize(%d, %g) = nil error", c.n, c.p)
+		}
+		t.Logf("n=%d p=%g: refused after %v (%.3g operations counted)", c.n, c.p, took, work)
 	}
 }

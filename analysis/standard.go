@@ -182,6 +182,13 @@ func exactFPR(m, t uint64, k int) (float64, bool) {
 // so, whether it takes q by squaring (coverSquare) rather than by
 // iterating (coverIterate).
 func exactPlan(m, t uint64, k int) (square, ok bool) {
+	square, cost := planCost(m, t, k)
+	return square, cost <= exactBudget
+}
+
+// planCost returns the operations of exactFPR(m, t, k) by the cheaper of
+// squaring and iterating, and whether that is squaring.
+func planCost(m, t uint64, k int) (square bool, cost float64) {
 	// At most min(k, m) distinct query positions.
 	kk := k
 	if uint64(kk) > m {
@@ -190,10 +197,30 @@ func exactPlan(m, t uint64, k int) (square, ok bool) {
 	steps := float64(bits.Len64(t))
 	squaring := steps * (float64(kk)*float64(kk)*float64(kk)/3 + float64(kk)*float64(kk))
 	iterating := float64(t) * float64(kk)
-	if math.Min(squaring, iterating)+float64(k)*float64(kk) > exactBudget {
-		return false, false
+	return squaring < iterating, math.Min(squaring, iterating) + float64(k)*float64(kk)
+}
+
+// expansionCost is the nominal operation count of ExactFPR where it takes
+// the expansion (asymptoticFPR) or a closed case: a few logarithms and
+// powers.
+const expansionCost = 100
+
+// exactCost returns the operations that ExactFPR(m, n, k) spends, from its
+// parameters alone: planCost's count where it computes the exact rate, and
+// expansionCost where it does not. It is what ExactStandardSize counts
+// against its work limit.
+func exactCost(m, n uint64, k int) float64 {
+	if badGeometry(m, k) || n == 0 || m > ExactMaxBits {
+		return expansionCost
 	}
-	return squaring < iterating, true
+	hi, t := bits.Mul64(uint64(k), n)
+	if hi != 0 {
+		return expansionCost
+	}
+	if _, cost := planCost(m, t, k); cost <= exactBudget {
+		return cost
+	}
+	return expansionCost
 }
 
 // exactFPRUsing computes E[(X/m)^k] after t probes, with q from coverSquare

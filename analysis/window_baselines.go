@@ -37,7 +37,8 @@ type AlternatingWindow struct {
 // items at a worst rate of at most p with the fewest bits: Half = window,
 // and each filter the fewest bits whose exact rate at 2 window - 1 items is
 // at most p ([ExactStandardSize]). It reports an error wrapping
-// [ErrInvalidParams] if window is zero or p is outside (0, 1).
+// [ErrInvalidParams] if window is zero, p is outside (0, 1), or the exact
+// sizing passes its work limit (see ExactStandardSize).
 func AlternatingWindowSize(window uint64, p float64) (AlternatingWindow, error) {
 	if window == 0 || window > MaxBits {
 		return AlternatingWindow{}, invalid("window = %d, want 1 <= window <= %d", window, uint64(MaxBits))
@@ -125,7 +126,8 @@ type ClearedWindow struct {
 // ClearedWindowSize returns the cleared filter of capacity items whose worst
 // rate is at most p with the fewest bits: the fewest bits whose exact rate
 // at capacity items is at most p ([ExactStandardSize]). It reports an error
-// wrapping [ErrInvalidParams] if capacity is zero or p is outside (0, 1).
+// wrapping [ErrInvalidParams] if capacity is zero, p is outside (0, 1), or
+// the exact sizing passes its work limit (see ExactStandardSize).
 func ClearedWindowSize(capacity uint64, p float64) (ClearedWindow, error) {
 	if capacity == 0 || capacity > MaxBits {
 		return ClearedWindow{}, invalid("capacity = %d, want 1 <= capacity <= %d", capacity, uint64(MaxBits))

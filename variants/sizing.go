@@ -73,8 +73,11 @@ func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 // integer k that reaches them, whose exact rate [analysis.ExactFPR] with n
 // items is at most p ([analysis.ExactStandardSize]), with Capacity n. It costs at
 // most 0.42% more bits than [StandardGeometry] over n from 1e2 to 1e10 and p
-// from 1e-1 to 1e-9. Build the filter with [NewStandard] (or
-// [NewConcurrentStandard], or [NewCounting] for counters).
+// from 1e-1 to 1e-9. Its search has a work limit (about 0.6 s; it serves
+// every n at p >= 1e-20, see [analysis.ExactStandardSize]), past which it
+// reports an error and [StandardGeometry] is the one to use. Build the
+// filter with [NewStandard] (or [NewConcurrentStandard], or [NewCounting]
+// for counters).
 func ExactStandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 	return exactGeometry(capacity, fpr, func(n uint64, p float64) (uint64, int, error) {
 		s, err := analysis.ExactStandardSize(n, p)

@@ -37,6 +37,7 @@ var labels = []struct{ key, label string }{
 	{"exact.k", "exact sizing: hashes k"},
 	{"exact.fpr_exact", "exact sizing: exact rate at n"},
 	{"exact.extra_bits", "exact sizing: bits more than the classic m"},
+	{"exact_note", "exact sizing"},
 	{"fpr_putze", "rate, approximation of Putze et al."},
 	{"fpr_standard_exact", "rate of a standard filter of the same m, n, k (exact)"},
 	{"standard.m", "standard filter for the same n and p: bits"},

@@ -26,7 +26,9 @@ type exactResult struct {
 
 // exactSizing returns the exact sizing for the solved geometry s when the
 // user gave n and p only (with m or k given there is no sizing to
-// compare), or nil.
+// compare), or nil. Its error is analysis.ExactStandardSize's, such as its
+// work limit at small p and few items; run prints the classic sizing then,
+// with the error as a note (exact_note) in place of the exact sizing.
 func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	if known.N == 0 || known.P == 0 || known.M != 0 || known.K != 0 {
 		return nil, nil
@@ -46,9 +48,14 @@ func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	}, nil
 }
 
-// printExact prints the exact sizing after the classic one.
-func printExact(w io.Writer, e *exactResult, classicM uint64) error {
+// printExact prints the exact sizing after the classic one, or the note
+// saying why there is none.
+func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error {
 	if e == nil {
+		if note != "" {
+			_, err := fmt.Fprintf(w, "%-21s not computed: %s\n", "exact sizing", note)
+			return err
+		}
 		return nil
 	}
 	verdict := fmt.Sprintf("the classic geometry's exact rate is %.3g%% above p", 100*e.ClassicMiss)

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bloomlab/bloomlab/analysis"
 )
@@ -53,4 +58,44 @@ func TestRunExactSizing(t *testing.T) {
 func itoa(x uint64) string {
 	b, _ := json.Marshal(x)
 	return string(b)
+}
+
+// TestRunExactSizingLimit checks the red-team report's slowest input,
+// n = 1 at p = 1e-300 (226 s before analysis.ExactStandardSize had a work
+// limit): bloomcalc prints the classic sizing and, in place of the exact
+// one, a note naming the limit, as text and as JSON (exact_note), in well
+// under the 10 s allowed here.
+func TestRunExactSizingLimit(t *testing.T) {
+	start := time.Now()
+	out, _, err := runArgs("-n", "1", "-p", "1e-300")
+	if err != nil || !strings.Contains(out, "bits (m)") ||
+		!strings.Contains(out, "exact sizing          not computed: exact sizing of n = 1 at p = 1e-300 needs more than 1e+08 operations, its limit") {
+		t.Errorf("-n 1 -p 1e-300: %v\n%s", err, out)
+	}
+	js, _, err := runArgs("-json", "-n", "1", "-p", "1e-300")
+	var r result
+	if err != nil || json.Unmarshal([]byte(js), &r) != nil || r.Exact != nil || !strings.Contains(r.ExactNote, "use the classic sizing") || r.M == 0 {
+		t.Errorf("-json -n 1 -p 1e-300: %v %+v", err, r)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
+
+// TestRunCancelled checks that run stops with the context's error when
+// its context is done (an interrupt, or the page's limit).
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	for _, args := range [][]string{{"-n", "1", "-p", "1e-300"}, {"-variant", "blocked", "-n", "1M", "-p", "1e-4"}} {
+		if err := run(ctx, args, &out, io.Discard); !errors.Is(err, context.Canceled) {
+			t.Errorf("run(%q) with a cancelled context = %v", args, err)
+		}
+	}
+	in := figInput{variant: standard, N: 1000, M: 479326, K: 332, P: 1e-100}
+	start := time.Now()
+	if _, err := figures(ctx, in); !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
+		t.Errorf("figures with a cancelled context: %v after %v", err, time.Since(start))
+	}
 }

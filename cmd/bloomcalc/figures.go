@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"image/color"
@@ -45,24 +46,35 @@ type curve struct {
 // block penalty against the bits per key; for a scalable filter the
 // compound rate and the bits per key against the items, with the stage
 // boundaries.
-func figures(in figInput) ([]figure, error) {
+//
+// It stops early, with ctx's error, once ctx is done: the curves check it
+// before every point, each of which costs at most one analysis call.
+func figures(ctx context.Context, in figInput) ([]figure, error) {
+	figs, err := drawFigures(ctx, in)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	return figs, err
+}
+
+func drawFigures(ctx context.Context, in figInput) ([]figure, error) {
 	if in.variant == scalable {
 		return scalableFigures(in)
 	}
-	f, err := rateFigure(in)
+	f, err := rateFigure(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	figs := []figure{f}
 	if in.variant == counting {
-		f, err := saturationFigure(in)
+		f, err := saturationFigure(ctx, in)
 		if err != nil {
 			return nil, err
 		}
 		figs = append(figs, f)
 	}
 	if in.variant == blocked || in.variant == splitBlock {
-		f, err := penaltyFigure(in)
+		f, err := penaltyFigure(ctx, in)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +109,7 @@ func curves(in figInput) []curve {
 
 // rateFigure draws the rate against the items inserted, from 0 to 3n,
 // with the capacity n and the rate p marked.
-func rateFigure(in figInput) (figure, error) {
+func rateFigure(ctx context.Context, in figInput) (figure, error) {
 	points := ratePoints
 	if in.variant == blocked || in.variant == splitBlock {
 		points = blockedPoints
@@ -108,7 +120,7 @@ func rateFigure(in figInput) (figure, error) {
 	for i := range cs {
 		lines[i] = make(plotter.XYs, points)
 	}
-	parallel(len(cs)*points, func(t int) {
+	parallel(ctx, len(cs)*points, func(t int) {
 		i, j := t/points, t%points
 		x := uint64(math.Round(hi * float64(j+1) / float64(points)))
 		y := math.NaN() // not drawn
@@ -117,6 +129,9 @@ func rateFigure(in figInput) (figure, error) {
 		}
 		lines[i][j] = plotter.XY{X: float64(x), Y: y}
 	})
+	if err := ctx.Err(); err != nil {
+		return figure{}, err
+	}
 	atN := cs[0].rate(in.N)
 	lo := math.Max(atN*1e-6, 1e-300)
 	if !(atN > 0) {
@@ -168,7 +183,7 @@ func rateFigure(in figInput) (figure, error) {
 // saturationFigure draws the probability that some counter of a counting
 // filter of this geometry saturates (analysis.SaturationProbability)
 // against the items inserted, for each counter width bloomlab builds.
-func saturationFigure(in figInput) (figure, error) {
+func saturationFigure(ctx context.Context, in figInput) (figure, error) {
 	hi := 3 * float64(in.N)
 	p := plots.Panel(fmt.Sprintf("counter saturation, m = %d counters, k = %d", in.M, in.K), "items inserted", "P(some counter saturates)")
 	p.X.Min, p.X.Max = 0, hi
@@ -182,6 +197,9 @@ func saturationFigure(in figInput) (figure, error) {
 		}
 		var xys plotter.XYs
 		for j := 1; j <= points; j++ {
+			if err := ctx.Err(); err != nil {
+				return figure{}, err
+			}
 			x := uint64(math.Round(hi * float64(j) / float64(points)))
 			if x > 0 {
 				xys = append(xys, plotter.XY{X: float64(x), Y: analysis.SaturationProbability(in.M, x, in.K, w)})
@@ -211,10 +229,10 @@ func saturationFigure(in figInput) (figure, error) {
 // penaltyFigure draws the rate of a blocked or split-block filter against
 // that of a standard filter of the same bits per key, each with its best
 // k, at this n and block size.
-func penaltyFigure(in figInput) (figure, error) {
+func penaltyFigure(ctx context.Context, in figInput) (figure, error) {
 	b, n := in.BlockBits, in.N
 	pts := make([]plotter.XY, penaltyPoints)
-	parallel(penaltyPoints, func(i int) {
+	parallel(ctx, penaltyPoints, func(i int) {
 		pts[i] = plotter.XY{X: math.NaN()} // not drawn
 		c := 3 * float64(i+1)              // 3 to 24 bits per key
 		blocks := math.Max(1, math.Round(c*float64(n)/float64(b)))
@@ -233,6 +251,9 @@ func penaltyFigure(in figInput) (figure, error) {
 			pts[i] = plotter.XY{X: analysis.BitsPerKey(m, n), Y: rate / std}
 		}
 	})
+	if err := ctx.Err(); err != nil {
+		return figure{}, err
+	}
 	var xys plotter.XYs
 	for _, xy := range pts {
 		if !math.IsNaN(xy.X) {
@@ -377,8 +398,10 @@ func scalableFigures(in figInput) ([]figure, error) {
 }
 
 // parallel calls f(i) for every i from 0 to n-1, on all cores, and returns
-// when all have returned. A panic in f is raised again in the caller.
-func parallel(n int, f func(i int)) {
+// when all have returned; once ctx is done it starts no more calls, so the
+// caller must check ctx before using the results. A panic in f is raised
+// again in the caller.
+func parallel(ctx context.Context, n int, f func(i int)) {
 	var (
 		wg       sync.WaitGroup
 		next     atomic.Int64
@@ -395,7 +418,7 @@ func parallel(n int, f func(i int)) {
 			}()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= n {
+				if i >= n || ctx.Err() != nil {
 					return
 				}
 				f(i)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -77,7 +78,7 @@ func TestGolden(t *testing.T) {
 	for _, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := run(slices.Clone(c.args), &stdout, &stderr)
+			err := run(context.Background(), slices.Clone(c.args), &stdout, &stderr)
 			if code := exitCode(err); code != c.code {
 				t.Errorf("exit status %d (%v), want %d", code, err, c.code)
 			}

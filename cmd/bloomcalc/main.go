@@ -7,7 +7,11 @@
 // formula. Given -n and -p only, it prints the exact sizing too: the
 // fewest bits whose exact rate at the best integer k is at most p
 // (analysis.ExactStandardSize), and whether and by how much the classic geometry's
-// exact rate misses p.
+// exact rate misses p. The exact sizing stops at a work limit (about
+// 0.6 s; it serves every n at p >= 1e-20, and fails for example at n = 1
+// and p = 1e-100); past it bloomcalc prints the classic sizing with a note
+// in its place (exact_note in the JSON). An interrupt (Ctrl-C) stops the
+// computation; bloomcalc then exits with status 130.
 //
 // With -variant blocked or -variant split-block it sizes a blocked filter
 // (Putze, Sanders and Singler 2007: each item sets k bits in one block of
@@ -46,7 +50,10 @@
 // rate.
 //
 // With -http addr it serves the same calculator as a web page on addr (see
-// serve), with figures, and each result also as JSON.
+// serve), with figures, and each result also as JSON. The page gives a
+// request 1 s of computing once it holds one of the page's slots (one per
+// core), cancels it after that and answers 400; a request that finds no
+// free slot within 2 s is answered 503 with Retry-After.
 //
 // Bad, missing or contradictory flags, and a geometry that cannot hold its
 // items usefully (under one bit per item, or a rate that rounds to 1),
@@ -55,6 +62,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -62,6 +70,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -70,10 +79,21 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	// The first interrupt cancels the computation (and stops the page's
+	// server); a second one kills the process as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
 			os.Exit(2) // run has printed the message and a hint (the usage, without flags)
+		}
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(os.Stderr, "bloomcalc: interrupted")
+			os.Exit(130)
 		}
 		fmt.Fprintln(os.Stderr, "bloomcalc:", err)
 		os.Exit(1)
@@ -162,6 +182,11 @@ Flags:
   -json       print the result as JSON
   -http addr  serve the calculator page on addr (localhost if no host is
               given) instead; the page takes the same inputs as the flags
+              and gives a request 1s of computing (503 if it is busy)
+
+Given -n and -p only, the exact sizing is printed too; it stops at a work
+limit of about 0.6s (it serves every n at p >= 1e-20), past which the
+classic sizing is printed with a note.
 `
 
 // result is what bloomcalc prints.
@@ -178,11 +203,17 @@ type result struct {
 	ExactFPR           float64 `json:"fpr_exact"`
 	// Exact is the exact sizing, given n and p only (see exact.go).
 	Exact *exactResult `json:"exact,omitempty"`
+	// ExactNote says why there is no exact sizing where there would be one
+	// (analysis.ExactStandardSize's work limit).
+	ExactNote string `json:"exact_note,omitempty"`
 }
 
 // run is bloomcalc with its command-line arguments (without the program
-// name) and output streams.
-func run(args []string, stdout, stderr io.Writer) error {
+// name) and output streams. It returns ctx's error if ctx is done before
+// the computation ends; it checks ctx between its steps, each of which is
+// bounded (see analysis.ExactStandardSize's work limit), and the page
+// (-http) serves until ctx is done.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bloomcalc", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints errors and usage itself
 	nFlag := fs.String("n", "", "capacity (items)")
@@ -219,7 +250,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if fs.NFlag() > 1 {
 			return usage(errors.New("-http: give no other flag with -http; the page has its own form"))
 		}
-		return serve(*httpFlag, stderr)
+		return serve(ctx, *httpFlag, stderr)
 	}
 	if !knownVariant(*variantFlag) {
 		return usage(unknownVariant(*variantFlag))
@@ -275,6 +306,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		known.P = p
 		given = append(given, "-p")
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	switch *variantFlag {
 	case partitioned, counting:
 		return runSolved(stdout, *variantFlag, *more.width, known, given, *jsonFlag, usage)
@@ -314,8 +348,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return usage(err)
 	}
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
-	if r.Exact, err = exactSizing(known, s); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if r.Exact, err = exactSizing(known, s); err != nil {
+		r.ExactNote = plain(err.Error())
 	}
 	if *jsonFlag {
 		enc := json.NewEncoder(stdout)
@@ -325,7 +362,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := printText(stdout, r, known.P != 0); err != nil {
 		return err
 	}
-	return printExact(stdout, r.Exact, r.M)
+	return printExact(stdout, r.Exact, r.ExactNote, r.M)
 }
 
 // useless refuses a geometry that cannot hold its items usefully: under

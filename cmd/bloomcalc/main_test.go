@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 
 func runArgs(args ...string) (stdout, stderr string, err error) {
 	var o, e bytes.Buffer
-	err = run(args, &o, &e)
+	err = run(context.Background(), args, &o, &e)
 	return o.String(), e.String(), err
 }
 

@@ -12,19 +12,29 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"time"
 )
 
-// The page's limits: a query longer than maxQuery bytes is refused, and a
-// computation (the numbers and the figures) that has not finished after
-// computeLimit is answered with an error, so that no request hangs.
+// The page's limits: a query longer than maxQuery bytes is refused; a
+// request that finds no free slot for its computation within slotWait is
+// answered 503 with Retry-After (the page is busy, the input is not at
+// fault); and a computation (the numbers and the figures) is cancelled
+// after computeLimit of computing, counted from when it has its slot, and
+// answered 400 (the input costs more than the page gives one request).
+// Cancellation reaches the computation through its context within a
+// fraction of a second (figures stop between points; every analysis call
+// is bounded, see analysis.ExactStandardSize), and the slot is free again
+// before the answer is sent, so no request holds one for longer than about
+// computeLimit.
 const (
 	maxQuery     = 1024
-	computeLimit = 3 * time.Second
+	computeLimit = time.Second
+	slotWait     = 2 * time.Second
+	// cancelGrace is how long within waits, after cancelling, for the
+	// computation to return before answering anyway.
+	cancelGrace = time.Second
 )
 
 // param is one input of the page: its name in the URL and the flag of
@@ -111,54 +121,97 @@ func args(vals map[string]string) []string {
 // the command line: it runs bloomcalc with args (see args) and returns what
 // `bloomcalc -json` prints for them, or the error bloomcalc reports. So the
 // page shows exactly the numbers, and the messages, of the command line.
-func calculate(args []string) ([]byte, error) {
+func calculate(ctx context.Context, args []string) ([]byte, error) {
 	var out bytes.Buffer
-	if err := run(args, &out, io.Discard); err != nil {
+	if err := run(ctx, args, &out, io.Discard); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
 
-// slots bounds the computations running at once, and so the cores the
-// page takes.
-var slots = make(chan struct{}, runtime.GOMAXPROCS(0))
+// limiter bounds the computations running at once (slots, one per core)
+// and each computation's time; see maxQuery for the values the page uses.
+type limiter struct {
+	slots chan struct{}
+	wait  time.Duration // the longest wait for a slot
+	limit time.Duration // computing time allowed, once a slot is held
+	grace time.Duration // wait for a cancelled computation to return
+}
+
+// newLimiter returns the page's limiter: a slot per core, slotWait,
+// computeLimit and cancelGrace.
+func newLimiter() *limiter {
+	return &limiter{slots: make(chan struct{}, runtime.GOMAXPROCS(0)), wait: slotWait, limit: computeLimit, grace: cancelGrace}
+}
+
+// errBusy is the answer to a request that finds no slot in time.
+var errBusy = errors.New("the page is busy; try again in a moment")
 
 // errTooSlow is the answer to a computation that exceeds computeLimit.
-var errTooSlow = fmt.Errorf("this input takes longer than %v to compute, the page's limit; run bloomcalc on the command line, which has none", computeLimit)
+var errTooSlow = fmt.Errorf("this input takes more than %v of computing, the page's limit for one request; run bloomcalc on the command line", computeLimit)
 
-// within runs f in its own goroutine, at most len(slots) at a time, and
-// returns errTooSlow if it has not finished within limit. f cannot be
-// stopped: it finishes in the background and keeps its slot until then.
-func within[T any](limit time.Duration, f func() (T, error)) (T, error) {
+// within runs f in its own goroutine, at most len(l.slots) at a time. It
+// returns errBusy if no slot frees within l.wait (or ctx is done first),
+// and errTooSlow if f has not finished within l.limit of getting its slot:
+// f's context is cancelled then (or when ctx is done), and within waits up
+// to l.grace for f to return, so that the slot is normally free again
+// when it returns. A panic in f becomes an errInternal.
+func within[T any](ctx context.Context, l *limiter, f func(context.Context) (T, error)) (T, error) {
 	var zero T
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	wait := time.NewTimer(l.wait)
+	defer wait.Stop()
 	select {
-	case slots <- struct{}{}:
-	case <-timer.C:
-		return zero, errTooSlow
+	case l.slots <- struct{}{}:
+	case <-wait.C:
+		return zero, errBusy
+	case <-ctx.Done():
+		return zero, errBusy
 	}
+	cctx, cancel := context.WithTimeout(ctx, l.limit)
+	defer cancel()
 	type result struct {
 		v   T
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		defer func() { <-slots }()
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{zero, fmt.Errorf("%w: %v", errInternal, r)}
-			}
+		r := func() (r result) {
+			defer func() {
+				if p := recover(); p != nil {
+					r = result{zero, fmt.Errorf("%w: %v", errInternal, p)}
+				}
+			}()
+			v, err := f(cctx)
+			return result{v, err}
 		}()
-		v, err := f()
-		done <- result{v, err}
+		<-l.slots // free before the answer, so that the next request finds it
+		done <- r
 	}()
 	select {
 	case r := <-done:
-		return r.v, r.err
-	case <-timer.C:
-		return zero, errTooSlow
+		if cctx.Err() == nil || r.err == nil {
+			return r.v, r.err
+		}
+	case <-cctx.Done():
+		grace := time.NewTimer(l.grace)
+		defer grace.Stop()
+		select {
+		case <-done:
+		case <-grace.C:
+		}
 	}
+	return zero, errTooSlow
+}
+
+// status is the HTTP status of an error of within.
+func status(err error) int {
+	switch {
+	case errors.Is(err, errBusy):
+		return http.StatusServiceUnavailable
+	case errors.Is(err, errInternal):
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
 }
 
 // errInternal marks a failure that is not the input's fault.
@@ -199,14 +252,20 @@ type figure struct {
 }
 
 // newHandler returns the page's handler: the page at /, the same numbers
-// as JSON at /json, and 404 for anything else. It reads nothing from the
-// file system.
-func newHandler() http.Handler {
+// as JSON at /json, and 404 for anything else, with the limits of
+// newLimiter. It reads nothing from the file system.
+func newHandler() http.Handler { return newLimitedHandler(newLimiter()) }
+
+// newLimitedHandler is newHandler with the limits of l.
+func newLimitedHandler(l *limiter) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", servePage)
-	mux.HandleFunc("/json", serveJSON)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { servePage(w, r, l) })
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) { serveJSON(w, r, l) })
 	return limits(mux)
 }
+
+// retryAfter is the Retry-After of a 503, in seconds.
+const retryAfter = "1"
 
 // limits refuses methods other than GET and HEAD, request bodies, and long
 // queries, before the handlers see them.
@@ -230,7 +289,7 @@ func limits(h http.Handler) http.Handler {
 // defaultQuery is where / without a query leads: an example to start from.
 const defaultQuery = "variant=standard&n=1M&p=0.01"
 
-func servePage(w http.ResponseWriter, r *http.Request) {
+func servePage(w http.ResponseWriter, r *http.Request, l *limiter) {
 	if r.URL.Path != "/" {
 		http.NotFound(w, r)
 		return
@@ -239,7 +298,7 @@ func servePage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/?"+defaultQuery, http.StatusFound)
 		return
 	}
-	pg, status := buildPage(r.URL.RawQuery)
+	pg, code := buildPage(r.Context(), l, r.URL.RawQuery)
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		http.Error(w, "bloomcalc: internal error: "+err.Error(), http.StatusInternalServerError)
@@ -247,13 +306,18 @@ func servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self'")
-	w.WriteHeader(status)
+	if code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", retryAfter)
+	}
+	w.WriteHeader(code)
 	w.Write(b.Bytes())
 }
 
 // buildPage computes the page for a raw query and returns it with its HTTP
-// status: 200, 400 for bad input, 500 only for a failure of the page itself.
-func buildPage(raw string) (*page, int) {
+// status: 200, 400 for bad input (or an input over the page's computing
+// limit), 503 if the page is busy, 500 only for a failure of the page
+// itself.
+func buildPage(ctx context.Context, l *limiter, raw string) (*page, int) {
 	pg := &page{Params: params, Values: map[string]string{}, Variant: standard}
 	vals, err := parseQuery(raw)
 	if err != nil {
@@ -272,8 +336,8 @@ func buildPage(raw string) (*page, int) {
 		stages  [][]string
 		figures []figure
 	}
-	a, err := within(computeLimit, func() (answer, error) {
-		out, err := calculate(args(vals))
+	a, err := within(ctx, l, func(ctx context.Context) (answer, error) {
+		out, err := calculate(ctx, args(vals))
 		if err != nil {
 			return answer{}, err
 		}
@@ -282,7 +346,10 @@ func buildPage(raw string) (*page, int) {
 			return answer{}, fmt.Errorf("%w: %v", errInternal, err)
 		}
 		in.variant = pg.Variant
-		figs, err := figures(in)
+		figs, err := figures(ctx, in)
+		if err != nil && ctx.Err() != nil {
+			return answer{}, err
+		}
 		if err != nil {
 			return answer{}, fmt.Errorf("%w: figure: %v", errInternal, err)
 		}
@@ -290,19 +357,19 @@ func buildPage(raw string) (*page, int) {
 	})
 	if err != nil {
 		pg.Error = "bloomcalc: " + err.Error()
-		if errors.Is(err, errInternal) {
-			return pg, http.StatusInternalServerError
-		}
-		return pg, http.StatusBadRequest
+		return pg, status(err)
 	}
 	pg.Rows, pg.Stages, pg.Figures = a.rows, a.stages, a.figures
 	return pg, http.StatusOK
 }
 
-func serveJSON(w http.ResponseWriter, r *http.Request) {
+func serveJSON(w http.ResponseWriter, r *http.Request, l *limiter) {
 	w.Header().Set("Content-Type", "application/json")
-	fail := func(status int, err error) {
-		w.WriteHeader(status)
+	fail := func(code int, err error) {
+		if code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		w.WriteHeader(code)
 		json.NewEncoder(w).Encode(map[string]string{"error": "bloomcalc: " + err.Error()})
 	}
 	vals, err := parseQuery(r.URL.RawQuery)
@@ -310,13 +377,9 @@ func serveJSON(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, err)
 		return
 	}
-	out, err := within(computeLimit, func() ([]byte, error) { return calculate(args(vals)) })
+	out, err := within(r.Context(), l, func(ctx context.Context) ([]byte, error) { return calculate(ctx, args(vals)) })
 	if err != nil {
-		status := http.StatusBadRequest
-		if errors.Is(err, errInternal) {
-			status = http.StatusInternalServerError
-		}
-		fail(status, err)
+		fail(status(err), err)
 		return
 	}
 	w.Write(out)
@@ -329,7 +392,7 @@ func newServer(h http.Handler) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      computeLimit + 10*time.Second,
+		WriteTimeout:      slotWait + computeLimit + cancelGrace + 10*time.Second,
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    16 << 10,
 	}
@@ -352,14 +415,12 @@ func listen(addr string) (net.Listener, error) {
 // variant, the answer and its figures, each state a URL (the query holds
 // the inputs, named as the flags but for B, the block size), and the
 // same numbers as JSON at /json, exactly what bloomcalc -json prints.
-func serve(addr string, stderr io.Writer) error {
+func serve(ctx context.Context, addr string, stderr io.Writer) error {
 	ln, err := listen(addr)
 	if err != nil {
 		return err
 	}
 	srv := newServer(newHandler())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"html"
@@ -10,8 +11,10 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -342,22 +345,98 @@ func TestRequests(t *testing.T) {
 	}
 }
 
-// TestWithin checks that a computation over its limit is answered with
-// errTooSlow, in time, and that a panic becomes an internal error.
+// TestWithin checks that a computation over its limit is cancelled and
+// answered with errTooSlow, in time, with its slot free again; that a
+// request finding no slot gets errBusy; and that a panic becomes an
+// internal error.
 func TestWithin(t *testing.T) {
+	l := &limiter{slots: make(chan struct{}, 1), wait: 50 * time.Millisecond, limit: 50 * time.Millisecond, grace: time.Second}
+	ctx := context.Background()
 	start := time.Now()
-	_, err := within(50*time.Millisecond, func() (int, error) { time.Sleep(time.Second); return 1, nil })
-	if !errors.Is(err, errTooSlow) || time.Since(start) > 500*time.Millisecond {
-		t.Errorf("slow: %v after %v", err, time.Since(start))
+	_, err := within(ctx, l, func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() })
+	if !errors.Is(err, errTooSlow) || time.Since(start) > 500*time.Millisecond || len(l.slots) != 0 {
+		t.Errorf("slow: %v after %v, %d slots held", err, time.Since(start), len(l.slots))
 	}
-	_, err = within(time.Second, func() (int, error) { panic("boom") })
-	if !errors.Is(err, errInternal) {
+	// A computation that ignores cancellation keeps its slot; the next
+	// request waits l.wait for it and is told the page is busy.
+	release := make(chan struct{})
+	_, err = within(ctx, &limiter{slots: l.slots, wait: l.wait, limit: l.limit, grace: 10 * time.Millisecond},
+		func(context.Context) (int, error) { <-release; return 0, nil })
+	if !errors.Is(err, errTooSlow) {
+		t.Errorf("stuck: %v", err)
+	}
+	start = time.Now()
+	_, err = within(ctx, l, func(context.Context) (int, error) { return 1, nil })
+	if !errors.Is(err, errBusy) || status(err) != http.StatusServiceUnavailable || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("busy: %v (status %d) after %v", err, status(err), time.Since(start))
+	}
+	close(release)
+	_, err = within(ctx, l, func(context.Context) (int, error) { panic("boom") })
+	if !errors.Is(err, errInternal) || status(err) != http.StatusInternalServerError {
 		t.Errorf("panic: %v", err)
 	}
-	v, err := within(time.Second, func() (int, error) { return 7, nil })
+	v, err := within(ctx, l, func(context.Context) (int, error) { return 7, nil })
 	if v != 7 || err != nil {
 		t.Errorf("within = %d, %v", v, err)
 	}
+}
+
+// hostileQueries are the slowest requests of the red-team report of
+// 2026-11-26 (defect 1): before the work limit of exact sizing and
+// cancellation, n = 1 at p = 1e-300 held a slot for 226 s, and the others
+// from 1 to 9 s. Each is a page (/) and a JSON (/json) request.
+var hostileQueries = []string{
+	"/json?n=1&p=1e-300",
+	"/?n=1&p=1e-300",
+	"/json?n=1&p=1e-100",
+	"/?n=1&p=1e-100",
+	"/?n=1e3&p=1e-100",
+	"/json?n=1e3&p=1e-100",
+	"/?variant=counting&n=1e3&p=1e-100",
+	"/json?n=1&m=1e3",
+	"/?n=1&m=1e3&k=4096",
+	"/?n=300&p=1e-30",
+}
+
+// TestHostileRequests starts the page's server, sends hostile requests at
+// once, and checks that a normal request is still answered 200 within a
+// generous bound (2 s; before, it waited minutes and got 400), and that the
+// hostile ones are answered, none with a status of 500 or above but 503.
+func TestHostileRequests(t *testing.T) {
+	srv := httptest.NewServer(newHandler())
+	defer srv.Close()
+	hostile := min(max(2, runtime.GOMAXPROCS(0)), len(hostileQueries))
+	var wg sync.WaitGroup
+	for _, q := range hostileQueries[:hostile] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			resp, err := http.Get(srv.URL + q)
+			if err != nil {
+				t.Errorf("%s: %v", q, err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode >= 500 && resp.StatusCode != http.StatusServiceUnavailable {
+				t.Errorf("%s: status %d", q, resp.StatusCode)
+			}
+			t.Logf("%s: status %d after %v", q, resp.StatusCode, time.Since(start))
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // the hostile requests hold the slots
+	start := time.Now()
+	resp, err := http.Get(srv.URL + "/json?n=1M&p=0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	took := time.Since(start)
+	if resp.StatusCode != http.StatusOK || took > 2*time.Second {
+		t.Errorf("normal request beside %d hostile ones: status %d after %v, want 200 within 2s", hostile, resp.StatusCode, took)
+	}
+	t.Logf("normal request: status %d after %v", resp.StatusCode, took)
+	wg.Wait()
 }
 
 // TestServer checks the server's limits and that it binds to localhost
@@ -395,25 +474,59 @@ func TestServer(t *testing.T) {
 	}
 }
 
+// The bounds of FuzzHandler on one request (a page or a JSON request for
+// one query string): its wall time, and the bytes it allocates in all
+// (runtime.MemStats.TotalAlloc, not the peak: a blocked page with k = 4096
+// allocates about 120 MB in its 250 ms, new 513 x 513 matrices of inner
+// rates for every point of its figures, most of it garbage at once).
+// The handler under fuzz has a computing limit of fuzzLimit, a quarter of
+// fuzzTime, so that a request over the time bound means a computation that
+// did not stop within a fraction of a second of its cancellation (or a
+// step outside the limited computation that is slow); a request whose
+// computation is cancelled is answered 400 within the bound.
+const (
+	fuzzTime  = time.Second
+	fuzzLimit = fuzzTime / 4
+	fuzzBytes = 256 << 20
+)
+
 // FuzzHandler checks that no query string, valid or not, gets a response
-// with a status of 500 or above.
+// with a status of 500 or above, takes more than fuzzTime, or allocates
+// more than fuzzBytes. The seed corpus (testdata/fuzz/FuzzHandler) holds the
+// slow inputs of the red-team report; run the fuzzer with -parallel 1, so
+// that the time and the allocations measured are one request's.
 func FuzzHandler(f *testing.F) {
 	for _, q := range append(append([]string{}, goodQueries[:6]...), badQueries...) {
 		f.Add(q)
+	}
+	for _, q := range hostileQueries {
+		_, query, _ := strings.Cut(q, "?")
+		f.Add(query)
 	}
 	f.Add("variant=scalable&n=1e12&p=1e-9&s=1.01&n0=1")
 	f.Add("n=1&m=1&k=1")
 	f.Add("variant=blocked&n=1&m=64&k=4096&B=64")
 	f.Add("%00=%ff&n=\x00")
-	h := newHandler()
+	h := newLimitedHandler(&limiter{slots: make(chan struct{}, 1), wait: fuzzTime, limit: fuzzLimit, grace: fuzzTime})
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, path := range []string{"/", "/json"} {
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
 			req.URL.Path, req.URL.RawQuery = path, q
 			rec := httptest.NewRecorder()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
 			h.ServeHTTP(rec, req)
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
 			if rec.Code >= 500 {
 				t.Fatalf("%s?%q: status %d: %s", path, q, rec.Code, rec.Body)
+			}
+			if took > fuzzTime {
+				t.Fatalf("%s?%q: %v, more than %v (status %d)", path, q, took, fuzzTime, rec.Code)
+			}
+			if b := after.TotalAlloc - before.TotalAlloc; b > fuzzBytes {
+				t.Fatalf("%s?%q: allocated %d bytes, more than %d (status %d)", path, q, b, fuzzBytes, rec.Code)
 			}
 		}
 	})
@@ -467,7 +580,7 @@ func TestCanonical(t *testing.T) {
 // them instead of building them again.
 func TestStagesRoundTrip(t *testing.T) {
 	for _, q := range []string{"variant=scalable&n=1e5&p=0.01&B=512", "variant=scalable&n=1e5&p=0.001&r=0.8&s=3&n0=77"} {
-		out, err := calculate(args(mustParse(t, q)))
+		out, err := calculate(context.Background(), args(mustParse(t, q)))
 		if err != nil {
 			t.Fatal(err)
 		}
