@@ -155,6 +155,9 @@ func (d *decoder) agePartitioned(h header) (*AgePartitioned, error) {
 	if err := d.checksum(); err != nil {
 		return nil, err
 	}
+	if err := checkGenerations(gen, int(front), items, p.G, p.Refresh != 0); err != nil {
+		return nil, d.bad(err)
+	}
 	f, err := newAgePartitioned(p)
 	if err != nil {
 		return nil, d.bad(corruptParams(err))
@@ -181,4 +184,53 @@ func (d *decoder) agePartitioned(h header) (*AgePartitioned, error) {
 		}
 	}
 	return f, nil
+}
+
+// checkGenerations checks the generation counts gen of an age-partitioned
+// filter whose newest slice is in slot front against its item count and
+// G, as the filter's own growth leaves them. The slots hold at most the
+// items added: items >= sum(gen). Without a refresh interval a slot
+// shifts only when its generation holds G items, so, by age from the
+// newest: the newest slot holds 1 to G items (0 only in a filter with no
+// item, whose newest slot is slot 0); every older slot holds G, or 0 if
+// it has not been used yet, and once one has not, no older one has; and
+// the items beyond the slots are whole generations dropped, none while a
+// slot is unused.
+func checkGenerations(gen []uint64, front int, items, g uint64, refresh bool) error {
+	n := len(gen)
+	var sum uint64
+	for _, c := range gen {
+		sum += c // at most 256 slots of at most 2^48 items
+	}
+	if items < sum {
+		return corrupt("age-partitioned filter: %d items, fewer than the %d its generations hold", items, sum)
+	}
+	if refresh {
+		return nil
+	}
+	if gen[front] == 0 {
+		if items != 0 || front != 0 {
+			return corrupt("age-partitioned filter: the newest slice, in slot %d, holds no item, but the filter holds %d; without a refresh interval only an empty filter, newest slice in slot 0, has one", front, items)
+		}
+		return nil
+	}
+	unused := false
+	for j := 1; j < n; j++ {
+		r := (front + j) % n
+		switch c := gen[r]; {
+		case c == 0:
+			unused = true
+		case unused:
+			return corrupt("age-partitioned filter: slot %d (age %d) holds %d items, but a newer slot is unused", r, j, c)
+		case c != g:
+			return corrupt("age-partitioned filter: slot %d (age %d) holds %d items; without a refresh interval an older slot holds G = %d or 0", r, j, c, g)
+		}
+	}
+	if unused && items != sum {
+		return corrupt("age-partitioned filter: %d items, but its generations hold %d and a slot is unused", items, sum)
+	}
+	if (items-sum)%g != 0 {
+		return corrupt("age-partitioned filter: %d items, %d in the generations, and the rest is not whole generations of G = %d", items, sum, g)
+	}
+	return nil
 }

@@ -311,6 +311,13 @@ func (d *decoder) partitioned(h header) (*Partitioned, error) {
 // filter, as a partitioned filter and each stage of a scalable one hold
 // them. Its padding is checked after the checksum, by partitionedPadding.
 func (d *decoder) partitionedBody(h hashConf) (*Partitioned, error) {
+	return d.partitionedBodyWant(h, nil)
+}
+
+// partitionedBodyWant is partitionedBody with a check of the parameter
+// block, run before the slices are read: a growing filter's check that
+// the stage is the one its parameters give.
+func (d *decoder) partitionedBodyWant(h hashConf, want func(bitParams) error) (*Partitioned, error) {
 	p, err := d.bitParams(0)
 	if err != nil {
 		return nil, err
@@ -324,6 +331,11 @@ func (d *decoder) partitionedBody(h hashConf) (*Partitioned, error) {
 	}
 	if err := (Geometry{Bits: b * uint64(k), Hashes: k}).validate(); err != nil {
 		return nil, d.bad(corruptParams(err))
+	}
+	if want != nil {
+		if err := want(p); err != nil {
+			return nil, d.bad(err)
+		}
 	}
 	sw := (b + 63) / 64
 	words := d.words(sw * uint64(k))
@@ -457,6 +469,12 @@ func (d *decoder) blocked(h header) (*Blocked, error) {
 // blocked filter and each blocked stage of a scalable one hold them. Its
 // words are aligned to 64 bytes after the checksum, by aligned.
 func (d *decoder) blockedBody(h hashConf) (*Blocked, error) {
+	return d.blockedBodyWant(h, nil)
+}
+
+// blockedBodyWant is blockedBody with a check of the parameter block, run
+// before the blocks are read, as partitionedBodyWant has.
+func (d *decoder) blockedBodyWant(h hashConf, want func(bitParams) error) (*Blocked, error) {
 	p, err := d.bitParams(1)
 	if err != nil {
 		return nil, err
@@ -470,6 +488,11 @@ func (d *decoder) blockedBody(h hashConf) (*Blocked, error) {
 	}
 	if err := (Geometry{Bits: m, Hashes: p.k}).validate(); err != nil {
 		return nil, d.bad(corruptParams(err))
+	}
+	if want != nil {
+		if err := want(p); err != nil {
+			return nil, d.bad(err)
+		}
 	}
 	words := d.words(m / 64)
 	if d.err != nil {

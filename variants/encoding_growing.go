@@ -93,19 +93,21 @@ func (d *decoder) dynamic(h header) (*Dynamic, error) {
 	if live < 1 || live > analysis.MaxDynamicStages {
 		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxDynamicStages))
 	}
-	f := &Dynamic{geom: geom, hashing: h.hashing, items: items, live: int(live)}
+	// Every stage has the geometry NewDynamic gives N and P.
+	want, err := geom.Stage()
+	if err != nil {
+		return nil, d.bad(corrupt("dynamic filter: %s", trimPrefix(err)))
+	}
+	f := &Dynamic{geom: geom, stage: want, hashing: h.hashing, items: items, live: int(live)}
 	var sum uint64
 	for i := range int(live) {
-		p, err := d.partitionedBody(h.hashing)
+		p, err := d.partitionedBodyWant(h.hashing, func(p bitParams) error {
+			if p.k != want.Hashes || p.size != want.SliceBits {
+				return corrupt("stage %d has %d slices of %d bits, but N = %d and P = %v give %d of %d", i, p.k, p.size, geom.N, geom.P, want.Hashes, want.SliceBits)
+			}
+			return checkStageItems(d, i, int(live), p.capacity, geom.N, p.items)
+		})
 		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			f.stage = analysis.Stage{Capacity: geom.N, Hashes: p.k, SliceBits: p.sliceBits, Bits: p.sliceBits * uint64(p.k), Error: geom.P}
-		} else if p.k != f.stage.Hashes || p.sliceBits != f.stage.SliceBits {
-			return nil, d.bad(corrupt("stage %d has %d slices of %d bits, stage 0 %d of %d", i, p.k, p.sliceBits, f.stage.Hashes, f.stage.SliceBits))
-		}
-		if err := checkStageItems(d, i, int(live), p.capacity, geom.N, p.items); err != nil {
 			return nil, err
 		}
 		sum += p.items

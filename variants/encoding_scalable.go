@@ -68,10 +68,11 @@ func (f *Scalable) encode(e *encoder) {
 // MarshalBinary encodes the filter in the format described at
 // [FormatVersion]: its hashing, parameters P, r, s and n0, item count and
 // the stages in use, each with its own geometry, capacity, item count and
-// slices. The stage geometry is stored rather than recomputed from the
-// parameters, so a file keeps its meaning even if the sizing rules of
-// package analysis change. The memory of stages kept by Reset for reuse is
-// not saved, nor is Err.
+// slices. The stage geometry is stored, and a decoder accepts it only if
+// it is the one NewScalable builds from the stored parameters (see
+// [FormatVersion]); a change to the sizing rules of package analysis
+// therefore needs a new format version. The memory of stages kept by Reset
+// for reuse is not saved, nor is Err.
 //
 // MarshalBinary, like WriteTo, only reads the filter: it may run
 // concurrently with Contains, but not with a mutating method.
@@ -160,22 +161,45 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 	}
 	stream := h.variant == codeScalableStream || h.variant == codeScalableBlockedStream
 	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live), stream: stream}
+	var sum uint64
 	for i := range int(live) {
-		st := scalableStage{error: geom.P0() * math.Pow(geom.R, float64(i))}
-		var err error
-		if geom.BlockBits != 0 {
-			st.b, err = d.blockedBody(h.hashing)
-			if err == nil && st.b.blockBits != geom.BlockBits {
-				err = d.bad(corrupt("stage %d has blocks of %d bits, the filter %d", i, st.b.blockBits, geom.BlockBits))
+		// Stage i must be the one NewScalable builds from the stored
+		// parameters, and hold what growth leaves in it: every stage
+		// but the newest full, the newest not empty unless it is the
+		// first.
+		want, err := f.stage(i)
+		if err != nil {
+			return nil, d.bad(corrupt("scalable filter of %d stages: %s", live, trimPrefix(err)))
+		}
+		check := func(p bitParams) error {
+			got := p.size // slice bits b, or bits m of a blocked stage
+			size, what := want.SliceBits, "slices of %d bits"
+			if blocked {
+				size, what = want.Bits, "%d bits"
 			}
+			if got != size || p.k != want.Hashes {
+				return corrupt("stage %d has "+what+" and %d hashes, but the parameters P = %v, r = %v, s = %v, n0 = %d give "+what+" and %d",
+					i, got, p.k, geom.P, geom.R, geom.S, geom.N0, size, want.Hashes)
+			}
+			if blocked && uint64(p.extra[0]) != geom.BlockBits {
+				return corrupt("stage %d has blocks of %d bits, the filter %d", i, p.extra[0], geom.BlockBits)
+			}
+			sum += p.items
+			return checkStageItems(d, i, int(live), p.capacity, want.Capacity, p.items)
+		}
+		st := scalableStage{capacity: want.Capacity, error: want.Error}
+		if blocked {
+			st.b, err = d.blockedBodyWant(h.hashing, check)
 		} else {
-			st.f, err = d.partitionedBody(h.hashing)
+			st.f, err = d.partitionedBodyWant(h.hashing, check)
 		}
 		if err != nil {
 			return nil, err
 		}
-		st.capacity = st.core().capacity
 		f.stages = append(f.stages, st)
+	}
+	if sum != items {
+		return nil, d.bad(corrupt("the stages hold %d items, the filter says %d", sum, items))
 	}
 	if err := d.checksum(); err != nil {
 		return nil, err

@@ -76,6 +76,14 @@ import (
 //	       as above; the stage's hashing is the filter's, and stage i
 //	       queries with Digest.remix(i)
 //
+// Stage i must be the stage NewScalable builds from P, r, s, n0 (and the
+// block bits) for stage i: its capacity, bits (slice bits) and hashes.
+// Every stage but the newest holds its capacity in items, the newest at
+// least one item unless it is stage 0, and the items field is the sum of
+// the stages' items. The same holds for the stages of a dynamic filter
+// (their geometry the one N and P give) and for the links of a RedisBloom
+// filter.
+//
 // Scalable with blocked stages (48 bytes of parameters; derivation 0):
 //
 //	17  32 P, r, s and n0 as for a scalable filter
@@ -157,7 +165,12 @@ import (
 //	61  8  items (uint64), keys added
 //	69  8s the items of the generation that started in each slot r (uint64
 //	       each, slot 0 first), each <= G; the newest slice's is the
-//	       position in the generation
+//	       position in the generation. The counts are those the filter's growth leaves:
+//	       their sum is at most the items; without a refresh interval
+//	       the newest slot holds 1 to G items (0 only in an empty filter
+//	       whose newest slot is slot 0), each older slot, from the
+//	       newest on, G or, once one is unused, 0, and the items beyond
+//	       the slots' are whole generations, none while a slot is unused
 //	...    payload, code 14: slot 0, then slot 1, ..., each ceil(b/64)
 //	       words laid out as a standard filter of b bits, its bits above b
 //	       zero; code 15: b/64 indexes of S = 8 ceil((K+L)/8) words each,
@@ -186,25 +199,27 @@ import (
 //
 // UnmarshalBinary, ReadFrom, [Unmarshal] and [ReadFilter] check the magic,
 // version, variant, hash options and parameters (with the same rules as the
-// constructors) before they allocate the cells, and check the cells' size
-// against the bytes the input holds when its length is known: a byte slice,
-// or a reader with a Len method (bytes.Reader, bytes.Buffer,
-// strings.Reader) or a regular file. From a reader of unknown length they
-// grow the cells as the bytes arrive, at most doubling per step, so a
-// header that lies about the size costs memory in proportion to the data
-// actually sent, not to the size declared.
+// constructors, and each stored field against the others: a growing
+// filter's stages against its parameters) before they allocate the cells,
+// and check the cells' size against the bytes the input holds when its
+// length is known: a byte slice, or a reader with a Len method
+// (bytes.Reader, bytes.Buffer, strings.Reader) or a regular file. From a
+// reader of unknown length they grow the cells as the bytes arrive, at most
+// doubling per step, so a header that lies about the size costs memory in
+// proportion to the data actually sent, not to the size declared.
 //
 // Every error for bytes that do not hold a valid filter (truncated input,
 // trailing bytes after a filter given as a byte slice, a wrong magic,
-// checksum, version or variant number, parameters out of range, bits set
-// outside the filter) wraps [ErrCorrupt]. A valid encoding of one variant
-// decoded into another variant's type gives an error wrapping
-// [ErrIncompatible] instead. An error of the underlying reader is returned
-// wrapped as it is; input that ends before the first byte gives an error
-// wrapping both ErrCorrupt and io.EOF, so a loop reading filters from one
-// stream can tell the clean end of the stream. A filter larger than this
-// machine's memory gives an error wrapping [ErrInvalidParams], as its
-// constructor would. On any error the receiver is left unchanged.
+// checksum, version or variant number, parameters out of range or
+// contradicting each other, bits set outside the filter) wraps
+// [ErrCorrupt]. A valid encoding of one variant decoded into another
+// variant's type gives an error wrapping [ErrIncompatible] instead. An
+// error of the underlying reader is returned wrapped as it is; input that
+// ends before the first byte gives an error wrapping both ErrCorrupt and
+// io.EOF, so a loop reading filters from one stream can tell the clean end
+// of the stream. A filter larger than this machine's memory gives an error
+// wrapping [ErrInvalidParams], as its constructor would. On any error the
+// receiver is left unchanged.
 //
 // ReadFrom reads exactly one encoded filter and nothing after it, so
 // filters written one after another to a stream read back one by one.
