@@ -306,7 +306,7 @@ func TestSecretFormsFound(t *testing.T) {
 	for _, s := range []string{
 		fmt.Sprintf("%v", raw), fmt.Sprintf("%x", raw), fmt.Sprintf("%X", raw[:]), fmt.Sprintf("%#v", raw),
 		fmt.Sprintf("%o", raw), fmt.Sprintf("%#o", raw), fmt.Sprintf("%O", raw), fmt.Sprintf("%b", raw),
-		fmt.Sprintf("%c", raw), fmt.Sprintf("%U", raw), fmt.Sprintf("%q", raw), fmt.Sprintf("%s", raw[:]),
+		fmt.Sprintf("%c", raw), fmt.Sprintf("%U", raw), fmt.Sprintf("%q", raw), string(raw[:]),
 		fmt.Sprintf("% x", raw[:]), fmt.Sprintf("%#x", raw[:]), fmt.Sprintf("%d", k0), fmt.Sprintf("%x", k0),
 		fmt.Sprintf("%o", k0), fmt.Sprintf("%b", k0), fmt.Sprintf(badVerbs[0], raw), fmt.Sprintf(badVerbs[1], raw),
 		fmt.Sprintf("%v", struct{ a, b uint64 }{k0, 1}), fmt.Sprintf("%#v", raw[4:12]),
