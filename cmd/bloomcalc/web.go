@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -220,6 +222,56 @@ var errInternal = errors.New("internal error")
 //go:embed page.html
 var pageHTML string
 
+// The page's script and style, served from the page's own origin so that
+// its Content-Security-Policy (see pagePolicy) allows no inline script and
+// no style element.
+var (
+	//go:embed page.js
+	pageJS []byte
+	//go:embed page.css
+	pageCSS []byte
+)
+
+// pagePolicy is the Content-Security-Policy of the page. Scripts and style
+// sheets come only from the page's origin (/page.js, /page.css): no inline
+// script, no <style> element, no event-handler attribute. The one
+// exception is style attributes (style-src-attr): the SVG figures, inline
+// in the page, are gonum's output, which draws every line with a style
+// attribute. style-src keeps 'unsafe-inline' only for browsers that do not
+// know style-src-elem and style-src-attr (CSP level 3), which fall back to
+// it; the browsers that know them allow no inline style element. Nothing
+// else is loaded: no images (the figures are inline SVG, not data: URIs),
+// no fonts, no connections. The form submits only to the page itself, the
+// page cannot be framed (frame-ancestors; X-Frame-Options for browsers
+// that predate it), and a <base> element cannot redirect its relative URLs.
+const pagePolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"style-src-elem 'self'; style-src-attr 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// asset is a static file of the page, embedded in the command.
+type asset struct {
+	body        []byte
+	contentType string
+	etag        string
+}
+
+// newAsset returns the asset of body, with an ETag of its SHA-256.
+func newAsset(body []byte, contentType string) asset {
+	sum := sha256.Sum256(body)
+	return asset{body: body, contentType: contentType, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+}
+
+// serve answers r with a: its Content-Type, its ETag, and Cache-Control
+// no-cache, so that a browser keeps its copy but asks, with the ETag,
+// whether it is still current before using it (a 304 without a body if
+// it is). So a page served by a newer bloomcalc never runs an older
+// script. The query is ignored.
+func (a asset) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", a.contentType)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", a.etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+}
+
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"variants": func() []string { return variantNames },
 }).Parse(pageHTML))
@@ -251,9 +303,10 @@ type figure struct {
 	Caption string
 }
 
-// newHandler returns the page's handler: the page at /, the same numbers
-// as JSON at /json, and 404 for anything else, with the limits of
-// newLimiter. It reads nothing from the file system.
+// newHandler returns the page's handler: the page at /, its script at
+// /page.js and its style at /page.css, the same numbers as JSON at /json,
+// and 404 for anything else, with the limits of newLimiter. It reads
+// nothing from the file system.
 func newHandler() http.Handler { return newLimitedHandler(newLimiter()) }
 
 // newLimitedHandler is newHandler with the limits of l.
@@ -261,6 +314,8 @@ func newLimitedHandler(l *limiter) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { servePage(w, r, l) })
 	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) { serveJSON(w, r, l) })
+	mux.HandleFunc("/page.js", newAsset(pageJS, "text/javascript; charset=utf-8").serve)
+	mux.HandleFunc("/page.css", newAsset(pageCSS, "text/css; charset=utf-8").serve)
 	return limits(mux)
 }
 
@@ -305,7 +360,8 @@ func servePage(w http.ResponseWriter, r *http.Request, l *limiter) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self'")
+	w.Header().Set("Content-Security-Policy", pagePolicy)
+	w.Header().Set("X-Frame-Options", "DENY")
 	if code == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfter)
 	}

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -331,6 +332,13 @@ func TestRequests(t *testing.T) {
 		{"GET", "/page.html", "", http.StatusNotFound},
 		{"GET", "/main.go", "", http.StatusNotFound},
 		{"GET", "/favicon.ico", "", http.StatusNotFound},
+		{"GET", "/page.js", "", http.StatusOK},
+		{"HEAD", "/page.css", "", http.StatusOK},
+		{"POST", "/page.js", "", http.StatusMethodNotAllowed},
+		{"GET", "/page.js/", "", http.StatusNotFound},
+		{"GET", "/Page.js", "", http.StatusNotFound},
+		{"GET", "/page.css.map", "", http.StatusNotFound},
+		{"GET", "/web.go", "", http.StatusNotFound},
 	} {
 		body := strings.NewReader(c.body)
 		req := httptest.NewRequest(c.method, c.target, body)
@@ -342,6 +350,104 @@ func TestRequests(t *testing.T) {
 		if c.want == http.StatusFound && rec.Header().Get("Location") != "/?"+defaultQuery {
 			t.Errorf("/ redirects to %q", rec.Header().Get("Location"))
 		}
+	}
+}
+
+// directives parses a Content-Security-Policy into its directives, each
+// with its sources, and fails on a directive given twice.
+func directives(t *testing.T, policy string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for d := range strings.SplitSeq(policy, ";") {
+		f := strings.Fields(d)
+		if len(f) == 0 {
+			continue
+		}
+		name := strings.ToLower(f[0])
+		if _, ok := out[name]; ok {
+			t.Errorf("policy %q gives %s twice", policy, name)
+		}
+		out[name] = f[1:]
+	}
+	return out
+}
+
+// TestPagePolicy checks the page's security headers, for a good page, a
+// page of bad input and a page of a bad query: a Content-Security-Policy
+// that allows scripts and style elements only from the page's origin,
+// forbids framing and <base>, and sends the form only to the page; and
+// that the page loads its script and style from those URLs and has no
+// inline script, style element or event-handler attribute left.
+func TestPagePolicy(t *testing.T) {
+	want := map[string][]string{
+		"default-src":     {"'none'"},
+		"script-src":      {"'self'"},
+		"style-src":       {"'self'", "'unsafe-inline'"},
+		"style-src-elem":  {"'self'"},
+		"style-src-attr":  {"'unsafe-inline'"},
+		"form-action":     {"'self'"},
+		"frame-ancestors": {"'none'"},
+		"base-uri":        {"'none'"},
+	}
+	inline := regexp.MustCompile(`(?i)<script(\s[^>]*)?>\s*[^<\s]|<style|\son[a-z]+\s*=|javascript:`)
+	for _, q := range []string{"/?variant=blocked&n=2M&p=0.001&B=256", "/?variant=scalable&n=1M&p=0.001", "/?n=-5&p=0.01", "/?bogus=1"} {
+		rec := get(t, q)
+		h := rec.Header()
+		if got := directives(t, h.Get("Content-Security-Policy")); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Content-Security-Policy %q, want %v", q, h.Get("Content-Security-Policy"), want)
+		}
+		if src := directives(t, h.Get("Content-Security-Policy"))["script-src"]; slices.Contains(src, "'unsafe-inline'") || len(src) == 0 {
+			t.Errorf("%s: script-src %q", q, src)
+		}
+		if h.Get("X-Frame-Options") != "DENY" || h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: X-Frame-Options %q, X-Content-Type-Options %q", q, h.Get("X-Frame-Options"), h.Get("X-Content-Type-Options"))
+		}
+		body := rec.Body.String()
+		for _, ref := range []string{`<script src="/page.js"></script>`, `<link rel="stylesheet" href="/page.css">`} {
+			if strings.Count(body, ref) != 1 {
+				t.Errorf("%s: the page has %q %d times, want once", q, ref, strings.Count(body, ref))
+			}
+		}
+		if m := inline.FindString(body); m != "" {
+			t.Errorf("%s: the page has inline script or style: %q", q, m)
+		}
+	}
+}
+
+// TestAssets checks that the page's script and style are served from the
+// command, whole, with their types, an ETag that a conditional request
+// answers with 304, and Cache-Control no-cache.
+func TestAssets(t *testing.T) {
+	h := newHandler()
+	for _, c := range []struct {
+		path, typ string
+		body      []byte
+	}{
+		{"/page.js", "text/javascript; charset=utf-8", pageJS},
+		{"/page.css", "text/css; charset=utf-8", pageCSS},
+	} {
+		rec := get(t, c.path)
+		etag := rec.Header().Get("ETag")
+		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), c.body) || len(c.body) == 0 {
+			t.Errorf("%s: status %d, %d bytes, want 200 and the %d embedded bytes", c.path, rec.Code, rec.Body.Len(), len(c.body))
+		}
+		if rec.Header().Get("Content-Type") != c.typ || rec.Header().Get("Cache-Control") != "no-cache" || !strings.HasPrefix(etag, `"`) {
+			t.Errorf("%s: Content-Type %q, Cache-Control %q, ETag %q", c.path, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"), etag)
+		}
+		// The query is ignored.
+		if again := get(t, c.path+"?v=2"); again.Code != http.StatusOK || again.Header().Get("ETag") != etag {
+			t.Errorf("%s?v=2: status %d, ETag %q", c.path, again.Code, again.Header().Get("ETag"))
+		}
+		req := httptest.NewRequest(http.MethodGet, c.path, nil)
+		req.Header.Set("If-None-Match", etag)
+		cond := httptest.NewRecorder()
+		h.ServeHTTP(cond, req)
+		if cond.Code != http.StatusNotModified || cond.Body.Len() != 0 {
+			t.Errorf("%s with If-None-Match %s: status %d, %d bytes, want 304 and none", c.path, etag, cond.Code, cond.Body.Len())
+		}
+	}
+	if js, css := get(t, "/page.js").Header().Get("ETag"), get(t, "/page.css").Header().Get("ETag"); js == css {
+		t.Errorf("/page.js and /page.css have the same ETag %s", js)
 	}
 }
 

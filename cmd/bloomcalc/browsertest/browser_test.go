@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,6 +109,105 @@ func startServer(t *testing.T, bin string) string {
 	return ""
 }
 
+// consoleDone is the text of the console message that ends a console
+// collector's reading.
+const consoleDone = "bloomcalc browser test: done"
+
+// collectConsole starts reading the console of the tab of ctx (the calls
+// of the console API, the exceptions and the browser's log, where a
+// Content-Security-Policy violation is reported) and returns a function
+// that writes consoleDone to that console and returns every message read
+// before it.
+func collectConsole(t *testing.T, ctx context.Context) func() []chromedp.ConsoleMessage {
+	t.Helper()
+	messages := chromedp.Console(ctx) // subscribes now, before the tab loads anything
+	var (
+		mu  sync.Mutex
+		got []chromedp.ConsoleMessage
+	)
+	done := make(chan error, 1)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				done <- err
+				return
+			}
+			if m.Text == consoleDone {
+				done <- nil
+				return
+			}
+			mu.Lock()
+			got = append(got, m)
+			mu.Unlock()
+		}
+		done <- errors.New("the console ended")
+	}()
+	return func() []chromedp.ConsoleMessage {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`console.log("`+consoleDone+`"), true`)); err != nil {
+			t.Fatalf("writing to the console: %v", err)
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("reading the console: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the console's last message did not arrive within 10 s")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return got
+	}
+}
+
+// checkConsole fails the test if a message of msgs reports a
+// Content-Security-Policy violation, or an exception of the page's script,
+// showing the first few, and logs the others.
+func checkConsole(t *testing.T, tab string, msgs []chromedp.ConsoleMessage) {
+	t.Helper()
+	const shown = 5
+	bad := 0
+	for _, m := range msgs {
+		switch {
+		case strings.Contains(m.Text, "Content Security Policy") || strings.Contains(m.Text, "Content-Security-Policy") || m.IsException():
+			if bad++; bad <= shown {
+				t.Errorf("%s: the page broke its Content-Security-Policy or its script threw: %s", tab, m)
+			}
+		default:
+			t.Logf("%s: console: %s", tab, m)
+		}
+	}
+	if bad > shown {
+		t.Errorf("%s: and %d more such messages", tab, bad-shown)
+	}
+}
+
+// checkPolicy checks the Content-Security-Policy of a response of the
+// page, as the browser received it: no 'unsafe-inline' (or other source
+// than 'self') for scripts, and frame-ancestors 'none'.
+func checkPolicy(t *testing.T, headers map[string]any) {
+	t.Helper()
+	var policy string
+	for name, v := range headers {
+		if strings.EqualFold(name, "Content-Security-Policy") {
+			policy, _ = v.(string)
+		}
+	}
+	dirs := map[string]string{}
+	for d := range strings.SplitSeq(policy, ";") {
+		if f := strings.Fields(d); len(f) > 0 {
+			dirs[strings.ToLower(f[0])] = strings.Join(f[1:], " ")
+		}
+	}
+	if dirs["script-src"] != "'self'" || strings.Contains(dirs["script-src"], "unsafe") {
+		t.Errorf("the page's Content-Security-Policy %q has script-src %q, want 'self' alone", policy, dirs["script-src"])
+	}
+	if dirs["frame-ancestors"] != "'none'" {
+		t.Errorf("the page's Content-Security-Policy %q has frame-ancestors %q, want 'none'", policy, dirs["frame-ancestors"])
+	}
+}
+
 // TestBrowser builds bloomcalc, starts its page with -http as a user
 // would, and drives the page in a real headless Chromium: it fills the
 // form and submits it, checks the numbers shown against analysis and the
@@ -115,7 +215,11 @@ func startServer(t *testing.T, bin string) string {
 // scalable filter's link and counts its stages, and submits a bad value,
 // whose message must be the first line bloomcalc prints for the same
 // flags. With BLOOMCALC_SCREENSHOT=file.png it also saves a screenshot of
-// the submitted page (a relative path is taken from this directory). It
+// the submitted page (a relative path is taken from this directory).
+// Throughout, it checks that the page's script and style, served from its
+// origin, ran and applied under the page's Content-Security-Policy (which
+// allows no inline script), and that the browser reported no violation of
+// that policy and no exception on its console. It
 // skips only when no Chromium is found and CI is unset; in CI it fails
 // instead.
 func TestBrowser(t *testing.T) {
@@ -196,13 +300,28 @@ func TestBrowser(t *testing.T) {
 		return strings.TrimSpace(s)
 	}
 
-	// Load the page, choose blocked, fill n, p and B, submit.
-	err := chromedp.Do(bctx,
-		chromedp.Navigate(base+"/"),
-		chromedp.WaitVisible(chromedp.CSS("#result")),
-		chromedp.SetValue(chromedp.CSS("#in-variant"), blocked),
-	)
+	// Load the page, as the browser gets it: its policy, and its script
+	// and style at work under it.
+	consoleMain := collectConsole(t, bctx)
+	resp, err := chromedp.RunResponse(bctx, chromedp.Navigate(base+"/"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	checkPolicy(t, resp.Headers)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
+		t.Fatal(err)
+	}
+	var scriptRan, styled, figureStyled bool
+	eval(bctx, `document.getElementById("in-width").disabled && !document.getElementById("in-n").disabled`, &scriptRan)
+	eval(bctx, `getComputedStyle(document.getElementById("calc")).display === "flex"`, &styled)
+	// The figures draw with style attributes (style-src-attr).
+	eval(bctx, `getComputedStyle(document.querySelector("#fig-rate svg path[style*=stroke]")).stroke !== "none"`, &figureStyled)
+	if !scriptRan || !styled || !figureStyled {
+		t.Errorf("under the page's policy: /page.js ran: %v, /page.css applied: %v, the figure's style attributes applied: %v", scriptRan, styled, figureStyled)
+	}
+
+	// Choose blocked, fill n, p and B, submit.
+	if err := chromedp.Do(bctx, chromedp.SetValue(chromedp.CSS("#in-variant"), blocked)); err != nil {
 		t.Fatal(err)
 	}
 	var widthDisabled, blockDisabled bool
@@ -278,6 +397,7 @@ func TestBrowser(t *testing.T) {
 	}
 	tab, cancelTab := chromedp.NewContext(bctx)
 	defer cancelTab()
+	consoleTab := collectConsole(t, tab)
 	if err := chromedp.Do(tab, chromedp.Navigate(base+share.Value), chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
 		t.Fatal(err)
 	}
@@ -314,4 +434,7 @@ func TestBrowser(t *testing.T) {
 	if message != want {
 		t.Errorf("bad n: the page says %q, bloomcalc says %q", message, want)
 	}
+
+	checkConsole(t, "first tab", consoleMain())
+	checkConsole(t, "second tab", consoleTab())
 }
