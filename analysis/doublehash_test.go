@@ -106,7 +106,7 @@ func TestRedisBloomDoubleHashingFPR(t *testing.T) {
 	if err != nil || math.Abs(got-want) > 1e-15 {
 		t.Fatalf("DoubleHashingFPR(%d) = %v, %v; want %v", n, got, err, want)
 	}
-	theory, err := r.DoubleHashingTheory(10 * n)
+	theory, err := r.DoubleHashingTheory(10*n, MaxDoubleHashingBits)
 	if err != nil || theory(n) != got || !math.IsNaN(theory(1<<40)) {
 		t.Fatalf("DoubleHashingTheory: %v at %d, %v", theory(n), n, err)
 	}

@@ -196,7 +196,7 @@ func (r RedisBloom) FPR(items uint64) (float64, error) {
 // second for a link of 2^16 bits); DoubleHashingTheory computes them once
 // for many item counts.
 func (r RedisBloom) DoubleHashingFPR(items uint64) (float64, error) {
-	f, err := r.DoubleHashingTheory(items)
+	f, err := r.DoubleHashingTheory(items, MaxDoubleHashingBits)
 	if err != nil {
 		return 0, err
 	}
@@ -205,9 +205,12 @@ func (r RedisBloom) DoubleHashingFPR(items uint64) (float64, error) {
 
 // DoubleHashingTheory returns the function DoubleHashingFPR computes, for
 // item counts up to maxItems, with the tables of the power-of-two links
-// computed once. The function returns NaN for more items than the links
-// of Links(maxItems) hold. It reports the errors of Links(maxItems).
-func (r RedisBloom) DoubleHashingTheory(maxItems uint64) (func(items uint64) float64, error) {
+// computed once. Only links of at most maxBits bits (and at most
+// [MaxDoubleHashingBits]) get the exact rate of their double hashing, since
+// a table's work grows as m log2(m) k^3; larger links take the rate of
+// independent probes. The function returns NaN for more items than the
+// links of Links(maxItems) hold. It reports the errors of Links(maxItems).
+func (r RedisBloom) DoubleHashingTheory(maxItems, maxBits uint64) (func(items uint64) float64, error) {
 	links, err := r.Links(maxItems)
 	if err != nil {
 		return nil, err
@@ -216,7 +219,7 @@ func (r RedisBloom) DoubleHashingTheory(maxItems uint64) (func(items uint64) flo
 	tables := make([]*DoubleHashing, len(links))
 	for i, l := range links {
 		total += l.Capacity
-		if r.PowerOfTwo && l.Modulus <= MaxDoubleHashingBits {
+		if r.PowerOfTwo && l.Modulus <= min(maxBits, MaxDoubleHashingBits) {
 			if dh, err := NewDoubleHashing(l.Modulus, l.Hashes); err == nil {
 				tables[i] = &dh
 			}

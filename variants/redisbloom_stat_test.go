@@ -61,7 +61,7 @@ func TestRedisBloomRate(t *testing.T) {
 		}
 		if pow2 {
 			name += "-power-of-two"
-			own, err := geom.DoubleHashingTheory(7000)
+			own, err := geom.DoubleHashingTheory(7000, analysis.MaxDoubleHashingBits)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,32 +90,37 @@ func growthBuilder(design string, n0 uint64, p float64, final uint64) (builder, 
 // work grows as m log2(m) k^3; a link of 2^16 bits takes about a second.
 const growthDoubleHashingBits = 1 << 14
 
-// doubleHashings keeps the tables of analysis.NewDoubleHashing by modulus
-// and hashes, for every plan of the program (a merge plans its run
-// again): a pure function's results.
-var doubleHashings struct {
+// redisTheories keeps the theories of analysis.RedisBloom.DoubleHashingTheory
+// by chain and item count, for every plan of the program (a merge plans
+// its run again): a pure function's results, whose tables are costly.
+var redisTheories struct {
 	sync.Mutex
-	m map[[2]uint64]*analysis.DoubleHashing
+	m map[redisTheoryKey]func(uint64) float64
 }
 
-// doubleHashing returns analysis.NewDoubleHashing(m, k), computed once
-// per program.
-func doubleHashing(m uint64, k int) (*analysis.DoubleHashing, error) {
-	doubleHashings.Lock()
-	defer doubleHashings.Unlock()
-	key := [2]uint64{m, uint64(k)}
-	if dh, ok := doubleHashings.m[key]; ok {
-		return dh, nil
+type redisTheoryKey struct {
+	chain    analysis.RedisBloom
+	maxItems uint64
+}
+
+// redisTheory returns r.DoubleHashingTheory(maxItems,
+// growthDoubleHashingBits), computed once per program.
+func redisTheory(r analysis.RedisBloom, maxItems uint64) (func(uint64) float64, error) {
+	redisTheories.Lock()
+	defer redisTheories.Unlock()
+	key := redisTheoryKey{r, maxItems}
+	if f, ok := redisTheories.m[key]; ok {
+		return f, nil
 	}
-	dh, err := analysis.NewDoubleHashing(m, k)
+	f, err := r.DoubleHashingTheory(maxItems, growthDoubleHashingBits)
 	if err != nil {
 		return nil, err
 	}
-	if doubleHashings.m == nil {
-		doubleHashings.m = make(map[[2]uint64]*analysis.DoubleHashing)
+	if redisTheories.m == nil {
+		redisTheories.m = make(map[redisTheoryKey]func(uint64) float64)
 	}
-	doubleHashings.m[key] = &dh
-	return &dh, nil
+	redisTheories.m[key] = f
+	return f, nil
 }
 
 // growthTheory returns design's rate at each count of items, and the name
@@ -150,38 +155,14 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 		return out, "redisbloom (independent probes)", nil
 	case growthRedisPow2:
 		// RedisBloom's own probing where its exact rate is known: links of
-		// power-of-two tables up to analysis.MaxDoubleHashingBits.
+		// power-of-two tables up to growthDoubleHashingBits.
 		r := analysis.RedisBloom{ErrorRate: p, Capacity: n0, Expansion: variants.DefaultRedisExpansion, PowerOfTwo: true}
-		links, err := r.Links(items[len(items)-1])
+		theory, err := redisTheory(r, items[len(items)-1])
 		if err != nil {
 			return nil, "", err
 		}
-		tables := make([]*analysis.DoubleHashing, len(links))
-		for i, l := range links {
-			if l.Modulus <= growthDoubleHashingBits {
-				if tables[i], err = doubleHashing(l.Modulus, l.Hashes); err != nil {
-					return nil, "", err
-				}
-			}
-		}
 		for _, n := range items {
-			// The compound rate as analysis.RedisBloom.FPR computes it,
-			// a link's own rate from its table where there is one.
-			left := n
-			var logPass float64
-			for i, l := range links {
-				k := min(left, l.Capacity)
-				left -= k
-				f := r.LinkFPR(l, k)
-				if tables[i] != nil {
-					f = tables[i].FPR(k)
-				}
-				logPass += math.Log1p(-f)
-				if left == 0 {
-					break
-				}
-			}
-			out[n] = -math.Expm1(logPass)
+			out[n] = theory(n)
 		}
 		return out, "redisbloom (double hashing)", nil
 	case growthDynamic:

@@ -84,7 +84,7 @@ func r50(ctx context.Context, w io.Writer, out string) error {
 		if pow2 {
 			// The power-of-two links of up to 2^16 bits at the exact rate of
 			// their double hashing, the others at independent probes.
-			own, err := geom.DoubleHashingTheory(links[len(links)-1])
+			own, err := geom.DoubleHashingTheory(links[len(links)-1], analysis.MaxDoubleHashingBits)
 			if err != nil {
 				return err
 			}
