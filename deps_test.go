@@ -20,9 +20,11 @@ const module = "github.com/bloomlab/bloomlab"
 var allowed = map[string][]string{
 	"analysis":       {},
 	"internal/units": {},
-	"stats":          {"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"},
-	"variants":       {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
-	"experiments":    {module + "/variants", module + "/analysis", module + "/stats"},
+	// The commands' golden-file comparison, for tests only: the standard library.
+	"internal/golden": {},
+	"stats":           {"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"},
+	"variants":        {"github.com/zeebo/xxh3", "github.com/dgryski/go-metro", "github.com/cespare/xxhash/v2", "golang.org/x/sys/cpu", "github.com/dchest/siphash", module + "/analysis"},
+	"experiments":     {module + "/variants", module + "/analysis", module + "/stats"},
 	// The catalogue's figures are built with plots' toolkit out of
 	// gonum/plot's own types (plots, plotters, lengths).
 	"experiments/catalog": {module + "/experiments", module + "/variants", module + "/analysis", module + "/stats", module + "/plots", module + "/internal/units", "gonum.org/v1/plot/", "gonum.org/v1/plot"},

@@ -5,13 +5,11 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files testdata/*.stdout and testdata/*.stderr")
@@ -82,67 +80,13 @@ func TestGolden(t *testing.T) {
 			if code := exitCode(err); code != c.code {
 				t.Errorf("exit status %d (%v), want %d", code, err, c.code)
 			}
-			golden(t, filepath.Join("testdata", c.name+".stdout"), stdout.String())
-			golden(t, filepath.Join("testdata", c.name+".stderr"), stderr.String())
+			golden.Compare(t, filepath.Join("testdata", c.name+".stdout"), stdout.String(), *update)
+			golden.Compare(t, filepath.Join("testdata", c.name+".stderr"), stderr.String(), *update)
 		})
 	}
-	// Every golden file belongs to a case: a renamed or removed case
-	// leaves none behind.
-	files, err := filepath.Glob(filepath.Join("testdata", "*.std*"))
-	if err != nil {
-		t.Fatal(err)
+	names := make([]string, len(goldenCases))
+	for i, c := range goldenCases {
+		names[i] = c.name
 	}
-	for _, f := range files {
-		name, ext := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)), filepath.Ext(f)
-		known := slices.ContainsFunc(goldenCases, func(c goldenCase) bool { return c.name == name })
-		if !known && (ext == ".stdout" || ext == ".stderr") {
-			t.Errorf("%s belongs to no case of TestGolden; remove it", f)
-		}
-	}
-}
-
-// golden compares got with the file path, a missing file standing for
-// empty output; with -update it writes got there instead, or removes the
-// file if got is empty.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if got == "" {
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				t.Fatal(err)
-			}
-			return
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to rewrite it if the change is meant):\n%s", path, firstDiff(string(want), got))
-	}
-}
-
-// firstDiff describes the first line where got differs from want, and
-// gives got whole.
-func firstDiff(want, got string) string {
-	wl, gl := strings.SplitAfter(want, "\n"), strings.SplitAfter(got, "\n")
-	i := 0
-	for i < len(wl) && i < len(gl) && wl[i] == gl[i] {
-		i++
-	}
-	line := func(ls []string) string {
-		if i < len(ls) {
-			return fmt.Sprintf("%q", ls[i])
-		}
-		return "(end of output)"
-	}
-	return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s\n--- got ---\n%s", i+1, line(wl), line(gl), got)
+	golden.CheckLeftovers(t, "testdata", names)
 }
