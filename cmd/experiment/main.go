@@ -26,6 +26,10 @@ import (
 )
 
 func main() {
+	// A closed standard output (experiment ... | head) makes writes to it
+	// fail instead of ending the process, so that the run still writes
+	// its files: the table is a view of them.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

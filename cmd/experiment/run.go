@@ -187,8 +187,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			fmt.Fprintf(stdout, "%s %s: shard %d/%d measured in %s\nwrote %s\n", rn.exp, rn.variant, res.Shard.Index, res.Shard.Count, elapsed.Round(time.Millisecond), path)
 			continue
 		}
-		fmt.Fprintf(stdout, "%s %s (seed %d, %s, measured in %s)\n", rn.exp, rn.variant, res.Seed, res.GoVersion, elapsed.Round(time.Millisecond))
-		if err := report(stdout, res, o.out, formats); err != nil {
+		head := fmt.Sprintf("%s %s (seed %d, %s, measured in %s)", rn.exp, rn.variant, res.Seed, res.GoVersion, elapsed.Round(time.Millisecond))
+		if err := report(stdout, head, res, o.out, formats); err != nil {
 			return err
 		}
 	}
@@ -503,12 +503,10 @@ func writeAtomic(path string, data []byte) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
-// report prints the table and notes of res and writes its files.
-func report(stdout io.Writer, res *experiments.Results, dir string, formats []string) error {
-	printTable(stdout, res)
-	for _, n := range res.Notes {
-		fmt.Fprintln(stdout, "note:", n)
-	}
+// report writes the files of res, then prints head (if not empty), its
+// table and notes: the files come first, so that a reader who stops
+// reading the table (a pipe into head) does not lose the measurements.
+func report(stdout io.Writer, head string, res *experiments.Results, dir string, formats []string) error {
 	base := filepath.Join(dir, res.Experiment+"-"+res.Variant+keysSuffix(res.Params.KeySource))
 	var outs []output
 	for _, f := range formats {
@@ -529,6 +527,13 @@ func report(stdout io.Writer, res *experiments.Results, dir string, formats []st
 	}
 	if err := writeFiles(outs); err != nil {
 		return err
+	}
+	if head != "" {
+		fmt.Fprintln(stdout, head)
+	}
+	printTable(stdout, res)
+	for _, n := range res.Notes {
+		fmt.Fprintln(stdout, "note:", n)
 	}
 	var paths []string
 	for _, o := range outs {
@@ -583,7 +588,7 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 		return err
 	}
 	fmt.Fprintf(stdout, "%s %s: merged %d shards (seed %d, %s)\n", res.Experiment, res.Variant, len(shards), res.Seed, res.GoVersion)
-	return report(stdout, res, o.out, formats)
+	return report(stdout, "", res, o.out, formats)
 }
 
 // list prints the experiments.

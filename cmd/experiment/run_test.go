@@ -183,6 +183,42 @@ func TestRunWritesFiles(t *testing.T) {
 	}
 }
 
+// closedPipe is a standard output that the reader has closed (experiment
+// ... | head): every write fails. It records which files existed when the
+// first write came.
+type closedPipe struct {
+	dir   string
+	first []string
+	seen  bool
+}
+
+func (c *closedPipe) Write([]byte) (int, error) {
+	if !c.seen {
+		c.seen = true
+		es, _ := os.ReadDir(c.dir)
+		for _, e := range es {
+			c.first = append(c.first, e.Name())
+		}
+	}
+	return 0, errors.New("write |1: broken pipe")
+}
+
+// TestFilesBeforeTable checks that a run whose standard output is closed
+// still writes its files, and writes them before the first line of the
+// table, so that piping the table into head loses no measurement.
+func TestFilesBeforeTable(t *testing.T) {
+	dir := t.TempDir()
+	out := &closedPipe{dir: dir}
+	var stderr bytes.Buffer
+	if err := run(context.Background(), append([]string{"-variant", "standard", "-out", dir, "-format", "csv,json"}, small...), out, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out.first)
+	if want := []string{"fill-standard.csv", "fill-standard.json"}; !slices.Equal(out.first, want) {
+		t.Errorf("files when the table began: %v, want %v", out.first, want)
+	}
+}
+
 // TestWorkersIdenticalCSV runs the same seed on 1 and 4 workers.
 func TestWorkersIdenticalCSV(t *testing.T) {
 	var csvs [][]byte
