@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 // col is one column of the printed table.
@@ -47,9 +48,14 @@ var (
 	colClassic = col{"classic", func(r *experiments.Row) string { return g4(r.Classic) }}
 	colTarget  = col{"target", func(r *experiments.Row) string { return g4(r.Target) }}
 	colInside  = col{"theory inside", func(r *experiments.Row) string { return r.Inside }}
-	colStages  = col{"stages", func(r *experiments.Row) string { return strconv.FormatFloat(r.Stages, 'f', 1, 64) }}
-	colAdd     = col{"ns/add", func(r *experiments.Row) string { return ns(r.NsPerAdd) }}
-	colQuery   = col{"ns/query", func(r *experiments.Row) string { return ns(r.NsPerQuery) }}
+	colStages  = col{"stages", func(r *experiments.Row) string {
+		if r.Stages == 0 {
+			return "-" // one table, not a growing filter
+		}
+		return units.FormatMean(r.Stages)
+	}}
+	colAdd   = col{"ns/add", func(r *experiments.Row) string { return ns(r.NsPerAdd) }}
+	colQuery = col{"ns/query", func(r *experiments.Row) string { return ns(r.NsPerQuery) }}
 	// colFalseNegatives is printed when some row has a false negative.
 	colFalseNegatives = col{"FALSE NEGATIVES", func(r *experiments.Row) string {
 		return fmt.Sprintf("%d of %d", r.FalseNegatives, r.Members*uint64(r.Filters))

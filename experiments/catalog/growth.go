@@ -8,6 +8,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -324,7 +325,7 @@ func summarizeGrowth(res *experiments.Results) []string {
 		}
 		stages := "one table"
 		if r.Stages > 0 {
-			stages = fmt.Sprintf("%.3g stages", r.Stages) // a mean over the filters
+			stages = units.FormatMean(r.Stages) + " stages" // a mean over the filters
 		}
 		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %s, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
 			d, r.Items, r.BitsPerKey, r.BitsPerKey/std.BitsPerKey, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -203,4 +204,14 @@ func FormatBytes(bits uint64) string {
 		u++
 	}
 	return fmt.Sprintf("%.2f %s", v, units[u])
+}
+
+// FormatMean formats a mean of counts (stages over several filters, say):
+// as a whole number when it is one, as every filter had the same count
+// ("1", "1000"), else with one decimal ("4.5").
+func FormatMean(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
 }

@@ -108,3 +108,12 @@ func TestFormatBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatMean(t *testing.T) {
+	// Hand-evaluated.
+	for x, want := range map[float64]string{0: "0", 1: "1", 1000: "1000", 4.5: "4.5", 10.25: "10.2", 2.96: "3.0"} {
+		if got := FormatMean(x); got != want {
+			t.Errorf("FormatMean(%g) = %q, want %q", x, got, want)
+		}
+	}
+}
