@@ -50,7 +50,7 @@
 // By default every filter gets 16-byte keys that any good hash sees as
 // random. A [KeySource] gives others ([Spec.Keys], [TimeSpec.Keys], and
 // [Params.KeySource] for the named experiments): URL-like text, sequential
-// integers, keys sharing a long prefix, a Zipf-skewed stream with repeats,
+// integers, keys sharing a long prefix, a stream with Zipf-skewed repeats of uniform keys,
 // or the lines of a file of your own ([KeysFromFile]), which each filter
 // splits into members and queries by a seeded permutation. A hash weakness
 // that random keys hide shows on the structured ones; see ExampleTime for

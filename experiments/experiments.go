@@ -79,7 +79,7 @@ type Params struct {
 	Keys []uint64 `json:"keys,omitempty"`
 	// KeySource names the source of the keys filters are filled and
 	// queried with (see [NewKeySource]: "uniform", "url", "sequential",
-	// "prefix", "zipf" or "file:PATH"); empty means uniform. Only the
+	// "prefix", "repeats" or "file:PATH"); empty means uniform. Only the
 	// experiments whose every point is a [Spec] (fill, bits, hashes,
 	// small-m, hashing, scalable, blocking) take another source.
 	KeySource string `json:"key_source,omitempty"`

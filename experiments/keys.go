@@ -38,11 +38,15 @@ import (
 //     2^63: consecutive keys differ in their last bytes only.
 //   - "prefix": a shared 64-byte prefix followed by the 16 bytes of the
 //     uniform key, so that keys differ only at their end.
-//   - "zipf": the uniform keys, inserted as a skewed stream with repeats:
-//     after each new key the filter is given a geometric number of
-//     repeats (mean 1) of keys inserted before it, each key of rank r
+//   - "repeats": the uniform keys, inserted as a stream with skewed
+//     repeats: after each new key the filter is given a geometric number
+//     of repeats (mean 1) of keys inserted before it, each key of rank r
 //     (in order of first insertion) with probability proportional to 1/r
-//     (Zipf with exponent 1). Item counts count distinct keys.
+//     (Zipf with exponent 1). Item counts count distinct keys. The
+//     distinct keys are the uniform ones, so a filter that absorbs
+//     repeats (an add of a present key sets no new bit) measures exactly
+//     as with "uniform": this source tests the handling of repeats, not
+//     the hash on skewed keys.
 //
 // A source read from a file (KeysFromFile, KeysFromLines, or "file:PATH"
 // for NewKeySource) holds the distinct lines of the file; each filter
@@ -69,12 +73,12 @@ const (
 	keysURL
 	keysSequential
 	keysPrefix
-	keysZipf
+	keysRepeats
 	keysFile
 )
 
 // KeySourceNames are the names NewKeySource knows besides "file:PATH".
-var KeySourceNames = []string{"uniform", "url", "sequential", "prefix", "zipf"}
+var KeySourceNames = []string{"uniform", "url", "sequential", "prefix", "repeats"}
 
 // NewKeySource returns the key source of a name in KeySourceNames, or
 // the source of the file PATH for "file:PATH" (see KeysFromFile, with
@@ -446,9 +450,9 @@ func (s *KeySource) key(dst []byte, stream, i uint64, query bool) []byte {
 }
 
 // repeats returns how many repeats of earlier keys the stream of stream
-// id stream gives after new key i (zipf only: geometric, mean 1).
+// id stream gives after new key i (repeats only: geometric, mean 1).
 func (s *KeySource) repeats(stream, i uint64) int {
-	if s == nil || s.kind != keysZipf || i == 0 {
+	if s == nil || s.kind != keysRepeats || i == 0 {
 		return 0
 	}
 	// P(r repeats) = 2^-(r+1): the trailing ones of a random word.

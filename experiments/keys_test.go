@@ -67,7 +67,7 @@ func TestKeySourcesDeterministic(t *testing.T) {
 // TestKeySourcesRate measures the default standard filter on every named
 // key source, 20 filters of 2000 keys in 20000 bits: xxh3 makes every
 // source look random, so the exact theory lies within four standard
-// errors, and the same seed gives the same results twice. The zipf source
+// errors, and the same seed gives the same results twice. The repeats source
 // inserts repeats, which a standard filter absorbs, so its rate is that
 // of its distinct keys.
 func TestKeySourcesRate(t *testing.T) {
@@ -117,14 +117,14 @@ type countingAdds struct {
 func (c *countingAdds) Add(k []byte)           { c.adds++; c.seen[string(k)] = true }
 func (c *countingAdds) Contains(k []byte) bool { return c.seen[string(k)] }
 
-// TestZipfRepeats checks that the zipf source inserts repeats (about one
+// TestRepeats checks that the repeats source inserts repeats (about one
 // per new key) of keys already inserted, most often the first ones, and
 // that the item count counts distinct keys.
-func TestZipfRepeats(t *testing.T) {
-	src, _ := experiments.NewKeySource(context.Background(), "zipf")
+func TestRepeats(t *testing.T) {
+	src, _ := experiments.NewKeySource(context.Background(), "repeats")
 	var filters []*countingAdds
 	spec := experiments.Spec{
-		Name: "zipf",
+		Name: "repeats",
 		New: func(uint64) (experiments.Filter, error) {
 			c := &countingAdds{seen: map[string]bool{}}
 			filters = append(filters, c)

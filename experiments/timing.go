@@ -33,7 +33,7 @@ type TimeSpec struct {
 	New func(n, seed uint64) (Filter, error)
 	// Keys is the source of the keys (see KeySource); nil takes the
 	// uniform keys. Time times each new key's Add once: the repeats of
-	// the zipf source are not offered.
+	// the repeats source are not offered.
 	Keys *KeySource
 }
 

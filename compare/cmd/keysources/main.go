@@ -1,6 +1,6 @@
 // Command keysources measures the fixed-size filters of bloomlab and of
 // the Go libraries in compare on each of the harness's key sources
-// (experiments.KeySourceNames: uniform, url, sequential, prefix, zipf),
+// (experiments.KeySourceNames: uniform, url, sequential, prefix, repeats),
 // by the harness of package experiments: each filter sized for n keys at
 // p = 0.01 and measured when it holds n keys, on independently seeded
 // filters with keys of their own, beside the exact theory of the geometry
