@@ -14,6 +14,11 @@ import (
 var labels = []struct{ key, label string }{
 	{"n", "items n"},
 	{"p", "rate p"},
+	{"check.verdict", "check: does the geometry meet p?"},
+	{"check.meets", "check: meets p"},
+	{"check.ratio", "check: exact rate over p (at most 1 when met)"},
+	{"check.fpr_exact", "check: exact rate at (m, n, k)"},
+	{"check.target", "check: target p"},
 	{"bound", "bound P0 / (1 − r) on the compound rate"},
 	{"r", "tightening ratio r"},
 	{"s", "growth factor s"},

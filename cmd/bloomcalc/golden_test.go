@@ -33,10 +33,10 @@ var goldenCases = []goldenCase{
 	// sizing that -n and -p alone add.
 	{name: "sizing", args: []string{"-n", "10M", "-p", "1e-4"}},
 	// The solver: the rate and best k from -n and -m; the capacity from
-	// -m, -p and -k; all four checked for consistency.
+	// -m, -p and -k; check mode: n, m, k and p judged against each other.
 	{name: "rate", args: []string{"-n", "1e6", "-m", "1MiB"}},
 	{name: "capacity", args: []string{"-m", "64Kb", "-p", "1 in 1000", "-k", "7"}},
-	{name: "consistent", args: []string{"-n", "1000", "-m", "9586", "-k", "7", "-p", "0.01"}},
+	{name: "check", args: []string{"-n", "1000", "-m", "9586", "-k", "7", "-p", "0.01"}},
 	{name: "json", args: []string{"-json", "-n", "1000", "-m", "1.2KB", "-k", "5"}},
 	// The other variants.
 	{name: "blocked", args: []string{"-variant", "blocked", "-n", "1M", "-p", "1%"}},

@@ -13,6 +13,12 @@
 // in its place (exact_note in the JSON). An interrupt (Ctrl-C) stops the
 // computation; bloomcalc then exits with status 130.
 //
+// Given -n, -m and -p (and -k or not), it checks: the geometry is n, m and
+// k (the best k for them if not given), and p is the target it is judged
+// against. It prints whether the geometry's exact rate meets p and by how
+// much ("meets it: 0.82% (exact rate 0.008194, 0.8194 x the target)" for
+// -n 1M -m 10Mb -p 1%), and "check" in the JSON.
+//
 // With -variant blocked or -variant split-block it sizes a blocked filter
 // (Putze, Sanders and Singler 2007: each item sets k bits in one block of
 // -block bits, 512 by default) or the split-block filter of Impala, Kudu
@@ -55,7 +61,7 @@
 // core), cancels it after that and answers 400; a request that finds no
 // free slot within 2 s is answered 503 with Retry-After.
 //
-// Bad, missing or contradictory flags, and a geometry that cannot hold its
+// Bad or missing flags, and a geometry that cannot hold its
 // items usefully (under one bit per item, or a rate that rounds to 1),
 // print a one-line message naming the flag and a hint to run -h, and exit
 // with status 2; bloomcalc without flags prints the usage text.
@@ -71,6 +77,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -148,7 +155,7 @@ Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
   -n, -p, -k     the bits for that number of hashes
   -n and -m      the best number of hashes and the rate (or the rate for -k)
   -m and -p      the most items that fit (with the best k, or with -k)
-All four (or -n, -m, -p) are checked for consistency.
+  -n, -m, -p     check: does the geometry (with the best k, or -k) meet p?
 
 Blocked and split-block filters (-variant) take fewer combinations:
   -n and -p      the fewest whole blocks (and for blocked the best k)
@@ -206,6 +213,49 @@ type result struct {
 	// ExactNote says why there is no exact sizing where there would be one
 	// (analysis.ExactStandardSize's work limit).
 	ExactNote string `json:"exact_note,omitempty"`
+	// Check is the verdict when n, m and p are all given.
+	Check *checkResult `json:"check,omitempty"`
+}
+
+// checkResult says whether a given geometry (n, m and k, the best k for
+// them if not given) meets a given target rate p, by its exact rate.
+type checkResult struct {
+	Target float64 `json:"target"`
+	FPR    float64 `json:"fpr_exact"`
+	Meets  bool    `json:"meets"`
+	// Ratio is FPR / Target: at most 1 when the target is met.
+	Ratio float64 `json:"ratio"`
+	// Verdict says it in words (see verdict).
+	Verdict string `json:"verdict"`
+}
+
+// verdict is the check's line: "meets it: 0.82% (exact rate 0.008194,
+// 0.8194 x the target)".
+func (c *checkResult) verdict() string {
+	word := "meets it"
+	if !c.Meets {
+		word = "misses it"
+	}
+	return fmt.Sprintf("%s: %s (exact rate %.4g, %.4g x the target)", word, percent(c.FPR, c.Target), c.FPR, c.Ratio)
+}
+
+// percent writes a rate as a percentage with two significant digits, or
+// as many more (up to six) as it takes to tell it from the target t:
+// "0.82%", and "1.004%" for 0.0100436 against 1%.
+func percent(p, t float64) string {
+	d := 2
+	for ; d < 6; d++ {
+		if roundSig(p, d) != roundSig(t, d) {
+			break
+		}
+	}
+	return strconv.FormatFloat(p*100, 'g', d, 64) + "%"
+}
+
+// roundSig rounds x to d significant digits.
+func roundSig(x float64, d int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', d, 64), 64)
+	return v
 }
 
 // run is bloomcalc with its command-line arguments (without the program
@@ -328,9 +378,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return usage(fmt.Errorf("not enough to size a filter: %s; %s", have, need))
 	}
-	s, err := analysis.Solve(known)
+	// Check mode: given n, m and p (with or without k), the geometry is
+	// known, and p is the target it is judged against, not a third
+	// constraint that must agree to rounding.
+	solveFor, checking := known, known.N != 0 && known.M != 0 && known.P != 0
+	if checking {
+		solveFor.P = 0
+	}
+	s, err := analysis.Solve(solveFor)
 	if err != nil {
 		return usage(fmt.Errorf("%s: %w", strings.Join(given, ", "), err))
+	}
+	if checking {
+		s.P = known.P
 	}
 
 	r := result{
@@ -348,6 +408,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usage(err)
 	}
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
+	if checking {
+		r.Check = &checkResult{Target: s.P, FPR: r.ExactFPR, Meets: r.ExactFPR <= s.P, Ratio: r.ExactFPR / s.P}
+		r.Check.Verdict = r.Check.verdict()
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -420,6 +484,9 @@ func printText(w io.Writer, r result, target bool) error {
 		{"information minimum", fmt.Sprintf("%.3f bits per key at p", r.InformationMinimum)},
 		{"Bloom overhead", fmt.Sprintf("%.3f x the minimum (1/ln 2 = %.3f when optimal)", r.Overhead, math.Log2E)},
 		{"FPR at (m, n, k)", fmt.Sprintf("classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)},
+	}
+	if r.Check != nil {
+		lines = append(lines, [2]string{"check against p", r.Check.Verdict})
 	}
 	var b strings.Builder
 	for _, l := range lines {

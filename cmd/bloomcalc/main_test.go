@@ -139,7 +139,6 @@ func TestMistakes(t *testing.T) {
 		{[]string{"-n", "10", "-p", "0.1", "-k", "5000"}, "-k: 5000 hash functions"},
 		{[]string{"-n", "10", "-p", "0.1", "-k", "x"}, "-k: \"x\""},
 		{[]string{"-n", "10", "-p", "0.1", "-k"}, "-k: needs a value"},
-		{[]string{"-n", "1000", "-m", "20000", "-k", "7", "-p", "0.01"}, "contradictory"},
 		{[]string{"-x"}, "-x: no such flag"},
 		{[]string{"-n", "10", "-p", "0.1", "extra"}, "unexpected argument \"extra\""},
 		{[]string{"-m", "10", "-p", "1e-9"}, "cannot hold"},

@@ -245,7 +245,7 @@ var badQueries = []string{
 	"n=0&p=0.01",            // zero
 	"n=1M",                  // not enough
 	"variant=standard",      // nothing given
-	"n=1M&p=0.01&m=1KB&k=3", // contradictory
+	"n=1M&p=0.01&m=1KB&k=3", // under one bit per item
 	"n=1M&m=1e300",          // too many bits
 	"n=1M&p=0.01&k=abc",     // k not a number
 	"n=1M&p=0.01&k=5000",    // k out of range

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
+)
+
+// TestCheckMode checks the answer to "I have m bits for n keys: does it
+// meet p?": a verdict with the exact rate, not a usage error, whichever
+// way it goes.
+func TestCheckMode(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		meets bool
+		text  string
+	}{
+		// The engineer's question of the new-user review: k = 7 is the best
+		// k for 10 bits per key; classic and exact rate 0.008194
+		// (analysis.ExactFPR).
+		{[]string{"-n", "1M", "-m", "10Mb", "-p", "1%"}, true, "meets it: 0.82% (exact rate 0.008194, 0.8194 x the target)"},
+		// The classic sizing of n = 1000 at 1% is m = 9586, k = 7, whose
+		// exact rate 0.0100436 misses 1% by 0.4%: the verdict shows enough
+		// digits to see it.
+		{[]string{"-n", "1000", "-m", "9586", "-p", "0.01"}, false, "misses it: 1.004%"},
+		// A k given by the user is kept, and too few hashes miss p.
+		{[]string{"-n", "1M", "-m", "9Mb", "-k", "3", "-p", "1%"}, false, "misses it: 2.3%"},
+		{[]string{"-n", "1000", "-m", "20000", "-k", "7", "-p", "0.01"}, true, "meets it"},
+	} {
+		out, errOut, err := runArgs(c.args...)
+		if err != nil || errOut != "" {
+			t.Errorf("%q: %v, stderr %q", c.args, err, errOut)
+			continue
+		}
+		if !strings.Contains(out, "check against p       "+c.text) {
+			t.Errorf("%q: output lacks %q:\n%s", c.args, c.text, out)
+		}
+		js, _, err := runArgs(append([]string{"-json"}, c.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Check == nil || r.Check.Meets != c.meets || r.Check.FPR != analysis.ExactFPR(r.M, r.N, r.K) || r.Check.FPR != r.ExactFPR {
+			t.Errorf("%q: check %+v, want meets %v and the exact rate %g", c.args, r.Check, c.meets, r.ExactFPR)
+		}
+		if rows, _, _, err := describe([]byte(js)); err != nil || !hasRow(rows, "check.verdict") {
+			t.Errorf("%q: the page's rows lack the verdict (err %v)", c.args, err)
+		}
+	}
+	// Without p there is nothing to check.
+	if js, _, _ := runArgs("-json", "-n", "1M", "-m", "10Mb"); strings.Contains(js, `"check"`) {
+		t.Errorf("-n -m alone printed a check:\n%s", js)
+	}
+}
+
+func hasRow(rows []row, key string) bool {
+	for _, r := range rows {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
