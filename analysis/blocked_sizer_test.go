@@ -123,3 +123,34 @@ func BenchmarkScalableStagesSizing(b *testing.B) {
 		})
 	}
 }
+
+// TestBlockedSizerFPR checks that a sizer's FPR and OptimalHashes, which
+// keep their inner rates from call to call, equal BlockedFPR and
+// BlockedOptimalHashes bit for bit, along curves of n in both directions,
+// at several k and block sizes.
+func TestBlockedSizerFPR(t *testing.T) {
+	t.Parallel()
+	for _, b := range []uint64{64, 512} {
+		z := NewBlockedSizer(b)
+		m := 1000 * b
+		for _, k := range []int{1, 7, 20} {
+			for _, n := range []uint64{0, 1, 3000, 12000, 50000, 9000, 100} {
+				if got, want := z.FPR(m, n, k), BlockedFPR(m, n, k, b); got != want {
+					t.Errorf("B = %d, k = %d, n = %d: sizer %v, BlockedFPR %v", b, k, n, got, want)
+				}
+			}
+		}
+		for _, n := range []uint64{0, 5000, 20000, 80000, 2000} {
+			if got, want := z.OptimalHashes(m, n), BlockedOptimalHashes(m, n, b); got != want {
+				t.Errorf("B = %d, n = %d: sizer's best k %d, BlockedOptimalHashes %d", b, n, got, want)
+			}
+		}
+	}
+	z := NewBlockedSizer(64) // 1000 bits are not whole 64-bit blocks
+	if f := z.FPR(1000, 10, 3); !math.IsNaN(f) {
+		t.Errorf("m = 1000, B = 64: FPR %v, want NaN", f)
+	}
+	if k := z.OptimalHashes(1000, 10); k != 0 {
+		t.Errorf("m = 1000, B = 64: OptimalHashes %d, want 0", k)
+	}
+}

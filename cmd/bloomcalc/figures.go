@@ -22,14 +22,14 @@ import (
 	"github.com/bloomlab/bloomlab/plots"
 )
 
-// The figures' sizes and the points of their curves. Blocked rates cost a
-// mixture over the block's load per point (see analysis.BlockedFPR), so
-// their curves have fewer points.
+// The figures' sizes and the points of their curves. A blocked rate is a
+// mixture over the block's load per point (see analysis.BlockedFPR); the
+// points of one curve share their matrices (sharedSizer), so its curves
+// have as many points as the others.
 const (
 	figWidth      = 14 * vg.Centimeter
 	figHeight     = 9 * vg.Centimeter
 	ratePoints    = 90
-	blockedPoints = 20
 	penaltyPoints = 8
 	scalePoints   = 48
 )
@@ -83,6 +83,20 @@ func drawFigures(ctx context.Context, in figInput) ([]figure, error) {
 	return figs, nil
 }
 
+// sharedSizer returns f of one analysis.BlockedSizer for blocks of b bits,
+// for the points of one figure: the points share the sizer's inner rates
+// (its matrices, about 2 MB each at B = 512, made once per k instead of
+// once per point), and a mutex makes the sizer safe for parallel's workers.
+func sharedSizer(b uint64, f func(z *analysis.BlockedSizer, x uint64) float64) func(x uint64) float64 {
+	var mu sync.Mutex
+	z := analysis.NewBlockedSizer(b)
+	return func(x uint64) float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return f(z, x)
+	}
+}
+
 // curves returns the theory lines of the rate figure of in.
 func curves(in figInput) []curve {
 	m, k, b := in.M, in.K, in.BlockBits
@@ -93,7 +107,7 @@ func curves(in figInput) []curve {
 			classic}
 	case blocked:
 		return []curve{
-			{"exact, blocked", func(x uint64) float64 { return analysis.BlockedFPR(m, x, k, b) }, false},
+			{"exact, blocked", sharedSizer(b, func(z *analysis.BlockedSizer, x uint64) float64 { return z.FPR(m, x, k) }), false},
 			{"approximation of Putze et al.", func(x uint64) float64 { return analysis.BlockedClassicFPR(m, x, k, b) }, true},
 			{"standard filter, same m and k (exact)", func(x uint64) float64 { return analysis.ExactFPR(m, x, k) }, false},
 		}
@@ -111,9 +125,6 @@ func curves(in figInput) []curve {
 // with the capacity n and the rate p marked.
 func rateFigure(ctx context.Context, in figInput) (figure, error) {
 	points := ratePoints
-	if in.variant == blocked || in.variant == splitBlock {
-		points = blockedPoints
-	}
 	cs := curves(in)
 	hi := 3 * float64(in.N)
 	lines := make([]plotter.XYs, len(cs))
@@ -231,6 +242,9 @@ func saturationFigure(ctx context.Context, in figInput) (figure, error) {
 // k, at this n and block size.
 func penaltyFigure(ctx context.Context, in figInput) (figure, error) {
 	b, n := in.BlockBits, in.N
+	blockedRate := sharedSizer(b, func(z *analysis.BlockedSizer, m uint64) float64 {
+		return z.FPR(m, n, z.OptimalHashes(m, n))
+	})
 	pts := make([]plotter.XY, penaltyPoints)
 	parallel(ctx, penaltyPoints, func(i int) {
 		pts[i] = plotter.XY{X: math.NaN()} // not drawn
@@ -244,7 +258,7 @@ func penaltyFigure(ctx context.Context, in figInput) (figure, error) {
 		if in.variant == splitBlock {
 			rate = analysis.SplitBlockFPR(m, n)
 		} else {
-			rate = analysis.BlockedFPR(m, n, analysis.BlockedOptimalHashes(m, n, b), b)
+			rate = blockedRate(m)
 		}
 		std := analysis.ExactFPR(m, n, analysis.OptimalHashes(m, n))
 		if rate > 0 && std > 0 {
