@@ -30,17 +30,18 @@ import "math"
 // The work is bounded: before each evaluation of ExactFPR the search adds
 // that evaluation's operation count, computed from m, n and k (the cost
 // model of ExactFPR's exact computation, a nominal 100 where it takes the
-// expansion), and it stops with an error rather than pass 1e8 operations in
-// all, at most about 0.6 s on a current core. Inside the limit the answer
-// is the search's as described. The limit is reached only at small p,
-// where k is in the hundreds and each evaluation costs k^2 operations or
-// more, and not at every n there: it serves every n at p >= 1e-20; at
-// p = 1e-25 it refuses n from about 100 to 3,000, at p = 1e-30 from about
-// 40 to 16,000 and from about 8e5 to 2.5e7; n = 1 is served down to
-// p = 1e-30 but not at 1e-40; at p = 1e-100 it refuses n up to about 400,
-// at p = 1e-300 up to about 50 (TestExactStandardSizeWork checks a few;
-// these figures come from a sweep of n over tenths of a decade). The
-// classic sizing, [StandardSize], is the answer to use beyond it.
+// expansion), and it stops with an error rather than pass its limit: 1e8
+// operations in all (at most about 0.6 s on a current core) at
+// p >= 1e-20, where no n reaches it, and 1e7 (about 0.06 s) below, where
+// k is in the hundreds and each evaluation costs k^2 operations or more.
+// Inside the limit the answer is the search's as described. Below
+// p = 1e-20 the limit leaves exact sizing to the large filters whose
+// ExactFPR is the expansion: a sweep of n over tenths of a decade from 1
+// to 1e10 is served at every n at p = 1e-20, and refused for n up to
+// about 4e7 at p = 1e-21, 3e7 at 1e-25, 2.5e7 at 1e-30, 2e7 at 1e-40,
+// 1.6e7 at 1e-50, 400 at 1e-100, 100 at 1e-200 and 50 at 1e-300
+// (TestExactStandardSizeWork checks a few). The classic sizing,
+// [StandardSize], is the answer to use beyond it.
 //
 // It reports an error wrapping [ErrInvalidParams] if n is zero, p is outside
 // (0, 1), m would exceed [MaxBits], or the search would pass its work
@@ -75,16 +76,30 @@ func ExactPartitionedSize(n uint64, p float64) (Partitioned, error) {
 	return Partitioned{Bits: m, Hashes: k}, nil
 }
 
-// exactSizeWork is the work limit of ExactStandardSize, in the operations
-// that exactCost counts.
-const exactSizeWork = 1e8
+// The work limits of ExactStandardSize, in the operations that exactCost
+// counts: exactSizeWork at p >= exactSizeTail, where no n reaches it, and
+// the tighter exactTailWork below, where each evaluation costs k^2 or
+// more with k in the hundreds and the limit is what ends most searches.
+const (
+	exactSizeWork = 1e8
+	exactTailWork = 1e7
+	exactSizeTail = 1e-20
+)
+
+// exactWorkLimit returns the work limit of ExactStandardSize at rate p.
+func exactWorkLimit(p float64) float64 {
+	if p >= exactSizeTail {
+		return exactSizeWork
+	}
+	return exactTailWork
+}
 
 // exactSize finds the fewest bits whose rate(m, k) is at most p over the
 // integer k, as ExactStandardSize describes. rate must be at least the classic
 // rate and decrease in m. With step 1 every m is a candidate; with step 0
 // only the multiples of k are (a partitioned filter's slices). If cost is
 // not nil, cost(m, k) is the work of rate(m, k), and the search stops with
-// an error before that work would pass exactSizeWork in all.
+// an error before that work would pass exactWorkLimit(p) in all.
 func exactSize(n uint64, p float64, rate0 func(m uint64, k int) float64, cost func(m uint64, k int) float64, step uint64) (uint64, int, error) {
 	if n == 0 {
 		return 0, 0, invalid("capacity n = 0, want n >= 1")
@@ -98,13 +113,13 @@ func exactSize(n uint64, p float64, rate0 func(m uint64, k int) float64, cost fu
 	// Past the work limit, rate answers NaN, which no test "<= p" accepts,
 	// so the searches below end at once, and over stops the walk over k.
 	var work float64
-	over := false
+	over, limit := false, exactWorkLimit(p)
 	rate := rate0
 	if cost != nil {
 		rate = func(m uint64, k int) float64 {
 			if !over {
 				c := cost(m, k)
-				over = work+c > exactSizeWork
+				over = work+c > limit
 				work += c
 			}
 			if over {
@@ -163,7 +178,7 @@ func exactSize(n uint64, p float64, rate0 func(m uint64, k int) float64, cost fu
 	}
 	if over {
 		return 0, 0, invalid("exact sizing of n = %d at p = %g needs more than %.0e operations, its limit (it serves every n at p >= 1e-20); use the classic sizing",
-			n, p, exactSizeWork)
+			n, p, limit)
 	}
 	if best == 0 {
 		return 0, 0, invalid("n = %d at p = %g needs more bits than the maximum %d", n, p, uint64(MaxBits))

@@ -129,9 +129,10 @@ func TestExactStandardSizeErrors(t *testing.T) {
 // TestExactStandardSizeWork checks ExactStandardSize's work limit: the
 // inputs of the red-team report (n = 1 at p = 1e-300 took 226 s, n = 1 at
 // p = 1e-100 9 s) and n = 300 at p = 1e-30 are refused with an error that
-// names the limit, after at most exactSizeWork operations as exactCost
-// counts them; p = 1e-20 and inputs where ExactFPR takes its expansion are
-// served. The wall-time bound is wide (the limit is about 0.6 s of work).
+// names the limit, after at most exactWorkLimit(p) operations as exactCost
+// counts them (1e7 below p = 1e-20); p = 1e-20 and inputs where ExactFPR
+// takes its expansion are served. The wall-time bound is wide (the limits
+// are about 0.6 s and 0.06 s of work).
 func TestExactStandardSizeWork(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -146,6 +147,7 @@ func TestExactStandardSizeWork(t *testing.T) {
 		{300, 1e-20, true},
 		{1e6, 1e-20, true},
 		{1e6, 1e-100, true}, // m above ExactMaxBits: the expansion
+		{300, 1e-21, false}, // the tighter limit below 1e-20
 	} {
 		var work float64
 		start := time.Now()
@@ -161,7 +163,10 @@ func TestExactStandardSizeWork(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "1e+08 operations, its limit") ||
+		if work > exactWorkLimit(c.p)+1e7 { // the refused evaluation is counted, not run
+			t.Errorf("n=%d p=%g: %.3g operations counted, limit %.3g", c.n, c.p, work, exactWorkLimit(c.p))
+		}
+		if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "1e+07 operations, its limit") ||
 			!strings.Contains(err.Error(), "use the classic sizing") {
 			t.Errorf("n=%d p=%g: err = %v, want the work limit", c.n, c.p, err)
 		}

@@ -73,8 +73,9 @@ func StandardGeometry(capacity uint64, fpr float64) (Geometry, error) {
 // integer k that reaches them, whose exact rate [analysis.ExactFPR] with n
 // items is at most p ([analysis.ExactStandardSize]), with Capacity n. It costs at
 // most 0.42% more bits than [StandardGeometry] over n from 1e2 to 1e10 and p
-// from 1e-1 to 1e-9. Its search has a work limit (about 0.6 s; it serves
-// every n at p >= 1e-20, see [analysis.ExactStandardSize]), past which it
+// from 1e-1 to 1e-9. Its search has a work limit (about 0.6 s at
+// p >= 1e-20, where it serves every n, and 0.06 s below; see
+// [analysis.ExactStandardSize]), past which it
 // reports an error and [StandardGeometry] is the one to use. Build the
 // filter with [NewStandard] (or [NewConcurrentStandard], or [NewCounting]
 // for counters).

@@ -69,7 +69,7 @@ func TestRunExactSizingLimit(t *testing.T) {
 	start := time.Now()
 	out, _, err := runArgs("-n", "1", "-p", "1e-300")
 	if err != nil || !strings.Contains(out, "bits (m)") ||
-		!strings.Contains(out, "exact sizing          not computed: exact sizing of n = 1 at p = 1e-300 needs more than 1e+08 operations, its limit") {
+		!strings.Contains(out, "exact sizing          not computed: exact sizing of n = 1 at p = 1e-300 needs more than 1e+07 operations, its limit") {
 		t.Errorf("-n 1 -p 1e-300: %v\n%s", err, out)
 	}
 	js, _, err := runArgs("-json", "-n", "1", "-p", "1e-300")

@@ -8,8 +8,8 @@
 // fewest bits whose exact rate at the best integer k is at most p
 // (analysis.ExactStandardSize), and whether and by how much the classic geometry's
 // exact rate misses p. The exact sizing stops at a work limit (about
-// 0.6 s; it serves every n at p >= 1e-20, and fails for example at n = 1
-// and p = 1e-100); past it bloomcalc prints the classic sizing with a note
+// 0.6 s at p >= 1e-20, where it serves every n, and 0.06 s below, where
+// it fails for example at n = 1 and p = 1e-100); past it bloomcalc prints the classic sizing with a note
 // in its place (exact_note in the JSON). An interrupt (Ctrl-C) stops the
 // computation; bloomcalc then exits with status 130.
 //
