@@ -17,6 +17,10 @@
 //   - Streams: the rate of age-partitioned filters at every position of
 //     their generation cycle, with its worst and mean, and their recall by
 //     age.
+//   - Attacks: the expected rate of a standard filter filled by a greedy
+//     pollution attacker that examines T candidates per key
+//     ([PollutedFPR], an exact Markov chain over the set bits), and the
+//     bound every attacker obeys ([PollutionBound]).
 //   - Counts: estimates of a filter's items and of the union and
 //     intersection of two filters' sets from their fill, with their errors
 //     ([FillEstimator]).

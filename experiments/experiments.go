@@ -75,6 +75,9 @@ type Params struct {
 	Bits []uint64 `json:"bits,omitempty"`
 	// Widths are the counter widths of the counting experiment.
 	Widths []int `json:"widths,omitempty"`
+	// Candidates are the numbers T of candidate keys the pollution
+	// attacker of the adversary experiment examines per key it inserts.
+	Candidates []uint64 `json:"candidates,omitempty"`
 	// Keys are the numbers of keys of the memory and speed experiments.
 	Keys []uint64 `json:"keys,omitempty"`
 	// KeySource names the source of the keys filters are filled and
@@ -109,6 +112,7 @@ func (p Params) Or(d Params) Params {
 	p.Hashes = orNil(p.Hashes, d.Hashes)
 	p.Bits = orNil(p.Bits, d.Bits)
 	p.Widths = orNil(p.Widths, d.Widths)
+	p.Candidates = orNil(p.Candidates, d.Candidates)
 	p.Keys = orNil(p.Keys, d.Keys)
 	p.Passes = cmp.Or(p.Passes, d.Passes)
 	p.MinAdds = cmp.Or(p.MinAdds, d.MinAdds)

@@ -96,6 +96,9 @@ type Row struct {
 	// Removals is the number of never-inserted keys offered to Remove
 	// (counting).
 	Removals uint64 `json:"removals,omitempty"`
+	// Candidates is T, the candidate keys an attacker examined for each
+	// key it inserted (adversary).
+	Candidates uint64 `json:"candidates,omitempty"`
 	// Capacity is the number of items the filter was sized for (the first
 	// stage's, n0, for a scalable filter).
 	Capacity uint64 `json:"capacity,omitempty"`
@@ -359,6 +362,9 @@ func outsideNotes(res *Results, groups []Group, label func(Row) string) ([]strin
 			by[r.Series] = tl
 			order = append(order, r.Series)
 		}
+		if tl.model != r.Model {
+			tl.model = "" // several models: "the theory"
+		}
 		tl.checked++
 		if r.Inside == "no" {
 			tl.out = append(tl.out, pointLabel(r, label))
@@ -553,6 +559,7 @@ var columns = []column{
 	}},
 	{"age_end", func(r *Row) string { return fmtUint(r.AgeEnd) }},
 	{"removals", func(r *Row) string { return fmtUint(r.Removals) }},
+	{"candidates", func(r *Row) string { return fmtUint(r.Candidates) }},
 	{"capacity", func(r *Row) string { return fmtUint(r.Capacity) }},
 	{"bits", func(r *Row) string { return fmtUint(r.Bits) }},
 	{"cells", func(r *Row) string { return fmtUint(r.Cells) }},

@@ -86,8 +86,8 @@ func TestGrowingFreshCellsAndEqual(t *testing.T) {
 			last := after.Stages[len(after.Stages)-1]
 			set1 += last.FillRatio * float64(last.Bits)
 		}
-		// Two probes may share a fresh bit: the bits set are at most fresh.
-		if grew := int(set1 - set0 + 0.5); grew > fresh || grew == 0 && fresh > 0 {
+		// FreshCells counts distinct cells: exactly the bits the add sets.
+		if grew := int(set1 - set0 + 0.5); grew != fresh {
 			t.Errorf("%T: FreshCells %d, the add set %d bits", f, fresh, grew)
 		}
 		g := fresh2(t, f)
@@ -119,4 +119,93 @@ func fresh2(t *testing.T, f persistent) persistent {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// setCells returns the number of non-zero cells of f.
+func setCells(f Filter) int {
+	st := f.Stats()
+	return int(st.FillRatio*float64(st.Cells) + 0.5)
+}
+
+// TestFreshCellsDistinct: FreshCells is exactly the number of cells the
+// add turns from zero to non-zero, also for digests two of whose probes
+// land on the same zero cell, which count once. Small filters make such
+// digests common; the test finds them by search over random keys and
+// checks that it met some, for every variant whose probes can coincide.
+func TestFreshCellsDistinct(t *testing.T) {
+	h := Hashing{Seed: 11}
+	std, _ := NewStandard(Geometry{Bits: 64, Hashes: 7}, h)
+	part, _ := NewPartitioned(Geometry{Bits: 70, Hashes: 7}, h)
+	blk, _ := NewBlocked(BlockedParams{Geometry: Geometry{Bits: 1024, Hashes: 7}, BlockBits: 64, Hashing: h})
+	cnt, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 64, Hashes: 7}, Hashing: h})
+	for _, tc := range []struct {
+		name       string
+		f          Filter
+		coincident bool // whether two probes can share a cell
+	}{{"standard", std, true}, {"partitioned", part, false}, {"blocked", blk, true}, {"counting", cnt, true}} {
+		fc := tc.f.(FreshCounter)
+		collided := 0
+		for round := range 200 {
+			tc.f.Reset()
+			for i, key := range testKeys(uint64(round), 3, 6) {
+				d := h.Digest(key)
+				fresh := fc.FreshCells(d)
+				if i == 0 && fresh < tc.f.Stats().Hashes {
+					collided++ // an empty filter: every probe is on a zero cell
+				}
+				before := setCells(tc.f)
+				tc.f.AddDigest(d)
+				if got := setCells(tc.f) - before; got != fresh {
+					t.Fatalf("%s, round %d, key %d: FreshCells %d, the add set %d cells", tc.name, round, i, fresh, got)
+				}
+			}
+		}
+		if tc.coincident && collided == 0 {
+			t.Errorf("%s: no digest with coinciding fresh probes in 200 empty filters", tc.name)
+		}
+		if !tc.coincident && collided != 0 {
+			t.Errorf("%s: %d digests with fewer than k fresh cells on an empty filter", tc.name, collided)
+		}
+	}
+}
+
+// TestFreshCellsCollision constructs, by search, a digest two of whose k
+// probes land on the same cell of an empty standard filter (checked with
+// Hashing.Indexes) and checks that FreshCells counts that cell once.
+func TestFreshCellsCollision(t *testing.T) {
+	h := Hashing{Seed: 2}
+	const m, k = 1000, 7
+	f, _ := NewStandard(Geometry{Bits: m, Hashes: k}, h)
+	for i, key := range testKeys(9, 1, 100_000) {
+		d := h.Digest(key)
+		idx := h.Indexes(nil, d, k, m)
+		distinct := map[uint64]bool{}
+		for _, x := range idx {
+			distinct[x] = true
+		}
+		if len(distinct) == k {
+			continue
+		}
+		if got := f.FreshCells(d); got != len(distinct) {
+			t.Fatalf("key %d: probes %v, %d distinct, FreshCells %d", i, idx, len(distinct), got)
+		}
+		return
+	}
+	t.Fatal("no digest with coinciding probes among 100,000 keys")
+}
+
+// TestFreshCellsAllocs: FreshCells allocates nothing for the usual k.
+func TestFreshCellsAllocs(t *testing.T) {
+	h := Hashing{Seed: 1}
+	s, _ := NewStandardFor(1000, 0.01, h)
+	b, _ := NewBlockedFor(1000, 0.01, h)
+	c, _ := NewCountingFor(1000, 0.01, h)
+	p, _ := NewPartitionedFor(1000, 0.01, h)
+	r, _ := NewRedisBloom(RedisBloomParams{ErrorRate: 0.01, Capacity: 100, Seed: 8})
+	d := h.Digest([]byte("key"))
+	for _, f := range []FreshCounter{s, b, c, p, r} {
+		if n := testing.AllocsPerRun(100, func() { f.FreshCells(d) }); n != 0 {
+			t.Errorf("%T: %v allocations per FreshCells", f, n)
+		}
+	}
 }

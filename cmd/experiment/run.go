@@ -57,6 +57,7 @@ Flags:
 type options struct {
 	exp, variant, out, format, shard, merge string
 	n, p, queries, r, s, conf, keys         string
+	candidates                              string
 	filters, workers                        int
 	seed                                    uint64
 	list, quick                             bool
@@ -73,6 +74,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
 	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
+	fs.StringVar(&o.candidates, "candidates", "", "adversary: candidate keys T the pollution attacker examines per inserted key, comma-separated, as 1,10,100,1000; SI suffixes allowed (default: the experiment's)")
 	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (a regular file of at most 4 GiB, one key a line of at most 64 KiB, split into members and queries per filter; reading it takes the file's size plus 8 bytes a line of memory); for the experiments that measure rates against inserted keys")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
 	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: all cores); the results do not depend on it")
@@ -81,7 +83,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.shard, "shard", "", "run only shard i/N of the filters and write a shard file for -merge")
 	fs.StringVar(&o.merge, "merge", "", "merge shard files (comma-separated paths or glob patterns) instead of running")
 	fs.BoolVar(&o.list, "list", false, "list the experiments and exit")
-	fs.BoolVar(&o.quick, "quick", false, "smaller default sizes for memory and speed (up to 1e6 keys)")
+	fs.BoolVar(&o.quick, "quick", false, "smaller default sizes for memory and speed (up to 1e6 keys) and adversary (n = 1000, 10 filters, T up to 100)")
 	fs.SetOutput(io.Discard)
 	return fs
 }
@@ -136,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usagef("-out: empty output directory")
 	}
 	if o.merge != "" {
-		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "seed", "workers", "shard", "quick", "keys"} {
+		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "candidates", "seed", "workers", "shard", "quick", "keys"} {
 			if set[name] {
 				return usagef("-merge cannot be combined with -%s: the shard files hold the run's parameters", name)
 			}
@@ -243,6 +245,15 @@ func plan(ctx context.Context, o options, set map[string]bool) ([]runSpec, error
 			return nil, usagef("-s: %v", err)
 		}
 	}
+	if set["candidates"] {
+		for _, c := range strings.Split(o.candidates, ",") {
+			t, err := units.ParseCount(strings.TrimSpace(c))
+			if err != nil || t == 0 {
+				return nil, usagef("-candidates: %s", why(err, "want counts of at least 1, as 1,10,100"))
+			}
+			p.Candidates = append(p.Candidates, t)
+		}
+	}
 	p.Quick = o.quick
 	if set["keys"] {
 		if _, isFile := strings.CutPrefix(o.keys, "file:"); !isFile && !slices.Contains(experiments.KeySourceNames, o.keys) {
@@ -300,7 +311,7 @@ func plan(ctx context.Context, o options, set map[string]bool) ([]runSpec, error
 		}
 		for _, v := range vs {
 			q := p
-			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "conf", "quick", "keys"} {
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "candidates", "conf", "quick", "keys"} {
 				if !set[name] || uses(e, name, v) {
 					continue
 				}
@@ -347,6 +358,8 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 		p.R = nil
 	case "s":
 		p.S = nil
+	case "candidates":
+		p.Candidates = nil
 	case "conf":
 		p.Conf = 0
 	case "quick":
@@ -359,14 +372,15 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 
 // uses reports whether experiment e run on variant v uses the flag name:
 // -conf sets the level of the intervals, which the timed measurements of
-// memory and speed do not have; -quick shortens only those two.
+// memory and speed do not have; -quick shortens only those two and
+// adversary.
 func uses(e catalog.Experiment, name, v string) bool {
 	timing := e.Name == "memory" || e.Name == "speed"
 	switch name {
 	case "conf":
 		return !timing
 	case "quick":
-		return timing
+		return timing || e.Name == "adversary"
 	}
 	return e.Uses(name, v)
 }

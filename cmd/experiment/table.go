@@ -189,7 +189,14 @@ func tableColumns(res *experiments.Results) []col {
 				return f(r)
 			}
 		}
-		return []col{colSeries, colItems, colQueries,
+		return []col{colSeries, colItems,
+			col{"T", func(r *experiments.Row) string {
+				if r.Candidates == 0 {
+					return ""
+				}
+				return strconv.FormatUint(r.Candidates, 10)
+			}},
+			colQueries,
 			col{"removals", blank(func(r *experiments.Row) string { return strconv.FormatUint(r.Removals, 10) })},
 			colMeasured,
 			col{"theory", func(r *experiments.Row) string {

@@ -4,17 +4,29 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
+	"github.com/bloomlab/bloomlab/stats"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
-// pollutionCandidates is T, the most candidate keys the pollution attacker
-// of the adversary experiment examines for each key it inserts; it stops
-// at the first candidate all of whose k cells are fresh.
-const pollutionCandidates = 1000
+// adversaryCandidates are the default numbers T of candidate keys the
+// pollution attacker of the adversary experiment examines for each key it
+// inserts (Params.Candidates): T = 1 is no attack, the keys are random.
+var adversaryCandidates = []uint64{1, 10, 100, 1000}
+
+// maxCandidates is the largest T the adversary experiment takes: a
+// million candidates per inserted key.
+const maxCandidates = 1 << 20
+
+// pollutionModel names the theory of the rows of a greedy attacker with
+// T candidates per key against a standard filter: analysis.PollutedFPR,
+// a Markov chain over the set bits.
+const pollutionModel = "greedy chain"
 
 // forgedKeys is the number of forged keys per filter that the adversary
 // experiment tests online: a tenth of the queries, at least 100.
@@ -28,11 +40,12 @@ const (
 	attackRandom = "random keys"
 	// attackChosen inserts keys chosen by an attacker who knows the
 	// filter's hashing (its kind and seed, as a saved filter records
-	// them): of each T candidates, the one with the most fresh cells.
+	// them): of each T candidates, the one with the most fresh cells,
+	// one row per T.
 	attackChosen = "chosen keys, known hashing"
-	// attackChosenKeyed is the same attacker against a filter with the
-	// keyed hash, whose key it does not know: it chooses with the default
-	// hashing (xxh3, seed 0), the best it can do.
+	// attackChosenKeyed is the same attacker, with the largest T, against
+	// a filter with the keyed hash, whose key it does not know: it chooses
+	// with the default hashing (xxh3, seed 0), the best it can do.
 	attackChosenKeyed = "chosen keys, keyed hash"
 	// attackForgeOffline is the offline search of an attacker who knows
 	// the hashing and the filter's bits: the rate at which candidates test
@@ -63,9 +76,14 @@ var adversaryExperiment = Experiment{
 		"forged false positives, false negatives from removing forged keys (counting), each against random keys, theory, and a keyed hash",
 	Variants:  append(append([]string(nil), adversaryVariants...), "counting"),
 	Shardable: true,
-	flags:     fixedFlags("n", "p", "filters", "queries"),
-	defaults: func(string, bool) experiments.Params {
-		return experiments.Params{N: 5000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1}
+	flags:     fixedFlags("n", "p", "filters", "queries", "candidates"),
+	defaults: func(_ string, quick bool) experiments.Params {
+		if quick {
+			return experiments.Params{N: 1000, P: 0.01, Filters: 10, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+				Candidates: []uint64{1, 10, 100}}
+		}
+		return experiments.Params{N: 5000, P: 0.01, Filters: 20, Queries: 20_000, Conf: 0.95, Span: 1, Checkpoints: 1,
+			Candidates: adversaryCandidates}
 	},
 	plan:      planAdversary,
 	summarize: summarizeAdversary,
@@ -104,10 +122,15 @@ func adversaryBuilder(variant string, n uint64, p float64) (builder, variants.St
 // filters sized for N at P, each series on its own Filters filters.
 //
 // Pollution: for each of adversaryVariants, N keys are inserted, random
-// (attackRandom), chosen with the known hashing (attackChosen), or chosen
-// so against a keyed filter (attackChosenKeyed); Rate is then the
-// fraction of Queries never-inserted keys that test present, Theory the
-// variant's rate at N random keys.
+// (attackRandom), chosen with the known hashing as the best of T
+// candidates for each T of Candidates (attackChosen, one row per T), or
+// chosen so with the largest T against a keyed filter
+// (attackChosenKeyed); Rate is then the fraction of Queries
+// never-inserted keys that test present. Theory is the variant's rate at
+// N random keys for the random and keyed rows and for T = 1 (random
+// candidates are random keys); for T > 1 it is the greedy attacker's
+// rate analysis.PollutedFPR for a standard filter, and none for the other
+// variants, whose state under attack is not one number (see there).
 //
 // Forging: filters hold N random keys; the attacker, who knows the
 // hashing and the bits, tests candidates offline on its copy until it
@@ -128,6 +151,14 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 	pl := &experiments.Plan{}
 	known := variants.Hashing{}
 	keyed := variants.Hashing{Kind: variants.SipHash}
+	ts := p.Candidates
+	if len(ts) == 0 {
+		return nil, paramError("candidates", "none given, want at least one T >= 1")
+	}
+	most := slices.Max(ts)
+	if p.N > maxQueries/most {
+		return nil, paramError("candidates", "%d: the attacker would examine n T = %d x %d candidates per filter, more than %d", most, p.N, most, uint64(maxQueries))
+	}
 	for _, v := range adversaryVariants {
 		if variant != "all" && variant != v {
 			continue
@@ -136,20 +167,39 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 		if err != nil {
 			return nil, err
 		}
-		for _, a := range []struct {
+		type attack struct {
 			attack string
 			h      variants.Hashing
-			chosen bool
-		}{{attackRandom, known, false}, {attackChosen, known, true}, {attackChosenKeyed, keyed, true}} {
+			t      uint64 // candidates per key; 0 for random keys
+		}
+		attacks := []attack{{attackRandom, known, 0}}
+		for _, t := range ts {
+			attacks = append(attacks, attack{attackChosen, known, t})
+		}
+		attacks = append(attacks, attack{attackChosenKeyed, keyed, most})
+		for _, a := range attacks {
 			row := experiments.Row{Series: v + ": " + a.attack, Variant: v, Hashing: hashingName(a.h), Items: p.N, Capacity: p.N,
-				Hashes: st.Hashes, Filters: p.Filters, Queries: p.Queries, Theory: th, Target: p.P}
-			if a.attack != attackChosen {
+				Candidates: a.t, Hashes: st.Hashes, Filters: p.Filters, Queries: p.Queries, Theory: th, Target: p.P}
+			key := "adversary/pollution/" + v + "/" + a.attack
+			switch {
+			case a.attack != attackChosen || a.t == 1:
 				// The theory describes keys independent of the hash:
-				// random ones, and chosen ones the key hides from.
+				// random ones, the one candidate of T = 1, and chosen
+				// ones the key hides from.
 				row.Model = model
+			case v == "standard":
+				if row.Theory, err = analysis.PollutedFPR(st.Cells, p.N, st.Hashes, a.t); err != nil {
+					return nil, paramError("n", "%v", err)
+				}
+				row.Model = pollutionModel
+			default:
+				row.Theory = 0
 			}
-			pl.Groups = append(pl.Groups, experiments.Group{Key: "adversary/pollution/" + v + "/" + a.attack, Filters: p.Filters, Hashing: a.h,
-				Rows: []int{pl.AddRow(row)}, Run: pollution(b, p.N, a.chosen, a.h.Kind == variants.SipHash)})
+			if a.attack == attackChosen {
+				key += fmt.Sprintf("/T=%d", a.t)
+			}
+			pl.Groups = append(pl.Groups, experiments.Group{Key: key, Filters: p.Filters, Hashing: a.h,
+				Rows: []int{pl.AddRow(row)}, Run: pollution(b, p.N, a.t, a.h.Kind == variants.SipHash)})
 		}
 
 		forged := forgedKeys(p)
@@ -191,25 +241,26 @@ func planAdversary(variant string, p experiments.Params) (*experiments.Plan, err
 		pl.Groups = append(pl.Groups, g)
 	}
 	pl.Notes = append(pl.Notes,
-		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: the attacker examines up to T = %d candidates per inserted key and inserts the first with the most fresh cells (variants.FreshCounter), stopping at one whose k cells are all fresh", p.N, p.P, pollutionCandidates),
+		fmt.Sprintf("filters sized for n = %d at p = %g (a scalable filter grows from n0 = n/10); pollution: for each inserted key the attacker examines T = %s candidates and inserts the first with the most distinct fresh cells (variants.FreshCounter), stopping early at one whose k cells are all fresh, which no other can beat; the theory for T > 1 is analysis.PollutedFPR (standard filters only)", p.N, p.P, joinUints(ts)),
 		"the attacker knows the hashing (kind and seed, as a saved filter records them); against a keyed filter it does not know the key and chooses or forges with the default hashing",
 		fmt.Sprintf("forging: the attacker also knows the filter's bits (a copy) and searches offline; %d forged keys per filter are tested online; a blind attacker needs 1/rate queries per false positive", forgedKeys(p)))
 	return pl, nil
 }
 
-// pollution fills a filter with n keys, random or chosen, and counts the
-// false positives among the row's queries. A chosen key is, of the next
-// pollutionCandidates candidates, the first with the most fresh cells in
-// the attacker's view: the filter itself when the attacker knows the
+// pollution fills a filter with n keys, random (t = 0) or chosen, and
+// counts the false positives among the row's queries. A chosen key is, of
+// the next t candidates, the first with the most fresh cells in the
+// attacker's view: the filter itself when the attacker knows the
 // hashing, or a copy built with the default hashing when the filter is
 // keyed.
-func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc {
-	return func(ctx context.Context, t *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
-		f, err := build(t.Hashing)
+func pollution(build builder, n, t uint64, keyed bool) experiments.RunFunc {
+	chosen := t > 0
+	return func(ctx context.Context, job *experiments.Job, rows []*experiments.Row, out []experiments.Trial) error {
+		f, err := build(job.Hashing)
 		if err != nil {
 			return err
 		}
-		view, guess := f, t.Hashing
+		view, guess := f, job.Hashing
 		if keyed {
 			guess = variants.Hashing{}
 			if view, err = build(guess); err != nil {
@@ -223,32 +274,35 @@ func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc 
 		var next uint64
 		var k int
 		for i := range n {
-			if i%(interruptEvery/pollutionCandidates+1) == 0 && ctx.Err() != nil {
+			if i%(interruptEvery/(t+1)+1) == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if !chosen {
-				f.Add(t.Member(i))
+				f.Add(job.Member(i))
 				continue
 			}
 			if i%256 == 0 {
 				k = view.Stats().Hashes // a scalable filter's k grows with its stages
 			}
-			best, most := next, -1
-			for c := next; c < next+pollutionCandidates; c++ {
-				if fresh := fc.FreshCells(guess.Digest(t.Candidate(c))); fresh > most {
-					best, most = c, fresh
-					if fresh >= k {
-						break // no candidate can do better
+			best := next
+			if t > 1 {
+				most := -1
+				for c := next; c < next+t; c++ {
+					if fresh := fc.FreshCells(guess.Digest(job.Candidate(c))); fresh > most {
+						best, most = c, fresh
+						if fresh >= k {
+							break // no candidate can do better
+						}
 					}
 				}
 			}
-			next += pollutionCandidates
-			f.Add(t.Candidate(best))
+			next += t
+			f.Add(job.Candidate(best))
 			if keyed {
-				view.Add(t.Candidate(best))
+				view.Add(job.Candidate(best))
 			}
 		}
-		positives, err := t.CountPositives(ctx, f, rows[0].Queries)
+		positives, err := job.CountPositives(ctx, f, rows[0].Queries)
 		if err != nil {
 			return err
 		}
@@ -256,6 +310,18 @@ func pollution(build builder, n uint64, chosen, keyed bool) experiments.RunFunc 
 		out[0].Count, out[0].Bits, out[0].Estimated, out[0].Stages = positives, st.Bits, st.EstimatedFPR, len(st.Stages)
 		return nil
 	}
+}
+
+// joinUints formats xs as "1, 10 and 100".
+func joinUints(xs []uint64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.FormatUint(x, 10)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // forging fills a filter with n random keys, then forges keys that test
@@ -393,34 +459,85 @@ func forgedRemovals(build builder, attack string) experiments.RunFunc {
 	}
 }
 
-// summarizeAdversary states, per variant, the factor by which chosen keys
-// raise the rate over random keys and over theory, the keyed filter's rate
-// over theory, the queries per false positive of a forging and a blind
+// zScore returns (rate - theory)/se for a row with theory, se the
+// standard error of the mean of its filters' rates, and false if the row
+// has no theory or its filters all measured the same.
+func zScore(r *experiments.Row) (float64, bool) {
+	if r.Model == "" || r.Queries == 0 || len(r.Trials) < 2 {
+		return 0, false
+	}
+	rates := make([]float64, len(r.Trials))
+	for i, t := range r.Trials {
+		rates[i] = float64(t.Count) / float64(r.Queries)
+	}
+	se := stats.StandardError(rates)
+	if !(se > 0) {
+		return 0, false
+	}
+	return (r.Rate - r.Theory) / se, true
+}
+
+// vsTheory formats a row's rate, interval and, where it has one, theory
+// and z-score.
+func vsTheory(r *experiments.Row) string {
+	s := fmt.Sprintf("%.4g [%.4g, %.4g]", r.Rate, r.Lo, r.Hi)
+	if r.Model == "" {
+		return s + " (no theory)"
+	}
+	s += fmt.Sprintf(", theory %.4g", r.Theory)
+	if z, ok := zScore(r); ok {
+		s += fmt.Sprintf(", z = %+.1f", z)
+	}
+	return s
+}
+
+// summarizeAdversary states, per variant, the rate after chosen keys for
+// each T beside its theory with z-scores, the factor by which the largest
+// T raises the rate over random keys, the keyed filter's rate against
+// theory, the queries per false positive of a forging and a blind
 // attacker, and the members lost to removals.
 func summarizeAdversary(r *experiments.Results) []string {
-	find := func(series string, removals uint64) *experiments.Row {
+	find := func(series string, removals, t uint64) *experiments.Row {
 		for i := range r.Rows {
-			if r.Rows[i].Series == series && r.Rows[i].Removals == removals {
-				return &r.Rows[i]
+			if row := &r.Rows[i]; row.Series == series && row.Removals == removals && row.Candidates == t {
+				return row
 			}
 		}
 		return nil
 	}
 	var notes []string
 	for _, v := range adversaryVariants {
-		rnd, ch, ky := find(v+": "+attackRandom, 0), find(v+": "+attackChosen, 0), find(v+": "+attackChosenKeyed, 0)
-		if rnd != nil && ch != nil && ky != nil && rnd.Rate > 0 && ch.Theory > 0 {
-			note := fmt.Sprintf("%s: after n chosen keys the rate is %.4g [%.4g, %.4g], %.1fx that after n random keys (%.4g) and %.1fx the theory (%.4g); against a keyed filter the same attacker gets %.4g [%.4g, %.4g], %.2fx the theory",
-				v, ch.Rate, ch.Lo, ch.Hi, ch.Rate/rnd.Rate, rnd.Rate, ch.Rate/ch.Theory, ch.Theory, ky.Rate, ky.Lo, ky.Hi, ky.Rate/ky.Theory)
-			if (v == "standard" || v == "partitioned") && ch.Bits > 0 && ch.Hashes > 0 {
+		var chosen []*experiments.Row
+		for i := range r.Rows {
+			if row := &r.Rows[i]; row.Series == v+": "+attackChosen {
+				chosen = append(chosen, row)
+			}
+		}
+		rnd := find(v+": "+attackRandom, 0, 0)
+		if rnd != nil && len(chosen) > 0 && rnd.Rate > 0 {
+			top := chosen[0]
+			var parts []string
+			for _, ch := range chosen {
+				parts = append(parts, fmt.Sprintf("T = %d: %s", ch.Candidates, vsTheory(ch)))
+				if ch.Candidates > top.Candidates {
+					top = ch
+				}
+			}
+			note := fmt.Sprintf("%s: after n random keys the rate is %s; after n keys chosen with known hashing as the best of T candidates, %s; T = %d gives %.1fx the rate of random keys",
+				v, vsTheory(rnd), strings.Join(parts, "; "), top.Candidates, top.Rate/rnd.Rate)
+			if ky := find(v+": "+attackChosenKeyed, 0, top.Candidates); ky != nil && ky.Theory > 0 {
+				note += fmt.Sprintf("; against a keyed filter the same attacker gets %s, %.2fx the theory", vsTheory(ky), ky.Rate/ky.Theory)
+			}
+			if (v == "standard" || v == "partitioned") && top.Bits > 0 && top.Hashes > 0 {
 				// Every chosen key setting k fresh bits (Gerbet, Kumar and
-				// Lauradoux 2015): n k of the m bits set.
-				k := float64(ch.Hashes)
-				note += fmt.Sprintf("; if every chosen key set k = %d fresh bits the rate would be (n k/m)^k = %.4g", ch.Hashes, math.Pow(min(1, float64(ch.Items)*k/float64(ch.Bits)), k))
+				// Lauradoux 2015): n k of the m bits set, a bound for any
+				// attacker.
+				note += fmt.Sprintf("; if every chosen key set k = %d fresh bits the rate would be (n k/m)^k = %.4g", top.Hashes,
+					analysis.PollutionBound(top.Bits, top.Items, top.Hashes))
 			}
 			notes = append(notes, note)
 		}
-		off, on, onk := find(v+": "+attackForgeOffline, 0), find(v+": "+attackForgedOnline, 0), find(v+": "+attackForgedKeyed, 0)
+		off, on, onk := find(v+": "+attackForgeOffline, 0, 0), find(v+": "+attackForgedOnline, 0, 0), find(v+": "+attackForgedKeyed, 0, 0)
 		if off != nil && on != nil && onk != nil && off.Rate > 0 && on.Rate > 0 && rnd != nil && rnd.Rate > 0 {
 			kq := "no forged key tested present"
 			if onk.Rate > 0 {

@@ -136,6 +136,7 @@ var captions = []caption{
 	{"memory-all", galleryFile, claimsMemoryAll},
 	{"cardinality-all", galleryFile, claimsCardinalityAll},
 	{"window-all", galleryFile, windowClaims},
+	{"adversary-all", galleryFile, claimsAdversaryAll},
 }
 
 // TestCaptionNumbers checks every caption's numbers against the
@@ -592,4 +593,41 @@ func num(x float64, sig int) string {
 	m, e, _ := strings.Cut(strconv.FormatFloat(x, 'e', sig-1, 64), "e")
 	n, _ := strconv.Atoi(e)
 	return fmt.Sprintf("%se%d", m, n)
+}
+
+// claimsAdversaryAll returns the numbers of the caption of adversary-all:
+// the standard filter's rate and theory at every T, the bound (n k/m)^k,
+// the other variants at the largest T, and the keyed filters' rates over
+// their theory.
+func claimsAdversaryAll(t *testing.T, r *experiments.Results) []string {
+	chosen := func(v string) []*experiments.Row {
+		return plots.Rows(r, v+": "+attackChosen, nil)
+	}
+	std := chosen("standard")
+	if len(std) < 2 {
+		t.Fatal("adversary: fewer than two chosen rows for standard")
+	}
+	var ts, rates, theories []string
+	for _, row := range std {
+		ts = append(ts, strconv.FormatUint(row.Candidates, 10))
+		rates = append(rates, fmt.Sprintf("%.4g", row.Rate))
+		theories = append(theories, fmt.Sprintf("%.4g", row.Theory))
+	}
+	and := func(xs []string) string { return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1] }
+	last := func(v string) *experiments.Row { rows := chosen(v); return rows[len(rows)-1] }
+	top := std[len(std)-1]
+	rnd := one(t, r, "scalable: "+attackRandom, nil)
+	var keyed []string
+	for _, v := range adversaryVariants {
+		ky := one(t, r, v+": "+attackChosenKeyed, nil)
+		keyed = append(keyed, fmt.Sprintf("%.2f", ky.Rate/ky.Theory))
+	}
+	return []string{
+		fmt.Sprintf("(m = %s, k = %d)", thousands(top.Bits), top.Hashes),
+		fmt.Sprintf("measured %s at T = %s against %s", and(rates), and(ts), and(theories)),
+		fmt.Sprintf("(n k/m)^k = %.4g", analysis.PollutionBound(top.Bits, top.Items, top.Hashes)),
+		fmt.Sprintf("At T = %d a partitioned filter reaches %.4g, a blocked one %.4g", top.Candidates, last("partitioned").Rate, last("blocked").Rate),
+		fmt.Sprintf("a scalable one %.4g, %.1f times its random-key rate of %.3g", last("scalable").Rate, last("scalable").Rate/rnd.Rate, rnd.Rate),
+		fmt.Sprintf("gets %s times the theory", and(keyed)),
+	}
 }

@@ -78,6 +78,14 @@ func validate(p experiments.Params) error {
 			return paramError("widths", "%d, want 2, 4, 8 or 16", w)
 		}
 	}
+	for i, t := range p.Candidates {
+		if t < 1 || t > maxCandidates {
+			return paramError("candidates", "%d, want 1 <= T <= %d", t, maxCandidates)
+		}
+		if slices.Contains(p.Candidates[:i], t) {
+			return paramError("candidates", "%d given twice", t)
+		}
+	}
 	for _, n := range p.Keys {
 		if n < 1 || n > 1<<32 {
 			return paramError("keys", "%d, want 1 <= keys <= 2^32", n)

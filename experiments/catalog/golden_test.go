@@ -20,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // it did: the same filters, keys, counts, intervals and theory. The
 // scalable ones were rewritten when the scalable filter's stages took the
 // stream derivation (format codes 10 and 11), which changes the bits a key
-// sets and so the counts.
+// sets and so the counts. The adversary ones were rewritten when
+// FreshCells counted distinct cells and the attacker's T became a
+// parameter (one chosen row per T), which changes the keys it chooses.
 var goldenRuns = []struct {
 	exp, variant string
 	p            experiments.Params

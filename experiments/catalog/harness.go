@@ -77,6 +77,10 @@ func pointLabel(exp string, r experiments.Row) string {
 			return fmt.Sprintf("width %d, items %d", r.Width, r.Items)
 		}
 		return fmt.Sprintf("removals %d", r.Removals)
+	case "adversary":
+		if r.Candidates > 0 {
+			return fmt.Sprintf("T = %d", r.Candidates)
+		}
 	}
 	return ""
 }
