@@ -40,7 +40,7 @@ func (f *Dynamic) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("Dynamic")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), f.maxBytes, f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -105,7 +105,12 @@ func (d *decoder) dynamic(h header) (*Dynamic, error) {
 			if p.k != want.Hashes || p.size != want.SliceBits {
 				return corrupt("stage %d has %d slices of %d bits, but N = %d and P = %v give %d of %d", i, p.k, p.size, geom.N, geom.P, want.Hashes, want.SliceBits)
 			}
-			return checkStageItems(d, i, int(live), p.capacity, geom.N, p.items)
+			if err := checkStageItems(d, i, int(live), p.capacity, geom.N, p.items); err != nil || i > 0 {
+				return err
+			}
+			// All the stages must fit the memory limit before the
+			// first is allocated.
+			return d.declared("dynamic filter", uint64(live)*8*((want.SliceBits+63)/64)*uint64(want.Hashes))
 		})
 		if err != nil {
 			return nil, err
@@ -191,7 +196,7 @@ func (f *RedisBloom) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("RedisBloom")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), f.maxBytes, f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w. It returns
@@ -266,6 +271,17 @@ func (d *decoder) redisBloom(h header) (*RedisBloom, error) {
 		}
 		if err := checkStageItems(d, i, int(live), p.capacity, g.Capacity, p.items); err != nil {
 			return nil, err
+		}
+		if i == 0 {
+			// All the links must fit the memory limit before the
+			// first is allocated.
+			var total uint64
+			for _, g := range links {
+				total += g.Bits / 8
+			}
+			if err := d.declared("redisbloom filter", total); err != nil {
+				return nil, err
+			}
 		}
 		words := d.words(g.Bits / 64)
 		if d.err != nil {

@@ -28,19 +28,19 @@ func rebuild(f Filter) (Filter, error) {
 	case *Scalable:
 		g, err := newScalable(f.Params(), f.stream)
 		for err == nil && g.live < f.live {
-			err = g.grow()
+			err = g.grow(false)
 		}
 		return g, err
 	case *Dynamic:
 		g, err := NewDynamic(f.Params())
 		for err == nil && g.live < f.live {
-			err = g.grow()
+			err = g.grow(false)
 		}
 		return g, err
 	case *RedisBloom:
 		g, err := NewRedisBloom(f.Params())
 		for err == nil && g.live < f.live {
-			err = g.grow()
+			err = g.grow(false)
 		}
 		return g, err
 	case *AgePartitioned:
