@@ -125,17 +125,19 @@ func (e *encoder) finish() {
 	e.flush()
 }
 
-// marshal returns the encoding of a filter of the given encoded size. The
-// buffer is checked against the memory limit first (maxBytes, or the
-// process limit if it is 0; see MemoryLimit): an encoding too large for
-// it is an error wrapping ErrMemoryLimit, which WriteTo, streaming, does
-// not have.
-func marshal(size uint64, maxBytes int64, encode func(*encoder)) ([]byte, error) {
+// marshal returns the encoding of a filter of the given encoded size,
+// cells of which are the filter's cells. The buffer's cells are checked
+// against the process limit first (see MemoryLimit; the few bytes of
+// parameters around them are not counted, so that any filter built under
+// the limit can be encoded): a filter whose cells exceed it, since the
+// limit was lowered, gets an error wrapping ErrMemoryLimit instead of a
+// second copy, which WriteTo, streaming, does not need.
+func marshal(size, cells uint64, encode func(*encoder)) ([]byte, error) {
 	if size > math.MaxInt {
 		return nil, invalid("an encoding of %d bytes cannot be addressed", size)
 	}
-	if err := checkGrowth("MarshalBinary's buffer", -1, 0, size, maxBytes, false); err != nil {
-		return nil, fmt.Errorf("%w; WriteTo streams the encoding without it", err)
+	if limit := MemoryLimit(); cells > uint64(limit) {
+		return nil, fmt.Errorf("variants: %w: MarshalBinary's buffer of %d bytes holds %d bytes of cells, more than the process limit (see SetMemoryLimit) of %d; WriteTo streams the encoding without it", ErrMemoryLimit, size, cells, limit)
 	}
 	e := &encoder{buf: make([]byte, 0, size)}
 	encode(e)

@@ -145,6 +145,15 @@ func (f *Dynamic) heldBytes() uint64 {
 	return n
 }
 
+// liveBytes returns the bytes of the cells of the stages in use.
+func (f *Dynamic) liveBytes() uint64 {
+	var n uint64
+	for _, p := range f.stages[:f.live] {
+		n += 8 * uint64(len(p.words))
+	}
+	return n
+}
+
 // newStage returns an empty stage whose words start on a cache line.
 func (f *Dynamic) newStage() (*Partitioned, error) {
 	p, err := newPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes, Capacity: f.geom.N}, f.hashing, noLimit)

@@ -54,7 +54,7 @@ func (f *AgePartitioned) MarshalBinary() ([]byte, error) {
 	if f.n == 0 {
 		return nil, errZero("AgePartitioned")
 	}
-	return marshal(f.encodedSize(), 0, f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming

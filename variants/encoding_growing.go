@@ -40,7 +40,7 @@ func (f *Dynamic) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("Dynamic")
 	}
-	return marshal(f.encodedSize(), f.maxBytes, f.encode)
+	return marshal(f.encodedSize(), f.liveBytes(), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -196,7 +196,7 @@ func (f *RedisBloom) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("RedisBloom")
 	}
-	return marshal(f.encodedSize(), f.maxBytes, f.encode)
+	return marshal(f.encodedSize(), f.liveBytes(), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w. It returns

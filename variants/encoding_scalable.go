@@ -80,7 +80,7 @@ func (f *Scalable) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("Scalable")
 	}
-	return marshal(f.encodedSize(), f.maxBytes, f.encode)
+	return marshal(f.encodedSize(), f.liveBytes(), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming

@@ -125,9 +125,9 @@ func parseCgroupLimit(text string) int64 {
 // smallest limit found.
 func cgroupMemoryLimit(selfCgroup string, read func(file string) (string, bool)) int64 {
 	var limit int64
-	take := func(dir, file string) {
+	take := func(dir, mount, file string) {
 		for dir = path.Clean("/" + dir); ; dir = path.Dir(dir) {
-			if text, ok := read(path.Join("/sys/fs/cgroup", file, dir)); ok {
+			if text, ok := read(path.Join("/sys/fs/cgroup", mount, dir, file)); ok {
 				if v := parseCgroupLimit(text); v > 0 && (limit == 0 || v < limit) {
 					limit = v
 				}
@@ -148,9 +148,9 @@ func cgroupMemoryLimit(selfCgroup string, read func(file string) (string, bool))
 		}
 		switch {
 		case id == "0" && controllers == "":
-			take(dir, "memory.max")
+			take(dir, "", "memory.max")
 		case hasController(controllers, "memory"):
-			take(dir, "memory/memory.limit_in_bytes")
+			take(dir, "memory", "memory.limit_in_bytes")
 		}
 	}
 	return limit

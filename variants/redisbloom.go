@@ -167,6 +167,15 @@ func (f *RedisBloom) grow(params bool) error {
 	return nil
 }
 
+// liveBytes returns the bytes of the tables of the links in use.
+func (f *RedisBloom) liveBytes() uint64 {
+	var n uint64
+	for _, l := range f.links[:f.live] {
+		n += 8 * uint64(len(l.words))
+	}
+	return n
+}
+
 // Params returns the filter's parameters, with the default filled in.
 func (f *RedisBloom) Params() RedisBloomParams {
 	return RedisBloomParams{ErrorRate: f.geom.ErrorRate, Capacity: f.geom.Capacity, Expansion: int(f.geom.Expansion), PowerOfTwo: f.geom.PowerOfTwo, Seed: f.hashing.Seed, MaxBytes: f.maxBytes}

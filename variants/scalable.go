@@ -305,6 +305,15 @@ func (f *Scalable) heldBytes() uint64 {
 	return n
 }
 
+// liveBytes returns the bytes of the cells of the stages in use.
+func (f *Scalable) liveBytes() uint64 {
+	var n uint64
+	for i := range f.stages[:f.live] {
+		n += 8 * uint64(len(f.stages[i].core().words))
+	}
+	return n
+}
+
 // stageLimit turns a constructor's error (params set) into one wrapping
 // ErrInvalidParams, and a growth error into one wrapping ErrStageLimit.
 func stageLimit(params bool, format string, args ...any) error {
