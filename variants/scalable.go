@@ -36,8 +36,10 @@ type ScalableParams struct {
 	// R is the tightening ratio r, 0 < r < 1: stage i has design error
 	// P (1 - r) r^i. Zero means [DefaultTighteningRatio].
 	R float64
-	// S is the growth factor s >= 1: stage i holds n0 s^i items. Zero
-	// means [DefaultGrowth].
+	// S is the growth factor s > 1: stage i holds n0 s^i items. Zero
+	// means [DefaultGrowth]. The [analysis.MaxStages] stages must hold at
+	// least [MinScalableReach] items together, so that the stage cap
+	// never stops the filter: s = 1 is refused.
 	S float64
 	// N0 is the capacity n0 of the first stage. Zero means
 	// [DefaultInitialCapacity].
@@ -89,7 +91,7 @@ const MaxBlockedStageCost = 2
 // the memory, would stop the filter's growth at a size a user may reach;
 // NewScalable and the decoders refuse such parameters. s = 1 (256 n0
 // items) is always refused; with n0 = 1000 the growth factor must be at
-// least about 1.07.
+// least about 1.099.
 const MinScalableReach = 1 << 48
 
 // withDefaults returns p with zero fields replaced by the defaults.
