@@ -20,7 +20,9 @@ type DynamicParams struct {
 	// MaxBytes, when positive, is the most memory the filter's cells may
 	// take, all stages together, as for [ScalableParams].MaxBytes: zero
 	// means the process limit at the time of each allocation (see
-	// [MemoryLimit]). It is not stored in the encoding.
+	// [MemoryLimit]). It is not stored in the encoding: UnmarshalBinary
+	// and ReadFrom keep the receiver's; [Unmarshal] and [ReadFilter] give
+	// 0.
 	MaxBytes int64
 }
 

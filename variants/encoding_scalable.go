@@ -96,11 +96,17 @@ func (f *Scalable) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary replaces f with the scalable filter encoded in data (see
 // [FormatVersion] for the format and the errors). The loaded filter has the
 // same parameters, hashing and stages, answers every query as the one
-// saved, and grows as it would have; Err starts out nil. On error f is
-// unchanged.
+// saved, and grows as it would have; Err starts out nil. It keeps f's
+// MaxBytes (0 for a zero Scalable: the process limit), which is not in the
+// encoding, and checks the stages against it before it allocates them. On
+// error f is unchanged.
 func (f *Scalable) UnmarshalBinary(data []byte) error {
-	g, err := unmarshal(data, (*decoder).readScalable)
+	g, err := unmarshal(data, func(d *decoder) (*Scalable, error) {
+		d.maxBytes = f.maxBytes
+		return d.readScalable()
+	})
 	if err == nil {
+		g.maxBytes = f.maxBytes
 		*f = *g
 	}
 	return err
@@ -111,8 +117,10 @@ func (f *Scalable) UnmarshalBinary(data []byte) error {
 // number of bytes read. See [FormatVersion]. On error f is unchanged.
 func (f *Scalable) ReadFrom(r io.Reader) (int64, error) {
 	d := newDecoder(r)
+	d.maxBytes = f.maxBytes
 	g, err := d.readScalable()
 	if err == nil {
+		g.maxBytes = f.maxBytes
 		*f = *g
 	}
 	return d.n, err

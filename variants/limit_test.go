@@ -506,3 +506,56 @@ func cellBytes(f Filter) uint64 {
 	}
 	panic("cellBytes: not a growing filter")
 }
+
+// TestDecodeKeepsMaxBytes: UnmarshalBinary and ReadFrom keep the
+// receiver's MaxBytes, refuse a filter over it, and the decoded filter
+// grows under it.
+func TestDecodeKeepsMaxBytes(t *testing.T) {
+	type codec interface {
+		Grower
+		MarshalBinary() ([]byte, error)
+		UnmarshalBinary([]byte) error
+		io.ReaderFrom
+	}
+	// empty returns a zero filter of the kind name with MaxBytes n.
+	empty := func(name string, n int64) codec {
+		switch name {
+		case "dynamic":
+			return &Dynamic{maxBytes: n}
+		case "redisbloom":
+			return &RedisBloom{maxBytes: n}
+		}
+		return &Scalable{maxBytes: n}
+	}
+	for name, g := range growers(t, 0) {
+		f := g.(codec)
+		for _, k := range testKeys(99, 1, 3000) {
+			f.Add(k)
+		}
+		data, err := f.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := int64(cellBytes(f))
+		into := empty(name, 1) // nothing fits
+		if err := into.UnmarshalBinary(data); !errors.Is(err, ErrMemoryLimit) {
+			t.Errorf("%s: UnmarshalBinary into a MaxBytes of 1: %v", name, err)
+		}
+		if _, err := into.ReadFrom(struct{ io.Reader }{bytes.NewReader(data)}); !errors.Is(err, ErrMemoryLimit) {
+			t.Errorf("%s: ReadFrom into a MaxBytes of 1: %v", name, err)
+		}
+		h := empty(name, size)
+		if err := h.UnmarshalBinary(data); err != nil {
+			t.Fatalf("%s: UnmarshalBinary at its size: %v", name, err)
+		}
+		var refused error
+		for _, k := range testKeys(99, 2, 100_000) {
+			if refused = h.TryAdd(k); refused != nil {
+				break
+			}
+		}
+		if !errors.Is(refused, ErrMemoryLimit) || !strings.Contains(refused.Error(), "MaxBytes") || int64(cellBytes(h)) != size {
+			t.Errorf("%s: TryAdd beyond the kept MaxBytes: %v, %d bytes of %d", name, refused, cellBytes(h), size)
+		}
+	}
+}

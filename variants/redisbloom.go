@@ -34,7 +34,8 @@ type RedisBloomParams struct {
 	// MaxBytes, when positive, is the most memory the filter's links may
 	// take together, as for [ScalableParams].MaxBytes: zero means the
 	// process limit at the time of each allocation (see [MemoryLimit]).
-	// It is not stored in the encoding.
+	// It is not stored in the encoding: UnmarshalBinary and ReadFrom keep
+	// the receiver's; [Unmarshal] and [ReadFilter] give 0.
 	MaxBytes int64
 }
 

@@ -71,8 +71,9 @@ type ScalableParams struct {
 	// beyond it is not built (NewScalable and the decoders refuse, TryAdd
 	// reports an error wrapping [ErrMemoryLimit], Add records it in Err).
 	// Zero means the process limit at the time of each allocation (see
-	// [MemoryLimit]). It is not stored in the encoding: a decoded filter
-	// has MaxBytes 0.
+	// [MemoryLimit]). It is not stored in the encoding: UnmarshalBinary
+	// and ReadFrom keep the receiver's (0 for a zero Scalable) and check
+	// the decoded stages against it; [Unmarshal] and [ReadFilter] give 0.
 	MaxBytes int64
 }
 
