@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -270,7 +271,7 @@ func TestRedTeamScalableReproducer(t *testing.T) {
 		}
 		var n int
 		for n = 0; n < 1e6; n++ {
-			if err = f.TryAdd([]byte("key-" + string(rune('a'+n%26)) + string(binary.AppendUvarint(nil, uint64(n))))); err != nil {
+			if err = f.TryAdd(fmt.Appendf(nil, "key-%d", n)); err != nil {
 				break
 			}
 		}
