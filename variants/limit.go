@@ -21,7 +21,7 @@ import (
 // The rest is headroom for what a filter of that size needs around it:
 // MarshalBinary's buffer is a second copy of the cells, a decode from a
 // stream of unknown length holds a part of the cells twice for a while
-// (at most a quarter, see FormatVersion), and the Go runtime lets the heap
+// (at most an eighth, see FormatVersion), and the Go runtime lets the heap
 // grow past the live data before it collects.
 const memoryLimitFraction = 2 // the default limit is total / memoryLimitFraction
 
@@ -41,11 +41,11 @@ var (
 // process may use: half of the cgroup memory limit where one is set
 // (cgroup v2 memory.max, or v1 memory.limit_in_bytes, the smallest along
 // the process's cgroup path; "max" or a value beyond any machine means
-// none), else half of the machine's physical memory, or, on a system
-// where neither is known, math.MaxInt64 (no limit beyond what can be
-// addressed). Half, because a filter needs room beside its cells:
+// none; physical memory if that is smaller), else half of the machine's
+// physical memory, or, on a system where neither is known, math.MaxInt64
+// (no limit beyond what can be addressed). Half, because a filter needs room beside its cells:
 // MarshalBinary builds a second copy of them, decoding from a stream holds
-// up to a quarter of them twice, and the garbage collector lets the heap
+// up to an eighth of them twice, and the garbage collector lets the heap
 // grow past the live data. A filter that would exceed the limit is refused
 // with an error wrapping [ErrMemoryLimit] before any memory is allocated:
 // by its constructor, its decoder, its MarshalBinary, and by TryAdd when a
