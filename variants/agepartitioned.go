@@ -151,18 +151,36 @@ func NewAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 // newAgePartitioned checks p and builds the filter, without reading the
 // clock.
 func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
-	if err := checkOwnIndexing("age-partitioned", p.Hashing); err != nil {
+	f, words, err := agePartitionedShell(p)
+	if err != nil {
 		return nil, err
+	}
+	w, err := alignedWords(words, 0)
+	if err != nil {
+		return nil, err
+	}
+	f.words = w
+	f.buildTab()
+	return f, nil
+}
+
+// agePartitionedShell checks p and returns the filter without its table,
+// and the number of words of the table: the filter once its words are set
+// and buildTab has run. The decoder reads the table into words of its
+// own.
+func agePartitionedShell(p AgePartitionedParams) (*AgePartitioned, uint64, error) {
+	if err := checkOwnIndexing("age-partitioned", p.Hashing); err != nil {
+		return nil, 0, err
 	}
 	geom := analysis.AgePartitioned{K: p.K, L: p.L, G: p.G, SliceBits: p.SliceBits}
 	if err := geom.Validate(); err != nil {
-		return nil, invalid("age-partitioned filter: %s", trimPrefix(err))
+		return nil, 0, invalid("age-partitioned filter: %s", trimPrefix(err))
 	}
 	if p.Blocked && p.SliceBits%64 != 0 {
-		return nil, invalid("age-partitioned filter: blocked slices of %d bits, want a multiple of 64", p.SliceBits)
+		return nil, 0, invalid("age-partitioned filter: blocked slices of %d bits, want a multiple of 64", p.SliceBits)
 	}
 	if p.Refresh < 0 {
-		return nil, invalid("age-partitioned filter: refresh %v, want >= 0", p.Refresh)
+		return nil, 0, invalid("age-partitioned filter: refresh %v, want >= 0", p.Refresh)
 	}
 	f := &AgePartitioned{geom: geom, blocked: p.Blocked, hashing: p.Hashing.conf(), n: p.K + p.L, refresh: p.Refresh, clock: p.Clock}
 	if f.refresh != 0 && f.clock == nil {
@@ -174,7 +192,7 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 		stride := uint64(8 * ((f.n + 7) / 8))
 		f.step = uintptr(stride) * 8
 		if f.blks > math.MaxUint64/stride {
-			return nil, invalid("age-partitioned filter: %d words per slice cannot be addressed", f.blks)
+			return nil, 0, invalid("age-partitioned filter: %d words per slice cannot be addressed", f.blks)
 		}
 		words = f.blks * stride
 	} else {
@@ -183,14 +201,8 @@ func newAgePartitioned(p AgePartitionedParams) (*AgePartitioned, error) {
 		words = sw * uint64(f.n)
 		f.wide = p.SliceBits > wideSlice
 	}
-	w, err := alignedWords(words)
-	if err != nil {
-		return nil, err
-	}
-	f.words = w
 	f.gen = make([]uint64, f.n)
-	f.buildTab()
-	return f, nil
+	return f, words, nil
 }
 
 // NewAgePartitionedFor returns an empty age-partitioned filter in which

@@ -100,7 +100,7 @@ func benchWindow(b *testing.B, k, l int, g uint64, blocked bool) {
 // clone returns a copy of f with its own table.
 func (f *AgePartitioned) clone() *AgePartitioned {
 	g := *f
-	g.words, _ = alignedWords(uint64(len(f.words)))
+	g.words, _ = alignedWords(uint64(len(f.words)), 0)
 	copy(g.words, f.words)
 	g.gen = append([]uint64(nil), f.gen...)
 	g.buildTab()

@@ -105,12 +105,13 @@ type BlockedParams struct {
 // rounded up to a whole number of blocks; [Geometry] reports the bits
 // actually built. [BlockedGeometry] sizes one for a capacity.
 func NewBlocked(p BlockedParams) (*Blocked, error) {
-	return newBlockedStage(p, p.Hashing.conf())
+	return newBlockedStage(p, p.Hashing.conf(), 0)
 }
 
 // newBlockedStage is NewBlocked with p.Hashing as filters hold it, c, which
-// the stages of a scalable filter share with their filter.
-func newBlockedStage(p BlockedParams, c hashConf) (*Blocked, error) {
+// the stages of a scalable filter share with their filter, and the memory
+// limit maxBytes of allocWords.
+func newBlockedStage(p BlockedParams, c hashConf, maxBytes int64) (*Blocked, error) {
 	g, blockBits, h := p.Geometry, p.BlockBits, p.Hashing
 	if blockBits == 0 {
 		blockBits = DefaultBlockBits
@@ -129,7 +130,7 @@ func newBlockedStage(p BlockedParams, c hashConf) (*Blocked, error) {
 	if m > MaxBits {
 		return nil, invalid("bits m = %d rounded up to whole blocks of %d is %d, more than the maximum of %d", g.Bits, b, m, uint64(MaxBits))
 	}
-	w, err := alignedWords(m / 64)
+	w, err := alignedWords(m/64, maxBytes)
 	if err != nil {
 		return nil, err
 	}

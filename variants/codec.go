@@ -125,10 +125,19 @@ func (e *encoder) finish() {
 	e.flush()
 }
 
-// marshal returns the encoding of a filter of the given encoded size.
-func marshal(size uint64, encode func(*encoder)) ([]byte, error) {
+// marshal returns the encoding of a filter of the given encoded size,
+// cells of which are the filter's cells. The buffer's cells are checked
+// against the process limit first (see MemoryLimit; the few bytes of
+// parameters around them are not counted, so that any filter built under
+// the limit can be encoded): a filter whose cells exceed it, since the
+// limit was lowered, gets an error wrapping ErrMemoryLimit instead of a
+// second copy, which WriteTo, streaming, does not need.
+func marshal(size, cells uint64, encode func(*encoder)) ([]byte, error) {
 	if size > math.MaxInt {
 		return nil, invalid("an encoding of %d bytes cannot be addressed", size)
+	}
+	if limit := MemoryLimit(); cells > uint64(limit) {
+		return nil, fmt.Errorf("variants: %w: MarshalBinary's buffer of %d bytes holds %d bytes of cells, more than the process limit (see SetMemoryLimit) of %d; WriteTo streams the encoding without it", ErrMemoryLimit, size, cells, limit)
 	}
 	e := &encoder{buf: make([]byte, 0, size)}
 	encode(e)
@@ -157,6 +166,10 @@ type decoder struct {
 	err   error
 	small [16]byte
 	chunk []byte
+	// held is the bytes of cells allocated so far for the filter being
+	// decoded, maxBytes its limit (0: the process limit).
+	held     uint64
+	maxBytes int64
 }
 
 func newDecoder(r io.Reader) *decoder {
@@ -325,23 +338,26 @@ func (d *decoder) hashes() (int, error) {
 	return int(k), nil
 }
 
-// checkMemory reports an error if n words cannot be allocated on this
-// machine, as allocWords would, without allocating.
-func checkMemory(n uint64) error {
-	if n > math.MaxInt/8 {
-		return invalid("%d words of memory cannot be addressed", n)
-	}
-	if mem := physicalMemory(); mem > 0 && n > mem/8 {
-		return invalid("the filter needs %d bytes of memory, more than this machine's %d", n*8, mem)
-	}
-	return nil
-}
+// streamPrefix is the share of a table that a decoder reading from a
+// stream of unknown length buffers before it allocates the whole table:
+// one eighth (see words).
+const streamPrefix = 8
 
-// words reads n >= 1 words of cells. If the input's length is known, it
-// checks that the words are there before it allocates them; otherwise it
-// allocates as they arrive.
+// words reads n >= 1 words of cells into a table it allocates once, on a
+// 64-byte boundary. It first checks the filter's cells, those read so far
+// and these, against the limit (d.maxBytes, or the process limit: see
+// MemoryLimit). If the input's length is known, it checks that the words
+// are there before it allocates them. From a stream of unknown length it
+// reads the first eighth of the words into small pieces as they arrive,
+// then allocates the table and moves the pieces into it: a header that
+// lies about the size costs at most eight times the bytes actually sent
+// (or 1 MiB), and a real table peaks at 1.125 times its size.
 func (d *decoder) words(n uint64) []uint64 {
 	if d.err != nil {
+		return nil
+	}
+	if n > math.MaxInt/8-7 {
+		d.err = invalid("%d words of memory cannot be addressed", n)
 		return nil
 	}
 	if d.limit >= 0 {
@@ -350,37 +366,57 @@ func (d *decoder) words(n uint64) []uint64 {
 			d.err = corrupt("truncated input: the parameters declare %d bytes of cells, %d bytes remain", n*8, max(left, 0))
 			return nil
 		}
-		w, err := allocWords(n)
-		if err != nil {
-			d.err = err
-			return nil
-		}
-		d.fill(w)
-		return w
 	}
-	if err := checkMemory(n); err != nil {
+	if err := checkGrowth("the filter's cells", -1, d.held, 8*n, d.maxBytes, true); err != nil {
 		d.err = err
 		return nil
 	}
-	w, err := allocWords(min(n, chunkSize/8))
-	have := 0
-	for err == nil {
-		d.fill(w[have:])
-		if d.err != nil {
-			return nil
-		}
-		have = len(w)
-		if uint64(have) == n {
-			return w
-		}
-		var next []uint64
-		next, err = allocWords(min(n, 2*uint64(have)))
-		if err == nil {
-			copy(next, w)
-			w = next
+	var pieces [][]uint64
+	var got uint64
+	if d.limit < 0 && n > (1<<20)/8 {
+		for prefix := n / streamPrefix; got < prefix; {
+			p := make([]uint64, min(chunkSize/8, prefix-got))
+			d.fill(p)
+			if d.err != nil {
+				return nil
+			}
+			pieces = append(pieces, p)
+			got += uint64(len(p))
 		}
 	}
-	d.err = err
+	w, err := alignedWords(n, noLimit)
+	if err != nil {
+		d.err = err
+		return nil
+	}
+	at := w
+	for i, p := range pieces {
+		at = at[copy(at, p):]
+		pieces[i] = nil
+	}
+	d.fill(at)
+	if d.err != nil {
+		return nil
+	}
+	d.held += 8 * n
+	return w
+}
+
+// declared checks the total bytes of cells that a growing filter's
+// parameters declare, all its stages, against the memory limit before any
+// of them is allocated. An input of known length too short for them is
+// left to words, which finds it corrupt at the first table it cannot
+// hold, or to the checks of the stages' parameters before it.
+func (d *decoder) declared(what string, total uint64) error {
+	if d.err != nil {
+		return d.err
+	}
+	if left := d.limit - d.n; d.limit >= 0 && (left < 0 || total > uint64(left)) {
+		return nil
+	}
+	if err := checkGrowth(what, -1, d.held, total, d.maxBytes, true); err != nil {
+		return d.bad(err)
+	}
 	return nil
 }
 

@@ -70,16 +70,18 @@ func (c *bitCore) compatible(g *bitCore, geometry ...any) error {
 }
 
 // allocWords returns a zeroed slice of n words, or an error if the memory
-// cannot be had: more than the machine has (where the system says), or
-// more than the runtime can allocate. Tables of 4 MiB and more are backed
-// by transparent huge pages where the system offers them (see
-// adviseHugePages).
-func allocWords(n uint64) (w []uint64, err error) {
+// cannot be had: more than the limit maxBytes allows (0: the process
+// limit, see MemoryLimit; noLimit for a caller that has checked its
+// total itself), or more than the runtime can allocate. The errors wrap
+// ErrInvalidParams, and ErrMemoryLimit for the limit. Tables of 4 MiB
+// and more are backed by transparent huge pages where the system offers
+// them (see adviseHugePages).
+func allocWords(n uint64, maxBytes int64) (w []uint64, err error) {
 	if n > math.MaxInt/8 {
 		return nil, invalid("%d words of memory cannot be addressed", n)
 	}
-	if mem := physicalMemory(); mem > 0 && n > mem/8 {
-		return nil, invalid("the filter needs %d bytes of memory, more than this machine's %d", n*8, mem)
+	if err := checkGrowth("the filter", -1, 0, n*8, maxBytes, true); err != nil {
+		return nil, err
 	}
 	defer func() {
 		if recover() != nil {
@@ -91,11 +93,19 @@ func allocWords(n uint64) (w []uint64, err error) {
 	return w, nil
 }
 
+// noLimit is the maxBytes of allocWords for a caller that has checked the
+// filter's total against its limit itself (a growing filter's stage).
+const noLimit = math.MaxInt64
+
 // alignedWords returns a zeroed table of n words whose first word starts
 // on a 64-byte boundary, so that every 64-byte block of a blocked filter
-// is one cache line. It over-allocates by at most seven words.
-func alignedWords(n uint64) ([]uint64, error) {
-	w, err := allocWords(n + 7)
+// is one cache line. It over-allocates by at most seven words. maxBytes is
+// allocWords'.
+func alignedWords(n uint64, maxBytes int64) ([]uint64, error) {
+	if n > math.MaxInt/8-7 {
+		return nil, invalid("%d words of memory cannot be addressed", n)
+	}
+	w, err := allocWords(n+7, maxBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func NewCounting(p CountingParams) (*Counting, error) {
 	default:
 		return nil, invalid("counter width w = %d, want 2, 4, 8 or 16 (or 0 for the default %d)", width, DefaultCounterWidth)
 	}
-	w, err := allocWords((g.Bits*uint64(width) + 63) / 64)
+	w, err := allocWords((g.Bits*uint64(width)+63)/64, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -111,13 +111,42 @@
 // its fill, and [EstimateSets] the union and intersection of two filters'
 // sets; package analysis predicts the errors of both.
 //
+// # Memory limits
+//
+// Every filter's cells are checked against a limit before they are
+// allocated: by the constructors, by every new stage of a growing filter
+// (its total over all stages, the stages kept by Reset included), by the
+// decoders (a growing filter's declared stages all together, before the
+// first is allocated) and by MarshalBinary's buffer. The limit is the
+// MaxBytes of [ScalableParams], [DynamicParams] or [RedisBloomParams]
+// when set, and otherwise the process limit of [MemoryLimit]: half of the
+// cgroup memory limit where one is set, else half of physical memory (the
+// other half is room for MarshalBinary's copy, a decode's buffers and the
+// garbage collector), settable with [SetMemoryLimit]. It bounds each
+// filter, not the sum of all filters. A filter over it is an error
+// wrapping [ErrMemoryLimit], never a fatal out-of-memory of the runtime.
+//
+// A growing filter that cannot have its next stage (the limit, or its
+// stage rules: [ErrStageLimit]) refuses the key from TryAdd and stays as it
+// was ([Grower]); Add keeps the key in its newest stage beyond capacity,
+// so that nothing is lost, records the error in Err, and its rate then
+// exceeds its target. Parameters that cannot scale are refused: a
+// scalable filter whose 256 stages hold fewer than [MinScalableReach]
+// items (s = 1), or whose blocks cannot serve its first stage's error;
+// its growth stops at the first stage its blocks cannot serve within
+// [MaxBlockedStageCost]. WriteTo streams every encoding through a 64 KiB
+// buffer, and decoding allocates each table once (see [FormatVersion]).
+//
 // # Errors
 //
 // A constructor given a parameter outside its domain returns an error
 // wrapping [ErrInvalidParams] that names the parameter; data that does not
 // decode gives one wrapping [ErrCorrupt]; filters that cannot be combined
-// give one wrapping [ErrIncompatible]. Never a panic, and never a silently
-// different filter.
+// give one wrapping [ErrIncompatible]; a filter over its memory limit
+// gives one wrapping [ErrMemoryLimit] (with ErrInvalidParams from a
+// constructor or a decoder); a growing filter that has all the stages its
+// rules allow gives one wrapping [ErrStageLimit]. Never a panic, and never
+// a silently different filter.
 //
 // The package depends on the standard library, four hash packages,
 // golang.org/x/sys/cpu and package analysis; importing it compiles no

@@ -17,6 +17,13 @@ type DynamicParams struct {
 	// Hashing holds the hash options; its [Derivation] must be the default
 	// (the stages take the stream derivation, see [Dynamic]).
 	Hashing Hashing
+	// MaxBytes, when positive, is the most memory the filter's cells may
+	// take, all stages together, as for [ScalableParams].MaxBytes: zero
+	// means the process limit at the time of each allocation (see
+	// [MemoryLimit]). It is not stored in the encoding: UnmarshalBinary
+	// and ReadFrom keep the receiver's; [Unmarshal] and [ReadFilter] give
+	// 0.
+	MaxBytes int64
 }
 
 // Dynamic is a dynamic Bloom filter (Guo, Wu, Chen, Luo and Yuan, "The
@@ -40,9 +47,16 @@ type DynamicParams struct {
 // [Scalable] (half an output per slice for slices of at most 2^24 bits, a
 // whole one for larger slices; derivation: paper-notes.md §4b).
 //
-// If a stage cannot be added (beyond [analysis.MaxDynamicStages], or its
-// memory cannot be allocated), the filter keeps working: keys go into the
-// newest stage beyond its capacity. Err reports the error.
+// Every stage is checked before it is allocated, against
+// [analysis.MaxDynamicStages] and the filter's memory limit, its total
+// over all stages ([DynamicParams].MaxBytes, or the process limit: see
+// [MemoryLimit]). If a stage cannot be added, [Dynamic.TryAdd] refuses
+// the key with the error and leaves the filter as it was; Add and
+// TestAndAdd keep working, so that no key is lost: keys go into the newest
+// stage beyond its capacity, whose rate then exceeds P. Err reports the
+// error. The stage cap is part of the design (the rate grows with every
+// stage, to near 1 long before 65,536 stages), so no parameter is refused
+// for it.
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
@@ -58,6 +72,8 @@ type Dynamic struct {
 	live   int
 	items  uint64
 	err    error
+	// maxBytes is DynamicParams.MaxBytes (0: the process limit).
+	maxBytes int64
 }
 
 // NewDynamic returns an empty dynamic filter with one stage. It reports an
@@ -67,12 +83,19 @@ func NewDynamic(p DynamicParams) (*Dynamic, error) {
 	if err := checkOwnIndexing("dynamic", p.Hashing); err != nil {
 		return nil, err
 	}
-	return newDynamic(analysis.Dynamic{N: p.N, P: p.P}, 0, 0, p.Hashing)
+	if p.MaxBytes < 0 {
+		return nil, invalid("dynamic filter: MaxBytes = %d, want >= 0 (0: the process limit)", p.MaxBytes)
+	}
+	f, err := newDynamic(analysis.Dynamic{N: p.N, P: p.P}, 0, 0, p.Hashing, p.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // newDynamic returns an empty dynamic filter of geom whose stages have k
 // slices of b bits, or the geometry of geom if k is 0.
-func newDynamic(geom analysis.Dynamic, b uint64, k int, h Hashing) (*Dynamic, error) {
+func newDynamic(geom analysis.Dynamic, b uint64, k int, h Hashing, maxBytes int64) (*Dynamic, error) {
 	st, err := geom.Stage()
 	if err != nil {
 		return nil, invalid("dynamic filter: %s", trimPrefix(err))
@@ -80,16 +103,17 @@ func newDynamic(geom analysis.Dynamic, b uint64, k int, h Hashing) (*Dynamic, er
 	if k != 0 {
 		st.SliceBits, st.Hashes, st.Bits = b, k, b*uint64(k)
 	}
-	f := &Dynamic{geom: geom, stage: st, hashing: h.conf()}
-	if err := f.grow(); err != nil {
+	f := &Dynamic{geom: geom, stage: st, hashing: h.conf(), maxBytes: maxBytes}
+	if err := f.grow(true); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // grow puts one more stage in use, reusing one kept by Reset if there is
-// one.
-func (f *Dynamic) grow() error {
+// one. It checks the stage cap and the memory limit before it allocates;
+// params marks the constructor's call, whose errors wrap ErrInvalidParams.
+func (f *Dynamic) grow(params bool) error {
 	i := f.live
 	if i < len(f.stages) {
 		f.stages[i].reset()
@@ -97,11 +121,15 @@ func (f *Dynamic) grow() error {
 		return nil
 	}
 	if i >= analysis.MaxDynamicStages {
-		return invalid("dynamic filter cannot add stage %d: at most %d stages", i, analysis.MaxDynamicStages)
+		return stageLimit(params, "dynamic filter cannot add stage %d: at most %d stages", i, analysis.MaxDynamicStages)
+	}
+	need := 8 * ((f.stage.SliceBits + 63) / 64) * uint64(f.stage.Hashes)
+	if err := checkGrowth("dynamic filter stage", i, f.heldBytes(), need, f.maxBytes, params); err != nil {
+		return err
 	}
 	p, err := f.newStage()
 	if err != nil {
-		return invalid("dynamic filter cannot add stage %d: %v", i, trimPrefix(err))
+		return stageLimit(params, "dynamic filter cannot add stage %d: %s", i, trimPrefix(err))
 	}
 	f.stages = append(f.stages, p)
 	f.hot = append(f.hot, f.streamStage(i, p))
@@ -109,9 +137,28 @@ func (f *Dynamic) grow() error {
 	return nil
 }
 
+// heldBytes returns the bytes of the cells of every stage the filter
+// holds, those kept by Reset included.
+func (f *Dynamic) heldBytes() uint64 {
+	var n uint64
+	for _, p := range f.stages {
+		n += 8 * uint64(len(p.words))
+	}
+	return n
+}
+
+// liveBytes returns the bytes of the cells of the stages in use.
+func (f *Dynamic) liveBytes() uint64 {
+	var n uint64
+	for _, p := range f.stages[:f.live] {
+		n += 8 * uint64(len(p.words))
+	}
+	return n
+}
+
 // newStage returns an empty stage whose words start on a cache line.
 func (f *Dynamic) newStage() (*Partitioned, error) {
-	p, err := newPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes, Capacity: f.geom.N}, f.hashing)
+	p, err := newPartitioned(Geometry{Bits: f.stage.Bits, Hashes: f.stage.Hashes, Capacity: f.geom.N}, f.hashing, noLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -131,13 +178,43 @@ func (f *Dynamic) streamStage(i int, p *Partitioned) streamStage {
 
 // Params returns the filter's parameters.
 func (f *Dynamic) Params() DynamicParams {
-	return DynamicParams{N: f.geom.N, P: f.geom.P, Hashing: f.hashing.public()}
+	return DynamicParams{N: f.geom.N, P: f.geom.P, Hashing: f.hashing.public(), MaxBytes: f.maxBytes}
 }
 
-// Err returns the error that kept the filter from adding a stage, or nil.
-// Once it is set the filter inserts keys into its newest stage beyond that
-// stage's capacity. Reset clears it.
+// Err returns the error that kept the filter from adding a stage, or nil:
+// one wrapping [ErrMemoryLimit] or [ErrStageLimit]. Once it is set, Add
+// and TestAndAdd insert keys into the newest stage beyond its capacity
+// (no key is lost, but that stage's rate exceeds P, and Stats shows its
+// Items above its Capacity); TryAdd still tries to grow. Reset clears it.
 func (f *Dynamic) Err() error { return f.err }
+
+// TryAdd inserts key into the newest stage, as Add does, but if the key
+// needs a new stage and the stage cannot be had it inserts nothing and
+// returns the error, one wrapping [ErrMemoryLimit] (the stage would take
+// the filter beyond MaxBytes or the process limit) or [ErrStageLimit]
+// (beyond [analysis.MaxDynamicStages]); the filter is then unchanged and
+// Err is not set.
+func (f *Dynamic) TryAdd(key []byte) error { return f.TryAddDigest(f.hashing.Digest(key)) }
+
+// TryAddDigest is TryAdd for the key whose digest is d.
+func (f *Dynamic) TryAddDigest(d Digest) error {
+	i := f.live - 1
+	if f.stages[i].items >= f.geom.N {
+		if err := f.grow(false); err != nil {
+			return err
+		}
+		i++
+	}
+	f.insert(i, d)
+	return nil
+}
+
+// insert adds d to stage i.
+func (f *Dynamic) insert(i int, d Digest) {
+	f.hot[i].set(streamSeed(d))
+	f.stages[i].items++
+	f.items++
+}
 
 // Stages returns the number of stages in use.
 func (f *Dynamic) Stages() int { return f.live }
@@ -157,15 +234,13 @@ func (f *Dynamic) TestAndAdd(key []byte) bool { return f.TestAndAddDigest(f.hash
 func (f *Dynamic) AddDigest(d Digest) {
 	i := f.live - 1
 	if f.stages[i].items >= f.geom.N && f.err == nil {
-		if err := f.grow(); err != nil {
+		if err := f.grow(false); err != nil {
 			f.err = err
 		} else {
 			i++
 		}
 	}
-	f.hot[i].set(streamSeed(d))
-	f.stages[i].items++
-	f.items++
+	f.insert(i, d)
 }
 
 // ContainsDigest reports whether the key whose digest is d is possibly

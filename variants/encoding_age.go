@@ -54,7 +54,7 @@ func (f *AgePartitioned) MarshalBinary() ([]byte, error) {
 	if f.n == 0 {
 		return nil, errZero("AgePartitioned")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -145,24 +145,20 @@ func (d *decoder) agePartitioned(h header) (*AgePartitioned, error) {
 	if p.Blocked && p.SliceBits%64 != 0 {
 		return nil, d.bad(corrupt("blocked slices of %d bits, want a multiple of 64", p.SliceBits))
 	}
-	var words uint64
-	if p.Blocked {
-		words = p.SliceBits / 64 * uint64(8*((n+7)/8))
-	} else {
-		words = (p.SliceBits + 63) / 64 * uint64(n)
+	// The filter without its table, then the table read into its own
+	// words: one allocation of the table.
+	f, words, err := agePartitionedShell(p)
+	if err != nil {
+		return nil, d.bad(corruptParams(err))
 	}
-	table := d.words(words)
+	f.words = d.words(words)
 	if err := d.checksum(); err != nil {
 		return nil, err
 	}
 	if err := checkGenerations(gen, int(front), items, p.G, p.Refresh != 0); err != nil {
 		return nil, d.bad(err)
 	}
-	f, err := newAgePartitioned(p)
-	if err != nil {
-		return nil, d.bad(corruptParams(err))
-	}
-	copy(f.words, table)
+	f.buildTab()
 	f.front, f.items, f.gen, f.start = int(front), items, gen, start
 	// Bits outside the slices: above b in each slice, or in the words that
 	// pad a blocked index to whole lines.

@@ -93,7 +93,7 @@ func (f *Standard) MarshalBinary() ([]byte, error) {
 	if f.m == 0 {
 		return nil, errZero("Standard")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -194,7 +194,7 @@ func (f *ConcurrentStandard) MarshalBinary() ([]byte, error) {
 	if f.m == 0 {
 		return nil, errZero("ConcurrentStandard")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -251,7 +251,7 @@ func (f *Partitioned) MarshalBinary() ([]byte, error) {
 	if f.k == 0 {
 		return nil, errZero("Partitioned")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -395,7 +395,7 @@ func aligned(words []uint64) ([]uint64, error) {
 	if uintptr(unsafe.Pointer(unsafe.SliceData(words)))&63 == 0 {
 		return words, nil
 	}
-	w, err := alignedWords(uint64(len(words)))
+	w, err := alignedWords(uint64(len(words)), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func (f *Blocked) MarshalBinary() ([]byte, error) {
 	if f.m == 0 {
 		return nil, errZero("Blocked")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -523,7 +523,7 @@ func (f *SplitBlock) MarshalBinary() ([]byte, error) {
 	if f.blocks == 0 {
 		return nil, errZero("SplitBlock")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming

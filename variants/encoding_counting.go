@@ -36,7 +36,7 @@ func (f *Counting) MarshalBinary() ([]byte, error) {
 	if f.m == 0 {
 		return nil, errZero("Counting")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), 8*uint64(len(f.words)), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming

@@ -40,7 +40,7 @@ func (f *Dynamic) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("Dynamic")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), f.liveBytes(), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -56,16 +56,31 @@ func (f *Dynamic) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary replaces f with the dynamic filter encoded in data (see
 // [FormatVersion] for the format and the errors). The loaded filter answers
 // every query as the one saved and grows as it would have; Err starts out
-// nil. On error f is unchanged.
+// nil. It keeps f's MaxBytes (0 for a zero Dynamic: the process limit),
+// which is not in the encoding, and checks the stages against it before it
+// allocates them; so does ReadFrom. On error f is unchanged.
 func (f *Dynamic) UnmarshalBinary(data []byte) error {
-	return loadInto(f, data, (*decoder).readDynamic)
+	return loadInto(f, data, f.keepLimit((*decoder).readDynamic))
 }
 
 // ReadFrom replaces f with the dynamic filter read from r, reading exactly
 // the encoding that WriteTo writes and nothing after it. It returns the
 // number of bytes read. On error f is unchanged.
 func (f *Dynamic) ReadFrom(r io.Reader) (int64, error) {
-	return readInto(f, r, (*decoder).readDynamic)
+	return readInto(f, r, f.keepLimit((*decoder).readDynamic))
+}
+
+// keepLimit returns read with f's MaxBytes as the decoder's limit and the
+// decoded filter's (it is not in the encoding).
+func (f *Dynamic) keepLimit(read func(*decoder) (*Dynamic, error)) func(*decoder) (*Dynamic, error) {
+	return func(d *decoder) (*Dynamic, error) {
+		d.maxBytes = f.maxBytes
+		g, err := read(d)
+		if err == nil {
+			g.maxBytes = f.maxBytes
+		}
+		return g, err
+	}
 }
 
 // readDynamic decodes a dynamic filter, header included.
@@ -105,7 +120,12 @@ func (d *decoder) dynamic(h header) (*Dynamic, error) {
 			if p.k != want.Hashes || p.size != want.SliceBits {
 				return corrupt("stage %d has %d slices of %d bits, but N = %d and P = %v give %d of %d", i, p.k, p.size, geom.N, geom.P, want.Hashes, want.SliceBits)
 			}
-			return checkStageItems(d, i, int(live), p.capacity, geom.N, p.items)
+			if err := checkStageItems(d, i, int(live), p.capacity, geom.N, p.items); err != nil || i > 0 {
+				return err
+			}
+			// All the stages must fit the memory limit before the
+			// first is allocated.
+			return d.declared("dynamic filter", uint64(live)*8*((want.SliceBits+63)/64)*uint64(want.Hashes))
 		})
 		if err != nil {
 			return nil, err
@@ -191,7 +211,7 @@ func (f *RedisBloom) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("RedisBloom")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), f.liveBytes(), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w. It returns
@@ -205,17 +225,32 @@ func (f *RedisBloom) WriteTo(w io.Writer) (int64, error) {
 
 // UnmarshalBinary replaces f with the [RedisBloom] filter encoded in data
 // (see [FormatVersion]). The loaded filter answers every query as the one
-// saved and grows as it would have; Err starts out nil. On error f is
-// unchanged.
+// saved and grows as it would have; Err starts out nil. It keeps f's
+// MaxBytes (0 for a zero RedisBloom: the process limit), which is not in
+// the encoding, and checks the links against it before it allocates them;
+// so does ReadFrom. On error f is unchanged.
 func (f *RedisBloom) UnmarshalBinary(data []byte) error {
-	return loadInto(f, data, (*decoder).readRedisBloom)
+	return loadInto(f, data, f.keepLimit((*decoder).readRedisBloom))
 }
 
 // ReadFrom replaces f with the [RedisBloom] filter read from r, reading
 // exactly the encoding that WriteTo writes and nothing after it. It
 // returns the number of bytes read. On error f is unchanged.
 func (f *RedisBloom) ReadFrom(r io.Reader) (int64, error) {
-	return readInto(f, r, (*decoder).readRedisBloom)
+	return readInto(f, r, f.keepLimit((*decoder).readRedisBloom))
+}
+
+// keepLimit returns read with f's MaxBytes as the decoder's limit and the
+// decoded filter's (it is not in the encoding).
+func (f *RedisBloom) keepLimit(read func(*decoder) (*RedisBloom, error)) func(*decoder) (*RedisBloom, error) {
+	return func(d *decoder) (*RedisBloom, error) {
+		d.maxBytes = f.maxBytes
+		g, err := read(d)
+		if err == nil {
+			g.maxBytes = f.maxBytes
+		}
+		return g, err
+	}
 }
 
 // readRedisBloom decodes a RedisBloom filter, header included.
@@ -266,6 +301,17 @@ func (d *decoder) redisBloom(h header) (*RedisBloom, error) {
 		}
 		if err := checkStageItems(d, i, int(live), p.capacity, g.Capacity, p.items); err != nil {
 			return nil, err
+		}
+		if i == 0 {
+			// All the links must fit the memory limit before the
+			// first is allocated.
+			var total uint64
+			for _, g := range links {
+				total += g.Bits / 8
+			}
+			if err := d.declared("redisbloom filter", total); err != nil {
+				return nil, err
+			}
 		}
 		words := d.words(g.Bits / 64)
 		if d.err != nil {

@@ -80,7 +80,7 @@ func (f *Scalable) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("Scalable")
 	}
-	return marshal(f.encodedSize(), f.encode)
+	return marshal(f.encodedSize(), f.liveBytes(), f.encode)
 }
 
 // WriteTo writes the encoding that MarshalBinary returns to w, streaming
@@ -96,11 +96,17 @@ func (f *Scalable) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary replaces f with the scalable filter encoded in data (see
 // [FormatVersion] for the format and the errors). The loaded filter has the
 // same parameters, hashing and stages, answers every query as the one
-// saved, and grows as it would have; Err starts out nil. On error f is
-// unchanged.
+// saved, and grows as it would have; Err starts out nil. It keeps f's
+// MaxBytes (0 for a zero Scalable: the process limit), which is not in the
+// encoding, and checks the stages against it before it allocates them. On
+// error f is unchanged.
 func (f *Scalable) UnmarshalBinary(data []byte) error {
-	g, err := unmarshal(data, (*decoder).readScalable)
+	g, err := unmarshal(data, func(d *decoder) (*Scalable, error) {
+		d.maxBytes = f.maxBytes
+		return d.readScalable()
+	})
 	if err == nil {
+		g.maxBytes = f.maxBytes
 		*f = *g
 	}
 	return err
@@ -111,8 +117,10 @@ func (f *Scalable) UnmarshalBinary(data []byte) error {
 // number of bytes read. See [FormatVersion]. On error f is unchanged.
 func (f *Scalable) ReadFrom(r io.Reader) (int64, error) {
 	d := newDecoder(r)
+	d.maxBytes = f.maxBytes
 	g, err := d.readScalable()
 	if err == nil {
+		g.maxBytes = f.maxBytes
 		*f = *g
 	}
 	return d.n, err
@@ -159,18 +167,37 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 	if live < 1 || live > analysis.MaxStages {
 		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxStages))
 	}
+	if err := checkScalableReach(geom); err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
 	stream := h.variant == codeScalableStream || h.variant == codeScalableBlockedStream
 	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live), stream: stream}
+	// Every stage must be one NewScalable builds, and all of them must fit
+	// the memory limit before the first is allocated.
+	wants := make([]analysis.Stage, live)
+	var total uint64
+	for i := range wants {
+		want, err := f.stage(i)
+		if err == nil && blocked {
+			err = checkBlockedStage(geom, i, want)
+		}
+		if err != nil {
+			return nil, d.bad(corrupt("scalable filter of %d stages: %s", live, trimPrefix(err)))
+		}
+		wants[i] = want
+		if blocked {
+			total += want.Bits / 8
+		} else {
+			total += 8 * ((want.SliceBits + 63) / 64) * uint64(want.Hashes)
+		}
+	}
 	var sum uint64
-	for i := range int(live) {
+	for i, want := range wants {
 		// Stage i must be the one NewScalable builds from the stored
 		// parameters, and hold what growth leaves in it: every stage
 		// but the newest full, the newest not empty unless it is the
 		// first.
-		want, err := f.stage(i)
-		if err != nil {
-			return nil, d.bad(corrupt("scalable filter of %d stages: %s", live, trimPrefix(err)))
-		}
+		var err error
 		check := func(p bitParams) error {
 			got := p.size // slice bits b, or bits m of a blocked stage
 			size, what := want.SliceBits, "slices of %d bits"
@@ -185,7 +212,13 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 				return corrupt("stage %d has blocks of %d bits, the filter %d", i, p.extra[0], geom.BlockBits)
 			}
 			sum += p.items
-			return checkStageItems(d, i, int(live), p.capacity, want.Capacity, p.items)
+			if err := checkStageItems(d, i, int(live), p.capacity, want.Capacity, p.items); err != nil || i > 0 {
+				return err
+			}
+			// Once the first stage agrees with the parameters, all the
+			// stages they declare must fit the memory limit before any
+			// is allocated.
+			return d.declared("scalable filter", total)
 		}
 		st := scalableStage{capacity: want.Capacity, error: want.Error}
 		if blocked {

@@ -22,10 +22,12 @@ var (
 	ErrIncompatible = errors.New("incompatible filters")
 )
 
-// trimPrefix returns the message of an error of package analysis without
-// its package prefix and sentinel, to be wrapped in one of this package.
+// trimPrefix returns the message of an error of package analysis (or of
+// this package) without its package prefix and the ErrInvalidParams
+// sentinel, to be wrapped in another error of this package.
 func trimPrefix(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "analysis: ")
+	msg := strings.TrimPrefix(err.Error(), "variants: ")
+	msg = strings.TrimPrefix(msg, "analysis: ")
 	return strings.TrimPrefix(msg, ErrInvalidParams.Error()+": ")
 }
 
@@ -46,3 +48,18 @@ func corruptParams(err error) error {
 func incompatible(format string, args ...any) error {
 	return fmt.Errorf("variants: %w: "+format, append([]any{ErrIncompatible}, args...)...)
 }
+
+// Errors of the memory limit and of growth.
+var (
+	// ErrMemoryLimit reports a filter that would hold more memory than its
+	// limit allows: [MemoryLimit], or the MaxBytes of its parameters. A
+	// constructor's or decoder's error wraps it together with
+	// [ErrInvalidParams]; TryAdd's (see [Grower]), MarshalBinary's and
+	// Err's wrap it alone.
+	ErrMemoryLimit = errors.New("memory limit exceeded")
+	// ErrStageLimit reports a growing filter that cannot add another stage
+	// because it has all the stages its rules allow ([analysis.MaxStages],
+	// [analysis.MaxDynamicStages]) or because the next stage would exceed
+	// [MaxBits] or [MaxHashes].
+	ErrStageLimit = errors.New("no further stage can be added")
+)

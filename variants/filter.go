@@ -51,6 +51,34 @@ type Remover interface {
 	RemoveDigest(d Digest) bool
 }
 
+// Grower is implemented by the filters that grow as keys arrive
+// ([Scalable], [Dynamic], [RedisBloom]): the adding calls that can report
+// that the filter cannot grow.
+//
+// A growing filter checks each new stage before it allocates it: against
+// its stage rules and against its memory limit, its cells over all stages
+// (the MaxBytes of its parameters, or the process limit, see
+// [MemoryLimit]). When the next stage cannot be had, TryAdd and
+// TryAddDigest insert nothing and return the error, one wrapping
+// [ErrMemoryLimit] or [ErrStageLimit], and the filter is unchanged: its
+// rate is still what its design promises. Add, AddDigest, TestAndAdd and
+// TestAndAddDigest never lose a key instead: they insert it into the
+// newest stage beyond that stage's capacity, so that the filter keeps
+// giving no false negative but its false-positive rate then exceeds its
+// target, and Err reports the error that stopped the growth (Stats shows
+// the newest stage's Items above its Capacity). Reset clears Err.
+type Grower interface {
+	Filter
+	// TryAdd inserts key, or returns the error that keeps the filter
+	// from growing to hold it and changes nothing.
+	TryAdd(key []byte) error
+	// TryAddDigest is TryAdd for a digest.
+	TryAddDigest(d Digest) error
+	// Err returns the error that stopped an Add from growing the filter,
+	// or nil.
+	Err() error
+}
+
 // Batcher is implemented by filters with batched operations, which take
 // many keys at once so that the memory accesses of different keys overlap
 // instead of waiting one for another. The filter works in groups of 16
@@ -259,6 +287,7 @@ var (
 	_ io.ReaderFrom              = (*SplitBlock)(nil)
 
 	_ Filter                     = (*Scalable)(nil)
+	_ Grower                     = (*Scalable)(nil)
 	_ LineCounter                = (*Scalable)(nil)
 	_ FreshCounter               = (*Scalable)(nil)
 	_ encoding.BinaryMarshaler   = (*Scalable)(nil)
@@ -267,6 +296,7 @@ var (
 	_ io.ReaderFrom              = (*Scalable)(nil)
 
 	_ Filter                     = (*Dynamic)(nil)
+	_ Grower                     = (*Dynamic)(nil)
 	_ LineCounter                = (*Dynamic)(nil)
 	_ FreshCounter               = (*Dynamic)(nil)
 	_ encoding.BinaryMarshaler   = (*Dynamic)(nil)
@@ -275,6 +305,7 @@ var (
 	_ io.ReaderFrom              = (*Dynamic)(nil)
 
 	_ Filter                     = (*RedisBloom)(nil)
+	_ Grower                     = (*RedisBloom)(nil)
 	_ LineCounter                = (*RedisBloom)(nil)
 	_ FreshCounter               = (*RedisBloom)(nil)
 	_ encoding.BinaryMarshaler   = (*RedisBloom)(nil)

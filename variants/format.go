@@ -203,10 +203,16 @@ import (
 // filter's stages against its parameters) before they allocate the cells,
 // and check the cells' size against the bytes the input holds when its
 // length is known: a byte slice, or a reader with a Len method
-// (bytes.Reader, bytes.Buffer, strings.Reader) or a regular file. From a
-// reader of unknown length they grow the cells as the bytes arrive, at most
-// doubling per step, so a header that lies about the size costs memory in
-// proportion to the data actually sent, not to the size declared.
+// (bytes.Reader, bytes.Buffer, strings.Reader) or a regular file. They
+// check the cells against the memory limit (see [MemoryLimit]), a growing
+// filter's stages all together, before the first is allocated, and
+// allocate each table once and read into it, so that decoding allocates
+// little more than the filter's size (measured for 32 MiB filters: 1.002
+// times from bytes). From a reader of unknown length they read the first
+// eighth of a table of more than 1 MiB into small pieces as it arrives,
+// then allocate the table: a header that lies about the size costs at
+// most eight times the data actually sent (and at most the limit), and a
+// real table peaks at 1.125 times its size (measured: 1.127 times).
 //
 // Every error for bytes that do not hold a valid filter (truncated input,
 // trailing bytes after a filter given as a byte slice, a wrong magic,
@@ -217,8 +223,9 @@ import (
 // error of the underlying reader is returned wrapped as it is; input that
 // ends before the first byte gives an error wrapping both ErrCorrupt and
 // io.EOF, so a loop reading filters from one stream can tell the clean end
-// of the stream. A filter larger than this machine's memory gives an error
-// wrapping [ErrInvalidParams], as its constructor would. On any error the
+// of the stream. A filter larger than the memory limit gives an error
+// wrapping [ErrInvalidParams] and [ErrMemoryLimit], as its constructor
+// would. On any error the
 // receiver is left unchanged.
 //
 // ReadFrom reads exactly one encoded filter and nothing after it, so
@@ -362,8 +369,8 @@ func (d *decoder) readOne() (Filter, error) {
 // a [RedisBloom] one to a *RedisBloom and an age-partitioned one (of either
 // layout) to an *[AgePartitioned]. It returns a nil
 // [Filter] exactly when it returns an error, and every error wraps
-// [ErrCorrupt], except that a filter larger than this machine's memory gives
-// one wrapping [ErrInvalidParams].
+// [ErrCorrupt], except that a filter larger than the memory limit (see
+// [MemoryLimit]) gives one wrapping [ErrInvalidParams] and [ErrMemoryLimit].
 func Unmarshal(data []byte) (Filter, error) {
 	return unmarshal(data, (*decoder).readOne)
 }

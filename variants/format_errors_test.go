@@ -36,7 +36,7 @@ func TestDecodeErrors(t *testing.T) {
 	c, _ := NewCounting(CountingParams{Geometry: Geometry{Bits: 100, Hashes: 3}, Width: 4})
 	c.Add([]byte("x"))
 	cgood, _ := c.MarshalBinary()
-	sc, _ := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 1, N0: 2})
+	sc, _ := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 2, N0: 1})
 	for _, k := range goldenKeys {
 		sc.Add([]byte(k))
 	}
@@ -107,10 +107,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"scalable 0 stages", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 0); return b }), "0 stages, want 1 to 256"},
 		{"scalable 257 stages", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 257); return b }), "257 stages"},
 		{"scalable more stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 4); return b }), "but a stage before the newest holds its capacity"},
-		{"scalable fewer stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 2); return b }), "the stages hold 4 items, the filter says 5"},
+		{"scalable fewer stages than data", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[57:], 2); return b }), "the stages hold 3 items, the filter says 5"},
 		{"stage slice bits 0", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 0); return b }), "slice bits b = 0"},
 		{"stage hashes 0", edit(sgood, true, func(b []byte) []byte { le.PutUint32(b[69:], 0); return b }), "hashes k = 0"},
-		{"stage slices too large", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 1<<40); return b }), "give slices of 4 bits"},
+		{"stage slices too large", edit(sgood, true, func(b []byte) []byte { le.PutUint64(b[61:], 1<<40); return b }), "give slices of 2 bits"},
 		{"scalable truncated in a stage", sgood[:100], "truncated"},
 	}
 	for _, tt := range tests {

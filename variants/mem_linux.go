@@ -3,9 +3,23 @@
 package variants
 
 import (
+	"os"
 	"syscall"
 	"unsafe"
 )
+
+// cgroupLimit returns the memory limit of the process's cgroup (v2 or v1),
+// or 0 if none is set or it cannot be read (see cgroupMemoryLimit).
+func cgroupLimit() int64 {
+	self, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return 0
+	}
+	return cgroupMemoryLimit(string(self), func(file string) (string, bool) {
+		b, err := os.ReadFile(file)
+		return string(b), err == nil
+	})
+}
 
 // physicalMemory returns the machine's total memory in bytes, or 0 if
 // unknown.

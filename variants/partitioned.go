@@ -35,12 +35,13 @@ type Partitioned struct {
 // (the classic sizing, the same as a standard filter's) and
 // [ExactPartitionedGeometry] size one for a capacity.
 func NewPartitioned(g Geometry, h Hashing) (*Partitioned, error) {
-	return newPartitioned(g, h.conf())
+	return newPartitioned(g, h.conf(), 0)
 }
 
 // newPartitioned is NewPartitioned for a hashing as filters hold it, which
-// the stages of growing filters share with their filter.
-func newPartitioned(g Geometry, h hashConf) (*Partitioned, error) {
+// the stages of growing filters share with their filter, and the memory
+// limit maxBytes of allocWords.
+func newPartitioned(g Geometry, h hashConf, maxBytes int64) (*Partitioned, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func newPartitioned(g Geometry, h hashConf) (*Partitioned, error) {
 	}
 	b := (g.Bits + k - 1) / k
 	sw := (b + 63) / 64
-	w, err := allocWords(sw * k)
+	w, err := allocWords(sw*k, maxBytes)
 	if err != nil {
 		return nil, err
 	}

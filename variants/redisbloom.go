@@ -31,6 +31,12 @@ type RedisBloomParams struct {
 	// as [RedisBloom] does, so that the filter sets the bits RedisBloom's
 	// sets; other seeds give independent filters for experiments.
 	Seed uint64
+	// MaxBytes, when positive, is the most memory the filter's links may
+	// take together, as for [ScalableParams].MaxBytes: zero means the
+	// process limit at the time of each allocation (see [MemoryLimit]).
+	// It is not stored in the encoding: UnmarshalBinary and ReadFrom keep
+	// the receiver's; [Unmarshal] and [ReadFilter] give 0.
+	MaxBytes int64
 }
 
 // RedisBloom is a bit-exact model of RedisBloom's scalable Bloom filter as
@@ -58,11 +64,17 @@ type RedisBloomParams struct {
 // probing (paper-notes.md §13e).
 //
 // The digest of [Hashing.Digest] is (a, b), so the digest forms work as for the
-// other filters. Where the model differs from RedisBloom: a link that
-// cannot be added (beyond [analysis.MaxStages] links, [MaxBits] or [MaxHashes],
-// or memory) makes RedisBloom's BF.ADD fail with an error, while the model
-// keeps inserting into its newest link beyond capacity, so that it never
-// gives a false negative, and Err reports the error.
+// other filters. A link that cannot be added (beyond [analysis.MaxStages]
+// links, [MaxBits] or [MaxHashes], or the memory limit: MaxBytes, or the
+// process limit of [MemoryLimit], for all links together, checked before
+// the link is allocated) makes RedisBloom's BF.ADD fail with an error, and
+// so it makes [RedisBloom.TryAdd], which leaves the filter unchanged.
+// Where the model differs from RedisBloom: Add and TestAndAdd keep
+// inserting into the newest link beyond capacity, so that they never give
+// a false negative (the link's rate then exceeds its error), and Err
+// reports the error. Parameters whose links stop early (Expansion 1 stops
+// after about 60 links, when a link's hashes or bits reach the maximum)
+// are accepted, since they are RedisBloom's and its data must load.
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
@@ -74,6 +86,8 @@ type RedisBloom struct {
 	live    int
 	items   uint64
 	err     error
+	// maxBytes is RedisBloomParams.MaxBytes (0: the process limit).
+	maxBytes int64
 }
 
 // redisLink is one link: its geometry, its table and its items.
@@ -93,17 +107,21 @@ func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
 	if p.Expansion == 0 {
 		p.Expansion = DefaultRedisExpansion
 	}
+	if p.MaxBytes < 0 {
+		return nil, invalid("redisbloom filter: MaxBytes = %d, want >= 0 (0: the process limit)", p.MaxBytes)
+	}
 	if uint64(p.Expansion) > math.MaxUint32 {
 		return nil, invalid("redisbloom filter: expansion = %d, more than RedisBloom's 32-bit maximum", p.Expansion)
 	}
 	f := &RedisBloom{
-		geom:    analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo},
-		hashing: Hashing{Kind: Murmur64A, Seed: p.Seed}.conf(),
+		geom:     analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo},
+		hashing:  Hashing{Kind: Murmur64A, Seed: p.Seed}.conf(),
+		maxBytes: p.MaxBytes,
 	}
 	if err := f.geom.Validate(); err != nil {
 		return nil, invalid("redisbloom filter: %s", trimPrefix(err))
 	}
-	if err := f.grow(); err != nil {
+	if err := f.grow(true); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -119,8 +137,10 @@ func checkRedisHashing(h Hashing) error {
 }
 
 // grow puts one more link in use, reusing one kept by Reset if there is
-// one.
-func (f *RedisBloom) grow() error {
+// one. It checks the link's geometry and the memory limit before it
+// allocates; params marks the constructor's call, whose errors wrap
+// ErrInvalidParams.
+func (f *RedisBloom) grow(params bool) error {
 	i := f.live
 	if i < len(f.links) {
 		clear(f.links[i].words)
@@ -130,25 +150,76 @@ func (f *RedisBloom) grow() error {
 	}
 	l, err := f.geom.Link(i)
 	if err != nil {
-		return invalid("redisbloom filter cannot add link %d: %s", i, trimPrefix(err))
+		return stageLimit(params, "redisbloom filter cannot add link %d: %s", i, trimPrefix(err))
 	}
-	w, err := allocWords(l.Bits / 64)
+	var held uint64
+	for _, l := range f.links {
+		held += 8 * uint64(len(l.words))
+	}
+	if err := checkGrowth("redisbloom filter link", i, held, l.Bits/8, f.maxBytes, params); err != nil {
+		return err
+	}
+	w, err := allocWords(l.Bits/64, noLimit)
 	if err != nil {
-		return invalid("redisbloom filter cannot add link %d: %s", i, trimPrefix(err))
+		return stageLimit(params, "redisbloom filter cannot add link %d: %s", i, trimPrefix(err))
 	}
 	f.links = append(f.links, redisLink{RedisBloomLink: l, words: w})
 	f.live++
 	return nil
 }
 
-// Params returns the filter's parameters, with the default filled in.
-func (f *RedisBloom) Params() RedisBloomParams {
-	return RedisBloomParams{ErrorRate: f.geom.ErrorRate, Capacity: f.geom.Capacity, Expansion: int(f.geom.Expansion), PowerOfTwo: f.geom.PowerOfTwo, Seed: f.hashing.Seed}
+// liveBytes returns the bytes of the tables of the links in use.
+func (f *RedisBloom) liveBytes() uint64 {
+	var n uint64
+	for _, l := range f.links[:f.live] {
+		n += 8 * uint64(len(l.words))
+	}
+	return n
 }
 
-// Err returns the error that kept the filter from adding a link, or nil.
-// Reset clears it.
+// Params returns the filter's parameters, with the default filled in.
+func (f *RedisBloom) Params() RedisBloomParams {
+	return RedisBloomParams{ErrorRate: f.geom.ErrorRate, Capacity: f.geom.Capacity, Expansion: int(f.geom.Expansion), PowerOfTwo: f.geom.PowerOfTwo, Seed: f.hashing.Seed, MaxBytes: f.maxBytes}
+}
+
+// Err returns the error that kept the filter from adding a link, or nil:
+// one wrapping [ErrMemoryLimit] or [ErrStageLimit]. Once it is set, Add and
+// TestAndAdd insert keys into the newest link beyond its capacity (no key
+// is lost, but the link's rate exceeds its error, and Stats shows its
+// Items above its Capacity); TryAdd still tries to grow. Reset clears it.
 func (f *RedisBloom) Err() error { return f.err }
+
+// TryAdd inserts key unless it tests present, as Add does, but if the key
+// needs a new link and the link cannot be had it inserts nothing and
+// returns the error, as RedisBloom's BF.ADD does: one wrapping
+// [ErrMemoryLimit] (the link would take the filter beyond MaxBytes or the
+// process limit) or [ErrStageLimit] (the link's geometry is beyond the
+// maxima). The filter is then unchanged and Err is not set. A key that
+// tests present returns nil.
+func (f *RedisBloom) TryAdd(key []byte) error { return f.TryAddDigest(f.hashing.Digest(key)) }
+
+// TryAddDigest is TryAdd for the key whose digest is d.
+func (f *RedisBloom) TryAddDigest(d Digest) error {
+	if f.ContainsDigest(d) {
+		return nil
+	}
+	i := f.live - 1
+	if f.links[i].items >= f.links[i].Capacity {
+		if err := f.grow(false); err != nil {
+			return err
+		}
+		i++
+	}
+	f.insert(i, d)
+	return nil
+}
+
+// insert adds d, which tests absent, to link i.
+func (f *RedisBloom) insert(i int, d Digest) {
+	f.links[i].set(d)
+	f.links[i].items++
+	f.items++
+}
 
 // Links returns the number of links in use.
 func (f *RedisBloom) Links() int { return f.live }
@@ -208,15 +279,13 @@ func (f *RedisBloom) TestAndAddDigest(d Digest) bool {
 	}
 	i := f.live - 1
 	if f.links[i].items >= f.links[i].Capacity && f.err == nil {
-		if err := f.grow(); err != nil {
+		if err := f.grow(false); err != nil {
 			f.err = err
 		} else {
 			i++
 		}
 	}
-	f.links[i].set(d)
-	f.links[i].items++
-	f.items++
+	f.insert(i, d)
 	return false
 }
 

@@ -1,7 +1,9 @@
 package variants
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"github.com/zeebo/xxh3"
 
@@ -34,8 +36,10 @@ type ScalableParams struct {
 	// R is the tightening ratio r, 0 < r < 1: stage i has design error
 	// P (1 - r) r^i. Zero means [DefaultTighteningRatio].
 	R float64
-	// S is the growth factor s >= 1: stage i holds n0 s^i items. Zero
-	// means [DefaultGrowth].
+	// S is the growth factor s > 1: stage i holds n0 s^i items. Zero
+	// means [DefaultGrowth]. The [analysis.MaxStages] stages must hold at
+	// least [MinScalableReach] items together, so that the stage cap
+	// never stops the filter: s = 1 is refused.
 	S float64
 	// N0 is the capacity n0 of the first stage. Zero means
 	// [DefaultInitialCapacity].
@@ -50,8 +54,46 @@ type ScalableParams struct {
 	// stages are read together, so that their cache misses overlap; the
 	// stages cost the block penalty in bits. Blocked stages take only the
 	// default derivation. Zero keeps Almeida's partitioned stages.
+	//
+	// Small blocks cannot serve small stage errors: the bits a blocked
+	// stage needs for its error grow much faster than a partitioned
+	// stage's as the error falls (with 64-bit blocks, 3 times at 2e-5
+	// and 9 times at 1.5e-7). A stage is built only while its blocked
+	// geometry needs at most [MaxBlockedStageCost] times the bits of the
+	// partitioned stage of the same capacity and error (or one block,
+	// if that is more): the first stage that would need more ends the
+	// filter's growth, as [analysis.MaxStages] does (see [Scalable.TryAdd],
+	// [ErrStageLimit]), and NewScalable refuses a block size that cannot
+	// serve even the first stage.
 	BlockBits int
+	// MaxBytes, when positive, is the most memory the filter's cells may
+	// take, all stages together: a stage that would take the filter
+	// beyond it is not built (NewScalable and the decoders refuse, TryAdd
+	// reports an error wrapping [ErrMemoryLimit], Add records it in Err).
+	// Zero means the process limit at the time of each allocation (see
+	// [MemoryLimit]). It is not stored in the encoding: UnmarshalBinary
+	// and ReadFrom keep the receiver's (0 for a zero Scalable) and check
+	// the decoded stages against it; [Unmarshal] and [ReadFilter] give 0.
+	MaxBytes int64
 }
+
+// MaxBlockedStageCost is the most bits a blocked stage of a scalable
+// filter may take, as a multiple of the bits of a partitioned stage of the
+// same capacity and design error (or of one block, if that is more); see
+// [ScalableParams].BlockBits. Beyond it a blocked stage costs more memory
+// than the single cache line per query is worth: a partitioned stage, or
+// larger blocks, serve the same error in at most half the bits.
+const MaxBlockedStageCost = 2
+
+// MinScalableReach is the fewest items that the [analysis.MaxStages]
+// stages of a scalable filter must be able to hold together,
+// n0 (s^256 - 1)/(s - 1): 2^48, [MaxBits], since a filter of that many
+// items needs more than MaxBits bits anyway. Below it the stage cap, not
+// the memory, would stop the filter's growth at a size a user may reach;
+// NewScalable and the decoders refuse such parameters. s = 1 (256 n0
+// items) is always refused; with n0 = 1000 the growth factor must be at
+// least about 1.099.
+const MinScalableReach = 1 << 48
 
 // withDefaults returns p with zero fields replaced by the defaults.
 func (p ScalableParams) withDefaults() ScalableParams {
@@ -106,12 +148,17 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // [Partitioned]). They load and answer exactly as before (measured rates:
 // paper-notes.md §4b).
 //
-// If a stage cannot be added (it would exceed [analysis.MaxStages],
-// [MaxBits] or [MaxHashes], or its memory cannot be allocated), the filter
-// keeps working: keys go into the newest stage beyond its capacity, so the
-// false-positive rate rises above P. [Scalable.Err] reports the error, and
-// [Scalable.Stats] shows the newest stage's Items above its Capacity and an
-// EstimatedFPR from the actual fill.
+// Every stage is checked before it is allocated: against the stage rules
+// ([analysis.MaxStages], [MaxBits], [MaxHashes], and [MaxBlockedStageCost]
+// for blocked stages) and against the filter's memory limit, its total
+// over all stages ([ScalableParams].MaxBytes, or the process limit: see
+// [MemoryLimit]). If a stage cannot be added, [Scalable.TryAdd] refuses
+// the key with the error and leaves the filter as it was; Add and
+// TestAndAdd keep working, so that no key is lost: keys go into the newest
+// stage beyond its capacity, and the false-positive rate then rises above
+// P. [Scalable.Err] reports the error, and [Scalable.Stats] shows the
+// newest stage's Items above its Capacity and an EstimatedFPR from the
+// actual fill.
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
@@ -132,6 +179,8 @@ type Scalable struct {
 	stream bool
 	hot    []streamStage
 	wide   bool // some stage in hot has slices of more than wideSlice bits
+	// maxBytes is ScalableParams.MaxBytes (0: the process limit).
+	maxBytes int64
 }
 
 // scalableStage is one stage and its design figures. Exactly one of f
@@ -195,23 +244,93 @@ func newScalable(p ScalableParams, stream bool) (*Scalable, error) {
 			return nil, err
 		}
 	}
+	if p.MaxBytes < 0 {
+		return nil, invalid("scalable filter: MaxBytes = %d, want >= 0 (0: the process limit)", p.MaxBytes)
+	}
 	f := &Scalable{
-		geom:    analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)},
-		hashing: p.Hashing.conf(),
-		stream:  stream,
+		geom:     analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)},
+		hashing:  p.Hashing.conf(),
+		stream:   stream,
+		maxBytes: p.MaxBytes,
 	}
 	if err := f.geom.Validate(); err != nil {
 		return nil, invalid("scalable filter: %v", err)
 	}
-	if err := f.grow(); err != nil {
+	if err := checkScalableReach(f.geom); err != nil {
+		return nil, err
+	}
+	if err := f.grow(true); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
+// checkScalableReach refuses the parameters whose MaxStages stages hold
+// fewer than MinScalableReach items (see MinScalableReach).
+func checkScalableReach(g analysis.Scalable) error {
+	reach := float64(g.N0) * analysis.MaxStages
+	if g.S > 1 {
+		reach = float64(g.N0) * math.Expm1(analysis.MaxStages*math.Log(g.S)) / (g.S - 1)
+	}
+	if reach < MinScalableReach {
+		return invalid("scalable filter: growth factor S = %v with N0 = %d: its %d stages hold %.4g items, fewer than %d (MinScalableReach), so the filter would stop growing; use a larger S (2 is the default)",
+			g.S, g.N0, analysis.MaxStages, reach, uint64(MinScalableReach))
+	}
+	return nil
+}
+
+// checkBlockedStage reports an error wrapping ErrStageLimit if st, stage i
+// of g (blocked stages), needs more than MaxBlockedStageCost times the
+// bits of the partitioned stage of the same capacity and error, or of one
+// block.
+func checkBlockedStage(g analysis.Scalable, i int, st analysis.Stage) error {
+	pg := g
+	pg.BlockBits = 0
+	p, err := pg.Stage(i)
+	if err != nil {
+		return fmt.Errorf("variants: %w: scalable filter cannot add stage %d: %s", ErrStageLimit, i, trimPrefix(err))
+	}
+	base := max(p.Bits, g.BlockBits)
+	if st.Bits/MaxBlockedStageCost > base {
+		return fmt.Errorf("variants: %w: scalable filter cannot add stage %d: blocks of BlockBits = %d bits cannot serve its design error %.3g economically: %d items need %d bits, %.2f times the %d bits of a partitioned stage (at most MaxBlockedStageCost = %d); use larger blocks or partitioned stages (BlockBits = 0)",
+			ErrStageLimit, i, g.BlockBits, st.Error, st.Capacity, st.Bits, float64(st.Bits)/float64(base), base, MaxBlockedStageCost)
+	}
+	return nil
+}
+
+// heldBytes returns the bytes of the cells of every stage the filter holds,
+// those kept by Reset included.
+func (f *Scalable) heldBytes() uint64 {
+	var n uint64
+	for i := range f.stages {
+		n += 8 * uint64(len(f.stages[i].core().words))
+	}
+	return n
+}
+
+// liveBytes returns the bytes of the cells of the stages in use.
+func (f *Scalable) liveBytes() uint64 {
+	var n uint64
+	for i := range f.stages[:f.live] {
+		n += 8 * uint64(len(f.stages[i].core().words))
+	}
+	return n
+}
+
+// stageLimit turns a constructor's error (params set) into one wrapping
+// ErrInvalidParams, and a growth error into one wrapping ErrStageLimit.
+func stageLimit(params bool, format string, args ...any) error {
+	if params {
+		return invalid(format, args...)
+	}
+	return fmt.Errorf("variants: %w: "+format, append([]any{ErrStageLimit}, args...)...)
+}
+
 // grow puts one more stage in use, reusing a stage kept by Reset if there
-// is one.
-func (f *Scalable) grow() error {
+// is one. It checks the new stage against the stage rules and the
+// filter's memory limit before it allocates; params marks the
+// constructor's call, whose errors wrap ErrInvalidParams.
+func (f *Scalable) grow(params bool) error {
 	i := f.live
 	if i < len(f.stages) {
 		f.stages[i].core().reset()
@@ -220,28 +339,43 @@ func (f *Scalable) grow() error {
 	}
 	st, err := f.stage(i)
 	if err != nil {
-		return invalid("scalable filter cannot add stage %d: %v", i, err)
+		return stageLimit(params, "scalable filter cannot add stage %d: %s", i, trimPrefix(err))
+	}
+	var need uint64
+	if f.geom.BlockBits != 0 {
+		if err := checkBlockedStage(f.geom, i, st); err != nil {
+			if params {
+				return invalid("%s", strings.TrimPrefix(err.Error(), "variants: "+ErrStageLimit.Error()+": "))
+			}
+			return err
+		}
+		need = 8 * (st.Bits / 64)
+	} else {
+		need = 8 * ((st.SliceBits + 63) / 64) * uint64(st.Hashes)
+	}
+	if err := checkGrowth("scalable filter stage", i, f.heldBytes(), need, f.maxBytes, params); err != nil {
+		return err
 	}
 	if f.geom.BlockBits != 0 {
 		g := Geometry{Bits: st.Bits, Hashes: st.Hashes, Capacity: st.Capacity}
-		b, err := newBlockedStage(BlockedParams{Geometry: g, BlockBits: int(f.geom.BlockBits), Hashing: f.hashing.public()}, f.hashing)
+		b, err := newBlockedStage(BlockedParams{Geometry: g, BlockBits: int(f.geom.BlockBits), Hashing: f.hashing.public()}, f.hashing, noLimit)
 		if err != nil {
-			return invalid("scalable filter cannot add stage %d: %v", i, err)
+			return stageLimit(params, "scalable filter cannot add stage %d: %s", i, trimPrefix(err))
 		}
 		f.stages = append(f.stages, scalableStage{b: b, capacity: st.Capacity, error: st.Error})
 		f.hot = append(f.hot, newStreamStage(i, nil, b))
 		f.live++
 		return nil
 	}
-	p, err := newPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes, Capacity: st.Capacity}, f.hashing)
+	p, err := newPartitioned(Geometry{Bits: st.SliceBits * uint64(st.Hashes), Hashes: st.Hashes, Capacity: st.Capacity}, f.hashing, noLimit)
 	if err != nil {
-		return invalid("scalable filter cannot add stage %d: %v", i, err)
+		return stageLimit(params, "scalable filter cannot add stage %d: %s", i, trimPrefix(err))
 	}
 	if f.stream {
 		// Stream stages start on a line, so that the lines a query
 		// reads follow from the geometry (see analysis.Scalable.Lines).
 		if p.words, err = aligned(p.words); err != nil {
-			return invalid("scalable filter cannot add stage %d: %v", i, err)
+			return stageLimit(params, "scalable filter cannot add stage %d: %s", i, trimPrefix(err))
 		}
 	}
 	f.stages = append(f.stages, scalableStage{f: p, capacity: st.Capacity, error: st.Error})
@@ -263,14 +397,55 @@ func (f *Scalable) stage(i int) (analysis.Stage, error) {
 
 // Params returns the filter's parameters, with defaults filled in.
 func (f *Scalable) Params() ScalableParams {
-	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing.public(), BlockBits: int(f.geom.BlockBits)}
+	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing.public(), BlockBits: int(f.geom.BlockBits), MaxBytes: f.maxBytes}
 }
 
-// Err returns the error that kept the filter from adding a stage, or nil.
-// Once it is set the filter stops trying to grow: it inserts keys into its
-// newest stage beyond that stage's capacity, and its false-positive rate
-// may exceed P. Reset clears it.
+// Err returns the error that kept the filter from adding a stage, or nil:
+// one wrapping [ErrMemoryLimit] (the stage would exceed MaxBytes or the
+// process limit) or [ErrStageLimit] (the stage rules allow no further
+// stage). Once it is set, Add and TestAndAdd stop trying to grow: they
+// insert keys into the newest stage beyond that stage's capacity, so that
+// no key is lost, and the false-positive rate then exceeds P (Stats shows
+// the newest stage's Items above its Capacity). TryAdd still tries to
+// grow, and refuses the key if it cannot. Reset clears Err.
 func (f *Scalable) Err() error { return f.err }
+
+// TryAdd inserts key unless it tests present, as Add does, but if the key
+// needs a new stage and the stage cannot be had it inserts nothing and
+// returns the error: one wrapping [ErrMemoryLimit] if the stage would take
+// the filter beyond its memory limit (MaxBytes, or the process limit: see
+// [MemoryLimit]), or [ErrStageLimit] if the stage rules allow no further
+// stage. The filter is then unchanged, its rate still at most P; Err is not
+// set. A key that tests present returns nil.
+func (f *Scalable) TryAdd(key []byte) error { return f.TryAddDigest(f.hashing.Digest(key)) }
+
+// TryAddDigest is TryAdd for the key whose digest is d.
+func (f *Scalable) TryAddDigest(d Digest) error {
+	if f.ContainsDigest(d) {
+		return nil
+	}
+	i := f.live - 1
+	if f.stages[i].core().items >= f.stages[i].capacity {
+		if err := f.grow(false); err != nil {
+			return err
+		}
+		i++
+	}
+	f.insert(i, d)
+	return nil
+}
+
+// insert adds d, which tests absent, to stage i.
+func (f *Scalable) insert(i int, d Digest) {
+	if f.stream {
+		f.addStream(i, d)
+	} else if st := &f.stages[i]; st.b != nil {
+		st.b.AddDigest(d.remix(i))
+	} else {
+		st.f.AddDigest(d.remix(i))
+	}
+	f.items++
+}
 
 // Add inserts key unless it tests present.
 func (f *Scalable) Add(key []byte) { f.AddDigest(f.hashing.Digest(key)) }
@@ -337,20 +512,13 @@ func (f *Scalable) TestAndAddDigest(d Digest) bool {
 	}
 	i := f.live - 1
 	if f.stages[i].core().items >= f.stages[i].capacity && f.err == nil {
-		if err := f.grow(); err != nil {
+		if err := f.grow(false); err != nil {
 			f.err = err
 		} else {
 			i++
 		}
 	}
-	if f.stream {
-		f.addStream(i, d)
-	} else if st := &f.stages[i]; st.b != nil {
-		st.b.AddDigest(d.remix(i))
-	} else {
-		st.f.AddDigest(d.remix(i))
-	}
-	f.items++
+	f.insert(i, d)
 	return false
 }
 

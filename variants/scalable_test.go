@@ -265,7 +265,7 @@ func TestScalableStages(t *testing.T) {
 	for _, p := range []ScalableParams{
 		{P: 0.01, N0: 100},
 		{P: 0.001, R: 0.8, S: 4, N0: 50, Hashing: Hashing{Kind: Metro, Seed: 3}},
-		{P: 0.05, R: 0.5, S: 1, N0: 300, Hashing: Hashing{Derivation: Independent}},
+		{P: 0.05, R: 0.5, S: 1.25, N0: 300, Hashing: Hashing{Derivation: Independent}},
 		{P: 0.001, R: 0.85, S: 1.5, N0: 7, Hashing: Hashing{Derivation: Triple, Seed: 9}},
 	} {
 		t.Run(fmt.Sprintf("%+v", p), func(t *testing.T) {
@@ -368,24 +368,42 @@ func TestScalableSkipsPresent(t *testing.T) {
 	}
 }
 
-// TestScalableCannotGrow: a filter whose geometry runs out of stages keeps
-// adding to its newest stage, loses no key, reports the error through Err
-// and shows the overflow in Stats; Reset clears it.
+// TestScalableCannotGrow: a filter whose stage rules allow no further
+// stage (here blocks of 64 bits, which cannot serve the stage errors of
+// r = 0.5 beyond a few stages: MaxBlockedStageCost) refuses keys from
+// TryAdd with ErrStageLimit and stays unchanged; Add keeps adding to its
+// newest stage, loses no key, reports the error through Err and shows the
+// overflow in Stats; Reset clears it.
 func TestScalableCannotGrow(t *testing.T) {
-	f, err := NewScalable(ScalableParams{P: 0.001, S: 1, N0: 1})
+	f, err := NewScalable(ScalableParams{P: 0.01, R: 0.5, S: 2, N0: 2, BlockBits: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := testKeys(71, 1, analysis.MaxStages+100)
+	keys := testKeys(71, 1, 2000)
+	var refused error
+	for _, k := range keys {
+		if refused = f.TryAdd(k); refused != nil {
+			break
+		}
+	}
+	if !errors.Is(refused, ErrStageLimit) || !strings.HasPrefix(refused.Error(), "variants: ") || !strings.Contains(refused.Error(), "BlockBits = 64") {
+		t.Fatalf("TryAdd = %v, want ErrStageLimit naming BlockBits", refused)
+	}
+	if f.Err() != nil {
+		t.Errorf("Err() = %v after a refused TryAdd, want nil", f.Err())
+	}
+	before := f.Stats()
+	last := before.Stages[len(before.Stages)-1]
+	if last.Items != last.Capacity || before.Bits/8 > 1<<20 {
+		t.Errorf("after TryAdd refused: newest stage %d of %d items, %d bytes", last.Items, last.Capacity, before.Bits/8)
+	}
+	t.Logf("stops at %d stages, %d items, %d bytes: %v", len(before.Stages), before.Items, before.Bits/8, refused)
 	for _, k := range keys {
 		f.Add(k)
 	}
 	err = f.Err()
-	if err == nil {
-		t.Fatal("no error after more items than MaxStages stages of one hold")
-	}
-	if !errors.Is(err, ErrInvalidParams) || !strings.HasPrefix(err.Error(), "variants: ") || !strings.Contains(err.Error(), "stage 256") {
-		t.Errorf("Err() = %q", err)
+	if !errors.Is(err, ErrStageLimit) || !strings.Contains(err.Error(), fmt.Sprintf("stage %d", len(before.Stages))) {
+		t.Errorf("Err() = %v", err)
 	}
 	for _, k := range keys {
 		if !f.Contains(k) {
@@ -393,9 +411,9 @@ func TestScalableCannotGrow(t *testing.T) {
 		}
 	}
 	st := f.Stats()
-	last := st.Stages[len(st.Stages)-1]
-	if len(st.Stages) != analysis.MaxStages || last.Items <= last.Capacity {
-		t.Errorf("%d stages, last holds %d of capacity %d; want %d stages and the overflow visible", len(st.Stages), last.Items, last.Capacity, analysis.MaxStages)
+	last = st.Stages[len(st.Stages)-1]
+	if len(st.Stages) != len(before.Stages) || last.Items <= last.Capacity {
+		t.Errorf("%d stages, last holds %d of capacity %d; want %d stages and the overflow visible", len(st.Stages), last.Items, last.Capacity, len(before.Stages))
 	}
 	f.Reset()
 	if f.Err() != nil || f.Stages() != 1 || f.Stats().Items != 0 {

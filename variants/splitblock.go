@@ -103,7 +103,7 @@ func NewSplitBlock(g Geometry, h Hashing) (*SplitBlock, error) {
 	if m > MaxBits || z > maxSplitBlocks {
 		return nil, invalid("bits m = %d needs %d blocks, more than the %d that a split-block filter addresses", m, z, uint64(maxSplitBlocks))
 	}
-	w, err := alignedWords(z * splitBlockBits / 64)
+	w, err := alignedWords(z*splitBlockBits/64, 0)
 	if err != nil {
 		return nil, err
 	}

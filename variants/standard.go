@@ -27,7 +27,7 @@ func NewStandard(g Geometry, h Hashing) (*Standard, error) {
 	if err := h.validate(); err != nil {
 		return nil, err
 	}
-	w, err := allocWords((g.Bits + 63) / 64)
+	w, err := allocWords((g.Bits+63)/64, 0)
 	if err != nil {
 		return nil, err
 	}
