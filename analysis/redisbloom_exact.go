@@ -79,12 +79,13 @@ func (r RedisBloom) ProbeFPR(items uint64) (float64, error) {
 //     10-point line's fraction (lines that long weigh under 0.1% of the
 //     rate in the chains tested).
 //
-// What is neglected: second-order terms in n/M^2 (pairs of such keys)
-// and the first-order term for the O(k^4/M) queries whose probes obey a
-// short relation, both below 10^-3 of the rate in the links of the
-// chains of paper-notes.md §13h; for NOROUND tables whose modulus has odd
-// factors below k, the few matchings along a line that need a relation
-// between the wrap counts modulo those factors. For power-of-two tables
+// What is neglected: second-order terms in n/M^2 (two or more such keys
+// at once); matches of three or more positions off a line, which need the
+// query's step to obey a short relation X b ≡ Y R with X != 0; and for
+// NOROUND tables whose modulus has odd factors below k, the matchings
+// that need a relation between the wrap counts modulo those factors. For
+// NOROUND tables only measurements check the result (paper-notes.md
+// §13h: within 0.5 standard errors at 10^6 keys). For power-of-two tables
 // of up to 2^16 bits the result agrees with the exact [DoubleHashing] to
 // within 3e-3 of the rate from an eighth of a link's capacity, where the
 // rate is up to 90 times that of independent probes, and to 5e-4 near
