@@ -37,11 +37,12 @@ func (r RedisBloom) ProbeFPR(items uint64) (float64, error) {
 // the link's modulus (see variants.RedisBloom). The function returns NaN
 // for more items than the links of Links(maxItems) hold. It reports the
 // errors of Links, and an error wrapping [ErrInvalidParams] for a link
-// with more than [MaxProbeHashes] hashes or whose distinct-count table
-// would cost more than about 4e8 operations (moduli with many small
-// factors and many hashes). The chains of BF.RESERVE at 0.01 and 0.001
-// with capacity 1000 take about 15 ms of CPU for 10^6 items and well
-// under a second for 10^9.
+// with more than [MaxProbeHashes] hashes (or, as a guard, a link whose
+// distinct-count table would cost more than about 4e8 operations, which
+// no link within MaxProbeHashes and [MaxBits] was found to need: 64
+// hashes over a modulus with many small factors take 0.3 s). The chains
+// of BF.RESERVE at 0.01 and 0.001 with capacity 1000 take about 15 ms of
+// CPU for 10^6 items and about 0.1 s for 10^9.
 //
 // The model: (a, b) are uniform and independent between keys; b mod M
 // and the fractional parts a/2^64 and b/2^64 are treated as independent,

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"testing"
@@ -142,4 +143,26 @@ func TestProbeTheoryChain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestProbeTheoryLimits: a link with more than MaxProbeHashes hashes is
+// refused with ErrInvalidParams; at that limit, a modulus with many small
+// factors (many steps that repeat positions) still costs well under the
+// operation budget (0.3 s on an idle core).
+func TestProbeTheoryLimits(t *testing.T) {
+	t.Parallel()
+	// Link 0 at error 2^-71 needs ceil(ln 2 |ln e| / ln(2)^2) = 71 hashes.
+	r := RedisBloom{ErrorRate: math.Ldexp(1, -70), Capacity: 1, Expansion: 2}
+	if _, err := r.ProbeTheory(1); !errors.Is(err, ErrInvalidParams) {
+		t.Errorf("ProbeTheory with more than %d hashes: %v, want ErrInvalidParams", MaxProbeHashes, err)
+	}
+	if testing.Short() {
+		return
+	}
+	start := time.Now()
+	m := uint64(64 * 27 * 25 * 49 * 11 * 13 * 17 * 19 * 23)
+	if _, err := newProbeLink(0, m, MaxProbeHashes, false); err != nil {
+		t.Errorf("modulus %d with %d hashes: %v", m, MaxProbeHashes, err)
+	}
+	t.Logf("modulus %d with %d hashes: %v", m, MaxProbeHashes, time.Since(start))
 }
