@@ -70,16 +70,16 @@ func (r RedisBloom) ProbeFPR(items uint64) (float64, error) {
 //     the laws of the wrap counts, and S3 = M^2 E[Σ_{j>=3} C(c, j) r^j]
 //     sums over the lines of the k x k grid of (key probe, query probe)
 //     pairs that a stored key can match (a key shares three or more
-//     positions with a query only along such a line, for all but O(k^4/M)
-//     of the queries), over the divisors e < k of M (a key whose step
-//     differs from the line's by an element of order e matches every
-//     e-th point). For power-of-two tables a matched line is matched
-//     everywhere; for NOROUND tables the key's and the query's wrap
-//     patterns must agree along it: the expected number of collinear
-//     j-subsets of (t, W'_t - W_t) is computed exactly over pairs of wrap
-//     patterns for lines of up to 10 points, and beyond that taken as a
-//     10-point line's fraction (lines that long weigh under 0.1% of the
-//     rate in the chains tested).
+//     positions with a query only along such a line, unless the query's
+//     step obeys a short relation, below), over the divisors e < k of M
+//     (a key whose step differs from the line's by an element of order e
+//     matches every e-th point). For power-of-two tables a matched line
+//     is matched everywhere; for NOROUND tables the key's and the
+//     query's wrap patterns must agree along it: the expected number of
+//     collinear j-subsets of (t, W'_t - W_t) is computed exactly over
+//     pairs of wrap patterns for lines of up to 10 points, and beyond
+//     that taken as a 10-point line's fraction, an approximation (longer
+//     lines carry 0.1 to 0.2% of a link's rate in the chain at 0.001).
 //
 // What is neglected: second-order terms in n/M^2 (two or more such keys
 // at once); matches of three or more positions off a line, which need the
