@@ -3,7 +3,7 @@ package analysis
 import "math"
 
 // Dynamic describes the construction of a dynamic Bloom filter (Guo, Wu,
-// Chen, Luo and Yuan, "The Dynamic Bloom Filters", IEEE Transactions on
+// Chen, Yuan and Luo, "The Dynamic Bloom Filters", IEEE Transactions on
 // Knowledge and Data Engineering 22(1), 2010): a list of equal filters, one
 // geometry for all, each sized for N items at design rate P. Keys go into
 // the newest filter; when it holds N items the next key opens a new one.

@@ -26,7 +26,7 @@ type DynamicParams struct {
 	MaxBytes int64
 }
 
-// Dynamic is a dynamic Bloom filter (Guo, Wu, Chen, Luo and Yuan, "The
+// Dynamic is a dynamic Bloom filter (Guo, Wu, Chen, Yuan and Luo, "The
 // Dynamic Bloom Filters", IEEE TKDE 22(1), 2010): a list of stages of one
 // geometry, each sized for N items at rate P ([analysis.Dynamic] gives the
 // geometry: k partitioned slices of the classic size). Add puts a key
