@@ -110,6 +110,11 @@ type filterInfo struct {
 	SliceTable []sliceInfo `json:"slice_table,omitempty"`
 }
 
+// ownPositions is the derivation of the variants whose positions follow
+// their own rule (blocked, split-block, the stream stages of scalable and
+// dynamic filters, RedisBloom's double hashing, age-partitioned).
+const ownPositions = "own"
+
 // hashingInfo is a filter's hashing; the key is never printed.
 type hashingInfo struct {
 	Kind       string `json:"kind"`
@@ -186,6 +191,11 @@ func describe(path string) (*filterInfo, error) {
 	in.Bits, in.Cells, in.CellBits, in.Hashes = st.Bits, st.Cells, st.CellBits, st.Hashes
 	in.Saturated = st.Saturated
 	in.Hashing = hashingInfo{Kind: h.Kind.String(), Derivation: h.Derivation.String(), Seed: h.Seed}
+	switch in.FormatCode {
+	case 1, 2, 3, 4: // the codes whose positions come from the Derivation
+	default:
+		in.Hashing.Derivation = ownPositions
+	}
 	if h.Kind == variants.SipHash {
 		in.Hashing.Key = "[redacted]"
 	}
@@ -212,6 +222,7 @@ func describe(path string) (*filterInfo, error) {
 	}
 	// The design rate and the model's rate at the items held.
 	atCapacity := func(fpr func(uint64) (float64, error)) {
+		in.DesignBasis = "the capacity is unknown (built from a geometry)"
 		if st.Capacity > 0 {
 			if r, err := fpr(st.Capacity); err == nil {
 				in.DesignFPR, in.DesignBasis = finite(r), "theory at capacity"
@@ -346,7 +357,11 @@ func printInfo(w io.Writer, in *filterInfo) error {
 	if in.Hashing.Key != "" {
 		key = ", key " + in.Hashing.Key
 	}
-	line("hashing", "%s, %s, seed %d%s", in.Hashing.Kind, in.Hashing.Derivation, in.Hashing.Seed, key)
+	derivation := in.Hashing.Derivation
+	if derivation == ownPositions {
+		derivation = "positions by the variant's own rule"
+	}
+	line("hashing", "%s, %s, seed %d%s", in.Hashing.Kind, derivation, in.Hashing.Seed, key)
 	switch {
 	case in.TighteningRatio > 0:
 		line("parameters", "tightening ratio r = %g, growth s = %g, first stage n0 = %d", in.TighteningRatio, in.Growth, in.FirstCapacity)
@@ -355,7 +370,9 @@ func printInfo(w io.Writer, in *filterInfo) error {
 	case in.Expansion > 0:
 		line("parameters", "first link capacity %d, expansion %d, power-of-two tables %v", in.FirstCapacity, in.Expansion, in.PowerOfTwo)
 	}
-	if in.StageCount > 0 {
+	if in.StageCount > 0 && in.Expansion > 0 {
+		line("stages", "%d (links)", in.StageCount)
+	} else if in.StageCount > 0 {
 		line("stages", "%d", in.StageCount)
 	}
 	if in.Capacity > 0 {
@@ -372,9 +389,11 @@ func printInfo(w io.Writer, in *filterInfo) error {
 	}
 	if in.DesignFPR != nil {
 		line("design rate", "%s (%s)", rate(*in.DesignFPR), in.DesignBasis)
+	} else {
+		line("design rate", "none: %s", in.DesignBasis)
 	}
 	if in.TheoryFPR != nil {
-		line("theory at items", "%s", rate(*in.TheoryFPR))
+		line("theory now", "%s (the model at the items held)", rate(*in.TheoryFPR))
 	}
 	line("rate from fill", "%s (what the filter answers now)", rate(in.EstimatedFPR))
 	if in.BitsPerKey != nil {
