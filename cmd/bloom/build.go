@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -369,7 +370,8 @@ func addKeys(ctx context.Context, f variants.Filter, r io.Reader, name string) (
 const addUsage = `usage: bloom add FILTER [-keys FILE|-]
 
 Adds the keys (one a line, from FILE or standard input) to the saved filter
-and rewrites it atomically, with the mode it had (0600 if keyed).
+and rewrites it atomically, with the permissions it had (never wider than
+0600 if it is keyed).
 
 Flags:
 `
@@ -404,7 +406,17 @@ func runAdd(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err := growthError(f); err != nil {
 		return err
 	}
-	if err := writeFilter(ctx, path, f); err != nil {
+	// Keep the file's permissions, never wider than 0600 for a keyed
+	// filter.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	mode := fi.Mode().Perm()
+	if keyed(f) {
+		mode &= 0o600
+	}
+	if err := writeFilterMode(ctx, path, f, mode); err != nil {
 		return err
 	}
 	return summary(stdout, path, f, "added", n)

@@ -273,13 +273,23 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// writeFilter saves f at path atomically: it streams the encoding into a
-// temporary file in path's directory (f.WriteTo writes the cells in
-// chunks, so no second copy of the filter is made), syncs and closes it,
-// gives it mode 0600 if f is keyed and 0644 otherwise, and renames it to
+// writeFilter saves f at path atomically with mode 0644, or 0600 if f is
+// keyed (see writeFilterMode).
+func writeFilter(ctx context.Context, path string, f variants.Filter) error {
+	mode := os.FileMode(0o644)
+	if keyed(f) {
+		mode = 0o600
+	}
+	return writeFilterMode(ctx, path, f, mode)
+}
+
+// writeFilterMode saves f at path atomically: it streams the encoding into
+// a temporary file in path's directory (f.WriteTo writes the cells in
+// chunks, so no second copy of the filter is made), gives it mode (set
+// before any byte is written), syncs and closes it, and renames it to
 // path. On any error, or if ctx is done first, the temporary file is
 // removed and path is left as it was.
-func writeFilter(ctx context.Context, path string, f variants.Filter) (err error) {
+func writeFilterMode(ctx context.Context, path string, f variants.Filter, mode os.FileMode) (err error) {
 	wt, ok := f.(io.WriterTo)
 	if !ok {
 		return fmt.Errorf("%s: a %s filter cannot be saved", path, f.Stats().Variant)
@@ -297,10 +307,6 @@ func writeFilter(ctx context.Context, path string, f variants.Filter) (err error
 		}
 		dropTemp(name)
 	}()
-	mode := os.FileMode(0o644)
-	if keyed(f) {
-		mode = 0o600
-	}
 	// CreateTemp makes the file 0600; the mode is set before any byte of
 	// a keyed filter is written.
 	if err := tmp.Chmod(mode); err != nil {
