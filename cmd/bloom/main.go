@@ -38,11 +38,12 @@
 // written with mode 0600, others with 0644; info prints the key as
 // [redacted].
 //
-// Exit status: 0 on success; for query with one KEY argument, 0 if the key
-// tests present and 1 if absent, like grep; 2 for a mistake in the command
-// line (a one-line message naming the flag, and a hint to -h); 1 for any
-// other error (a file that cannot be read, a corrupt filter, an
-// interrupt), with a one-line message "bloom: ...".
+// Exit status: 0 on success; 2 for a mistake in the command line (a
+// one-line message naming the flag, and a hint to -h); 1 for any other
+// error (a file that cannot be read, a corrupt filter, an interrupt), with
+// a one-line message "bloom: ...". Query with exactly one KEY argument
+// follows grep: 0 if the key tests present, 1 if absent, 2 for any error,
+// so that a missing filter is never read as an absent key.
 package main
 
 import (
@@ -79,6 +80,7 @@ func main() {
 func exitCode(err error, stderr io.Writer) int {
 	var u *usageError
 	var s statusError
+	var g *grepError
 	switch {
 	case err == nil:
 		return 0
@@ -88,5 +90,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return int(s)
 	}
 	fmt.Fprintln(stderr, "bloom:", plain(err.Error()))
+	if errors.As(err, &g) {
+		return 2
+	}
 	return 1
 }

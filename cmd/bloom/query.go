@@ -20,8 +20,8 @@ of keys, present and absent. "present" means possibly present: a filter has
 false positives, never false negatives.
 
 With exactly one KEY argument the exit status says the answer, like grep's:
-0 if present, 1 if absent (2 for a mistake in the command line, 1 with a
-message for other errors). Put -- before a key that starts with '-'.
+0 if present, 1 if absent, 2 for any error (a mistake in the command line,
+a missing or corrupt filter). Put -- before a key that starts with '-'.
 
   bloom query users.bloom alice
   bloom query users.bloom -count -keys candidates.txt
@@ -31,6 +31,27 @@ Flags:
 `
 
 func runQuery(ctx context.Context, args []string, stdout, _ io.Writer) error {
+	err := query(ctx, args, stdout)
+	var u *usageError
+	var s statusError
+	if err != nil && !errors.As(err, &u) && !errors.As(err, &s) && oneKey(args) {
+		return &grepError{err}
+	}
+	return err
+}
+
+// oneKey reports whether a query's arguments are a filter and one key
+// (flags aside), the form whose exit status says the answer.
+func oneKey(args []string) bool {
+	fs := newFlagSet("query")
+	fs.String("keys", "-", "")
+	fs.Bool("count", false, "")
+	rest, err := parseArgs(fs, args, "", io.Discard)
+	return err == nil && len(rest) == 2
+}
+
+// query is runQuery without the exit status of grep's errors.
+func query(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlagSet("query")
 	keysFlag := fs.String("keys", "-", "file of keys, one a line, or - for standard input")
 	count := fs.Bool("count", false, "print only the counts of keys, present and absent")

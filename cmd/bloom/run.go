@@ -31,6 +31,14 @@ type statusError int
 
 func (e statusError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
+// grepError is an error of query with a single KEY argument, whose status 1
+// means "absent": main prints it and exits with status 2, as grep does, so
+// that a missing or corrupt filter is never taken for an absent key.
+type grepError struct{ err error }
+
+func (e *grepError) Error() string { return e.err.Error() }
+func (e *grepError) Unwrap() error { return e.err }
+
 // plain removes from a message the package prefixes and sentinel words of
 // the errors it wraps ("variants: invalid parameters: "), so that the
 // command's prefix and the flag come first, once.
@@ -54,9 +62,9 @@ to it, query keys against it, print what it is, combine two.
   bloom intersect A B -out C
 
 Run 'bloom <command> -h' for a command's flags. Keys are read from standard
-input when neither -keys nor KEY arguments are given. Exit status: 0, or
-for query with one KEY 0 if present and 1 if absent; 2 for a mistake in the
-command line; 1 for any other error.
+input when neither -keys nor KEY arguments are given. Exit status: 0; 2 for
+a mistake in the command line; 1 for any other error. Query with one KEY
+is grep's: 0 if present, 1 if absent, 2 for any error.
 `
 
 // hint follows every command-line error, in place of the usage text.
