@@ -46,6 +46,8 @@ type buildOptions struct {
 	seed                       uint64
 }
 
+// runBuild is "bloom build": it checks every flag before it reads a key,
+// builds the empty filter, streams the keys into it and saves it.
 func runBuild(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	var o buildOptions
 	fs := newFlagSet("build")
@@ -88,7 +90,7 @@ func runBuild(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	defer closeKeys()
 	n, err := addKeys(ctx, f, r, name)
 	if err != nil {
-		return err
+		return noFile(ctx, err)
 	}
 	if err := growthError(f); err != nil {
 		return err
@@ -376,6 +378,9 @@ and rewrites it atomically, with the permissions it had (never wider than
 Flags:
 `
 
+// runAdd is "bloom add": it loads the filter, streams the keys into it
+// and saves it in place, atomically. A growing filter that could not add a
+// stage is an error, and the file is left as it was.
 func runAdd(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("add")
 	keys := fs.String("keys", "-", "file of keys, one a line, or - for standard input")
@@ -401,7 +406,7 @@ func runAdd(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	n, err := addKeys(ctx, f, r, name)
 	if err != nil {
-		return err
+		return noFile(ctx, err)
 	}
 	if err := growthError(f); err != nil {
 		return err
@@ -437,5 +442,14 @@ func summary(w io.Writer, path string, f variants.Filter, verb string, keys uint
 	st := f.Stats()
 	_, err := fmt.Fprintf(w, "%s: %s filter, %s keys %s, %d items, %d bits (%s), fill %.4g, estimated rate %.4g\n",
 		path, st.Variant, strconv.FormatUint(keys, 10), verb, st.Items, st.Bits, units.FormatBytes(st.Bits), st.FillRatio, st.EstimatedFPR)
+	return err
+}
+
+// noFile adds to an error of reading keys that no file was written, when
+// the read was interrupted.
+func noFile(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w; no file written", err)
+	}
 	return err
 }

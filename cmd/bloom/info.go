@@ -150,6 +150,7 @@ type stageInfo struct {
 	EstimatedItems *float64 `json:"estimated_items"`
 }
 
+// runInfo is "bloom info": describe, printed as text or JSON.
 func runInfo(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("info")
 	asJSON := fs.Bool("json", false, "print JSON")

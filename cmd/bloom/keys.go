@@ -54,7 +54,7 @@ func eachBatch(ctx context.Context, r io.Reader, name string, fn func(keys [][]b
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted while reading keys from %s; nothing written", name)
+			return fmt.Errorf("interrupted while reading keys from %s", name)
 		}
 		if err := fn(keys); err != nil {
 			return err
@@ -64,7 +64,7 @@ func eachBatch(ctx context.Context, r io.Reader, name string, fn func(keys [][]b
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
-		return 0, fmt.Errorf("interrupted before reading keys from %s; nothing written", name)
+		return 0, fmt.Errorf("interrupted before reading keys from %s", name)
 	}
 	for {
 		line, err := br.ReadSlice('\n')
@@ -76,7 +76,7 @@ func eachBatch(ctx context.Context, r io.Reader, name string, fn func(keys [][]b
 		}
 		if err != nil && err != io.EOF {
 			if ctx.Err() != nil {
-				return total, fmt.Errorf("interrupted while reading keys from %s; nothing written", name)
+				return total, fmt.Errorf("interrupted while reading keys from %s", name)
 			}
 			return total, fmt.Errorf("-keys: %s: %w", name, err)
 		}

@@ -35,8 +35,10 @@
 // directory, renamed into place once complete, so that an error or an
 // interrupt (Ctrl-C) leaves the old file or none, never part of one. A
 // filter with a keyed hash (-hash siphash) holds its secret key and is
-// written with mode 0600, others with 0644; info prints the key as
-// [redacted].
+// written with mode 0600, others with 0644 (add keeps a file's
+// permissions, never wider than 0600 for a keyed filter); info prints the
+// key as [redacted]. A filter file must be a regular file; the library
+// checks its header against its length before it allocates the cells.
 //
 // Exit status: 0 on success; 2 for a mistake in the command line (a
 // one-line message naming the flag, and a hint to -h); 1 for any other

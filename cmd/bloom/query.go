@@ -30,6 +30,8 @@ a missing or corrupt filter). Put -- before a key that starts with '-'.
 Flags:
 `
 
+// runQuery is "bloom query". With one KEY argument its errors, other than
+// the answer "absent", are *grepError (status 2).
 func runQuery(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	err := query(ctx, args, stdout)
 	var u *usageError

@@ -26,6 +26,8 @@ only union; the growing and age-partitioned filters have neither.
 Flags:
 `
 
+// runSetOp is "bloom union" and "bloom intersect" (op): it loads both
+// filters, combines the second into the first and saves the result.
 func runSetOp(ctx context.Context, op string, args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet(op)
 	out := fs.String("out", "", "the filter file to write (required)")
