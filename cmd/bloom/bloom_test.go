@@ -338,7 +338,7 @@ func TestCorruptFilter(t *testing.T) {
 	}
 	// Not a regular file.
 	for _, args := range [][]string{{"info", dir}, {"query", dir, "k", "l"}, {"build", "-variant", "standard", "-n", "9", "-p", "1%", "-keys", dir, "-out", filepath.Join(dir, "x.bloom")}} {
-		if _, stderr, code := bloom(t, args...); code != 1 || !strings.Contains(stderr, "is not a regular file") {
+		if _, stderr, code := bloom(t, args...); code != 1 || !strings.Contains(stderr, "is a directory, not a regular file") {
 			t.Errorf("%q: status %d, %q", args, code, stderr)
 		}
 	}

@@ -25,12 +25,13 @@ var stdin io.Reader = os.Stdin
 
 // openKeys opens the key source of -keys: "-" is standard input, anything
 // else the path of a regular file (a directory, a device or a named pipe
-// is refused before anything is read). The name is for messages.
+// is refused before anything is read; standard input may be a pipe or a
+// terminal, and is streamed like a file). The name is for messages.
 func openKeys(path string) (r io.Reader, name string, closer func(), err error) {
 	if path == "-" {
 		return stdin, "standard input", func() {}, nil
 	}
-	f, err := openRegular(path, "-keys:")
+	f, err := openRegular(path, "-keys: ")
 	if err != nil {
 		return nil, "", nil, err
 	}

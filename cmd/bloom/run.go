@@ -190,7 +190,7 @@ func visited(fs *flag.FlagSet) map[string]bool {
 // before it allocates the cells, so a corrupt or hostile file costs no
 // more memory than its size.
 func loadFilter(path string) (variants.Filter, error) {
-	f, err := openRegular(path, "filter")
+	f, err := openRegular(path, "")
 	if err != nil {
 		return nil, err
 	}
@@ -215,19 +215,29 @@ func loadFilter(path string) (variants.Filter, error) {
 
 // openRegular opens path for reading and refuses anything but a regular
 // file (a directory, a device, a named pipe), checked on the opened file.
-func openRegular(path, what string) (*os.File, error) {
+// Its errors begin with prefix ("-keys: ", or "" for a filter file).
+func openRegular(path, prefix string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, fmt.Errorf("%s%w", prefix, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, fmt.Errorf("%s%w", prefix, err)
 	}
-	if !fi.Mode().IsRegular() {
+	if mode := fi.Mode(); !mode.IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s %s is not a regular file", what, path)
+		what := "not a regular file"
+		switch {
+		case mode.IsDir():
+			what = "a directory, not a regular file"
+		case mode&os.ModeNamedPipe != 0:
+			what = "a named pipe, not a regular file"
+		case mode&os.ModeDevice != 0:
+			what = "a device, not a regular file"
+		}
+		return nil, fmt.Errorf("%s%s is %s", prefix, path, what)
 	}
 	return f, nil
 }
