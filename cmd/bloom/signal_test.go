@@ -71,3 +71,31 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("the interrupted build left %q", names)
 	}
 }
+
+// TestNotRegular checks that a named pipe or a device given as a filter or
+// a key file is refused at once, without blocking on the pipe or reading
+// the device.
+func TestNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	saved := filepath.Join(dir, "f.bloom")
+	withStdin(t, "a\nb\n")
+	if _, stderr, code := bloom(t, "build", "-variant", "standard", "-n", "9", "-p", "1%", "-out", saved); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", fifo}, fifo + " is a named pipe, not a regular file"},
+		{[]string{"query", saved, "-keys", fifo}, "-keys: " + fifo + " is a named pipe, not a regular file"},
+		{[]string{"add", saved, "-keys", "/dev/null"}, "-keys: /dev/null is a device, not a regular file"},
+	} {
+		if _, stderr, code := bloom(t, c.args...); code != 1 || stderr != "bloom: "+c.want+"\n" {
+			t.Errorf("%q: status %d, %q; want 1 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
