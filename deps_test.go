@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"experiments/catalog": {module + "/experiments", module + "/variants", module + "/analysis", module + "/stats", module + "/plots", module + "/internal/units", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
 	"plots":               {module + "/experiments", module + "/analysis", module + "/stats", "gonum.org/v1/plot/", "gonum.org/v1/plot"},
 	"cmd/experiment":      {module + "/", "gonum.org/v1/"},
+	"cmd/bloom":           {module + "/"},
 	"cmd/bloomcalc":       {module + "/", "gonum.org/v1/"},
 }
 

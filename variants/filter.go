@@ -127,11 +127,11 @@ type LineCounter interface {
 // for studying how keys overlap. With the [SipHash] hash kind and a secret
 // key, nobody without the key can compute the digest it needs.
 type FreshCounter interface {
-	// FreshCells returns the number of the k cell probes of AddDigest(d)
-	// that find a zero cell (bit or counter); two probes that coincide
-	// on a zero cell count twice. For a scalable filter it counts in
-	// the stage that would take the add: the newest, or a new empty one
-	// (k fresh cells) if the newest is full.
+	// FreshCells returns the number of distinct zero cells (bits or
+	// counters) that AddDigest(d) would set: two probes that coincide on
+	// a zero cell count once, so it is what the add gains. For a scalable
+	// filter it counts in the stage that would take the add: the newest,
+	// or a new empty one (k fresh cells) if the newest is full.
 	FreshCells(d Digest) int
 }
 
