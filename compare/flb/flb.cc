@@ -43,10 +43,16 @@
 //                         multiply-shift, no load depending on another
 //
 // Usage: flb [-n 10000,1000000] [-ops a,b,...] [-count N]
+//        flb -serve
 // Output: one line per n and operation,
-//   flb <n> <op> <ns per key> <result>
-// where result is the fraction that matched for queries, and a checksum
-// otherwise.
+//   flb <n> <op> <cpu ns per key> <wall ns per key> <result>
+// where cpu is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), wall the
+// monotonic clock, and result the fraction that matched for queries and a
+// checksum otherwise. With -serve it reads requests "<n> <op> <count>",
+// one a line, from its standard input and answers each with such a line,
+// keeping the filter of each n between requests: compare/cmd/flb
+// interleaves these requests with its own measurements of the same
+// operation.
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,10 +303,88 @@ const Op kOps[] = {
     {"random-lines", op_random_lines, false, false},
 };
 
-double now() {
+double now(clockid_t clk) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clk, &ts);
   return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+// newCtx builds the filter of n keys, with the n inserted keys in place.
+Ctx* newCtx(size_t n) {
+  Ctx* c = new Ctx;
+  c->n = n;
+  uint64_t lines = (n * kBitsPerKey + 511) / 512;
+  c->lenBytes = uint32_t(lines * 64);
+  c->data = static_cast<char*>(aligned_alloc(64, c->lenBytes));
+  memset(c->data, 0, c->lenBytes);
+  c->present = makeKeys(1, n);
+  c->absent = makeKeys(2, n);
+  c->hp.resize(n);
+  c->ha.resize(n);
+  for (size_t i = 0; i < n; i++) {
+    c->hp[i] = keyHash(c->present.at(i));
+    c->ha[i] = keyHash(c->absent.at(i));
+  }
+  c->lines.resize(lines * 8);
+  for (size_t i = 0; i < c->lines.size(); i++) c->lines[i] = i;
+  for (uint64_t h : c->hp) {
+    FastLocalBloomImpl::AddHash(Lower32of64(h), Upper32of64(h), c->lenBytes,
+                                kProbes, c->data);
+  }
+  return c;
+}
+
+const Op* findOp(const std::string& name) {
+  for (const Op& o : kOps) {
+    if (name == o.name) return &o;
+  }
+  return nullptr;
+}
+
+// measure runs o count times (rounded up to whole groups for batches) and
+// prints its line.
+void measure(Ctx& c, const Op* o, uint64_t count) {
+  if (o->batch) count = (count + kBatch - 1) / kBatch * kBatch;
+  double c0 = now(CLOCK_THREAD_CPUTIME_ID), w0 = now(CLOCK_MONOTONIC);
+  uint64_t r = o->fn(c, count);
+  double w1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_THREAD_CPUTIME_ID);
+  if (o->query) {
+    printf("flb %zu %s %.3f %.3f %.6f\n", c.n, o->name, (c1 - c0) / count,
+           (w1 - w0) / count, double(r) / count);
+  } else {
+    printf("flb %zu %s %.3f %.3f %llu\n", c.n, o->name, (c1 - c0) / count,
+           (w1 - w0) / count, (unsigned long long)r);
+  }
+  fflush(stdout);
+}
+
+// serve answers requests "<n> <op> <count>" from standard input.
+int serve() {
+  std::vector<Ctx*> ctxs;
+  char line[256], name[128];
+  while (fgets(line, sizeof line, stdin)) {
+    unsigned long long n, count;
+    if (sscanf(line, "%llu %127s %llu", &n, name, &count) != 3 ||
+        n < uint64_t(kBatch) || count < 1) {
+      fprintf(stderr, "flb: bad request %s", line);
+      return 2;
+    }
+    const Op* o = findOp(name);
+    if (!o) {
+      fprintf(stderr, "flb: unknown operation %s\n", name);
+      return 2;
+    }
+    Ctx* c = nullptr;
+    for (Ctx* x : ctxs) {
+      if (x->n == n) c = x;
+    }
+    if (!c) {
+      c = newCtx(n);
+      ctxs.push_back(c);
+    }
+    measure(*c, o, count);
+  }
+  return 0;
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -316,7 +400,9 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 int usage() {
-  fprintf(stderr, "usage: flb [-n 10000,1000000] [-ops a,b,...] [-count N]\n");
+  fprintf(stderr,
+          "usage: flb [-n 10000,1000000] [-ops a,b,...] [-count N]\n"
+          "       flb -serve\n");
   return 2;
 }
 
@@ -325,6 +411,7 @@ int usage() {
 int main(int argc, char** argv) {
   std::string ns = "10000,1000000", ops;
   uint64_t count = uint64_t(1) << 24;
+  if (argc == 2 && std::string(argv[1]) == "-serve") return serve();
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (i + 1 >= argc) return usage();
@@ -343,59 +430,24 @@ int main(int argc, char** argv) {
     for (const Op& o : kOps) run.push_back(&o);
   } else {
     for (const std::string& name : split(ops)) {
-      const Op* found = nullptr;
-      for (const Op& o : kOps) {
-        if (name == o.name) found = &o;
-      }
-      if (!found) {
+      const Op* o = findOp(name);
+      if (!o) {
         fprintf(stderr, "flb: unknown operation %s\n", name.c_str());
         return 2;
       }
-      run.push_back(found);
+      run.push_back(o);
     }
   }
   for (const std::string& nstr : split(ns)) {
-    Ctx c;
-    c.n = strtoull(nstr.c_str(), nullptr, 10);
-    if (c.n < uint64_t(kBatch)) {
+    size_t n = strtoull(nstr.c_str(), nullptr, 10);
+    if (n < size_t(kBatch)) {
       fprintf(stderr, "flb: n = %s, want at least %d\n", nstr.c_str(), kBatch);
       return 2;
     }
-    uint64_t lines = (c.n * kBitsPerKey + 511) / 512;
-    c.lenBytes = uint32_t(lines * 64);
-    c.data = static_cast<char*>(aligned_alloc(64, c.lenBytes));
-    memset(c.data, 0, c.lenBytes);
-    c.present = makeKeys(1, c.n);
-    c.absent = makeKeys(2, c.n);
-    c.hp.resize(c.n);
-    c.ha.resize(c.n);
-    for (size_t i = 0; i < c.n; i++) {
-      c.hp[i] = keyHash(c.present.at(i));
-      c.ha[i] = keyHash(c.absent.at(i));
-    }
-    c.lines.resize(lines * 8);
-    for (size_t i = 0; i < c.lines.size(); i++) c.lines[i] = i;
-    // Queries need the inserted keys in place, whatever operations run.
-    for (uint64_t h : c.hp) {
-      FastLocalBloomImpl::AddHash(Lower32of64(h), Upper32of64(h), c.lenBytes,
-                                  kProbes, c.data);
-    }
-    for (const Op* o : run) {
-      uint64_t cnt = count;
-      if (o->batch) cnt = (cnt + kBatch - 1) / kBatch * kBatch;
-      double t0 = now();
-      uint64_t r = o->fn(c, cnt);
-      double t1 = now();
-      if (o->query) {
-        printf("flb %zu %s %.3f %.6f\n", c.n, o->name, (t1 - t0) / cnt,
-               double(r) / cnt);
-      } else {
-        printf("flb %zu %s %.3f %llu\n", c.n, o->name, (t1 - t0) / cnt,
-               (unsigned long long)r);
-      }
-      fflush(stdout);
-    }
-    free(c.data);
+    Ctx* c = newCtx(n);
+    for (const Op* o : run) measure(*c, o, count);
+    free(c->data);
+    delete c;
   }
   return 0;
 }

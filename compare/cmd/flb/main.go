@@ -84,8 +84,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var ns string
 	fs.StringVar(&c.flb, "flb", "", "path of the program compare/flb/build.sh builds (empty: time the Go side only)")
 	fs.StringVar(&ns, "n", "1e4,1e6", "key counts, comma-separated")
-	fs.IntVar(&c.count, "count", 1<<24, "operations per measurement")
-	fs.IntVar(&c.rounds, "rounds", 3, "rounds; FLB and Go alternate, and each time is the median over the rounds")
+	fs.IntVar(&c.count, "count", 1<<22, "operations per measurement")
+	fs.IntVar(&c.rounds, "rounds", 5, "rounds; FLB and Go alternate, and each time is the median over the rounds")
 	fs.StringVar(&c.only, "only", "", "run only this Go operation (lib/op, e.g. blocked/absent-hash) once and print its time (for callgrind)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -110,9 +110,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return measure(c, stdout)
 }
 
-// times holds the times of every round, by side ("flb" or a Go library),
-// n and operation.
-type times map[key][]float64
+// A sample is one measurement: ns per key of the thread's CPU time and
+// of the wall clock.
+type sample struct{ cpu, wall float64 }
+
+// times holds the samples of every round, by side ("flb" or a Go
+// library), n and operation.
+type times map[key][]sample
 
 type key struct {
 	lib string
@@ -120,69 +124,152 @@ type key struct {
 	op  string
 }
 
+// flbProc is the C++ program running with -serve.
+type flbProc struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Scanner
+	errb bytes.Buffer
+}
+
+func startFLB(path string) (*flbProc, error) {
+	p := &flbProc{cmd: exec.Command(path, "-serve")}
+	p.cmd.Stderr = &p.errb
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p.out = bufio.NewScanner(out)
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// measure asks the program for one measurement and adds it to t.
+func (p *flbProc) measure(n int, op string, count int, t times, results map[key]float64) error {
+	if _, err := fmt.Fprintf(p.in, "%d %s %d\n", n, op, count); err != nil {
+		return fmt.Errorf("FLB program: %v: %s", err, p.errb.String())
+	}
+	if !p.out.Scan() {
+		return fmt.Errorf("FLB program ended: %v %s", p.out.Err(), p.errb.String())
+	}
+	return parseFLB(strings.NewReader(p.out.Text()), t, results)
+}
+
+func (p *flbProc) close() error {
+	p.in.Close()
+	return p.cmd.Wait()
+}
+
+// parseFLB reads the lines "flb n op cpu-ns wall-ns result" of the C++
+// program.
+func parseFLB(r io.Reader, t times, results map[key]float64) error {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 6 || f[0] != "flb" {
+			return fmt.Errorf("unexpected line from the FLB program: %q", sc.Text())
+		}
+		n, err1 := strconv.Atoi(f[1])
+		cpu, err2 := strconv.ParseFloat(f[3], 64)
+		wall, err3 := strconv.ParseFloat(f[4], 64)
+		res, err4 := strconv.ParseFloat(f[5], 64)
+		if err := errors.Join(err1, err2, err3, err4); err != nil {
+			return fmt.Errorf("unexpected line from the FLB program: %q: %v", sc.Text(), err)
+		}
+		k := key{"flb", n, f[2]}
+		t[k] = append(t[k], sample{cpu, wall})
+		results[k] = res
+	}
+	return sc.Err()
+}
+
+// flbOps are the operations of flb.cc.
+var flbOps = []string{
+	"add-hash", "add-batch32-hash", "present-hash", "absent-hash", "absent-key",
+	"absent-batch32-hash", "absent-batch32-key", "hash-xxph3", "hash-xxh3-64", "random-lines",
+}
+
+// measure runs the rounds: in each, for each n and operation, FLB's
+// measurement and then the Go libraries' of the same operation (in the
+// opposite order in odd rounds), so that the two sides of a ratio are
+// measured within a fraction of a second of each other.
 func measure(c config, stdout io.Writer) error {
 	load0 := loadavg()
 	start := time.Now()
+	var p *flbProc
+	if c.flb != "" {
+		var err error
+		if p, err = startFLB(c.flb); err != nil {
+			return err
+		}
+	}
+	// The operations in order, each with the Go operations of its name.
+	var names []string
+	goOps := map[string][]op{}
+	for _, o := range ops {
+		if _, ok := goOps[o.name]; !ok {
+			names = append(names, o.name)
+		}
+		goOps[o.name] = append(goOps[o.name], o)
+	}
+	for _, name := range flbOps {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	runtime.LockOSThread() // for the thread's CPU time
+	defer runtime.UnlockOSThread()
 	t := times{}
 	results := map[key]float64{}
+	setups := map[int]*setup{}
+	for _, n := range c.ns {
+		setups[n] = newSetup(n)
+	}
 	for r := range c.rounds {
-		// Alternate which side goes first, so that neither always runs
-		// on a machine warmed (or loaded) by the other.
-		sides := []func() error{
-			func() error { return runFLB(c, t, results) },
-			func() error { runGo(c, t, results); return nil },
-		}
-		if r%2 == 1 {
-			sides[0], sides[1] = sides[1], sides[0]
-		}
-		for _, side := range sides {
-			if err := side(); err != nil {
-				return err
+		for _, n := range c.ns {
+			for _, name := range names {
+				steps := []func() error{}
+				if p != nil && slices.Contains(flbOps, name) {
+					steps = append(steps, func() error { return p.measure(n, name, c.count, t, results) })
+				}
+				for _, o := range goOps[name] {
+					steps = append(steps, func() error {
+						smp, res := timeOp(setups[n], o, c.count)
+						k := key{o.lib, n, o.name}
+						t[k] = append(t[k], smp)
+						if o.query {
+							results[k] = float64(res) / float64(c.count)
+						} else {
+							results[k] = float64(res)
+						}
+						return nil
+					})
+				}
+				if r%2 == 1 {
+					slices.Reverse(steps)
+				}
+				for _, step := range steps {
+					if err := step(); err != nil {
+						return err
+					}
+				}
 			}
+		}
+	}
+	if p != nil {
+		if err := p.close(); err != nil {
+			return fmt.Errorf("FLB program: %v: %s", err, p.errb.String())
 		}
 	}
 	load1 := loadavg()
 	report(stdout, c, t, results, load0, load1, time.Since(start))
 	return nil
-}
-
-// runFLB runs the C++ program once and adds its times to t.
-func runFLB(c config, t times, results map[key]float64) error {
-	if c.flb == "" {
-		return nil
-	}
-	ns := make([]string, len(c.ns))
-	for i, n := range c.ns {
-		ns[i] = strconv.Itoa(n)
-	}
-	cmd := exec.Command(c.flb, "-n", strings.Join(ns, ","), "-count", strconv.Itoa(c.count))
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: %v: %s", c.flb, err, errb.String())
-	}
-	return parseFLB(&out, t, results)
-}
-
-// parseFLB reads the lines "flb n op ns result" of the C++ program.
-func parseFLB(r io.Reader, t times, results map[key]float64) error {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 5 || f[0] != "flb" {
-			return fmt.Errorf("unexpected line from the FLB program: %q", sc.Text())
-		}
-		n, err1 := strconv.Atoi(f[1])
-		ns, err2 := strconv.ParseFloat(f[3], 64)
-		res, err3 := strconv.ParseFloat(f[4], 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return fmt.Errorf("unexpected line from the FLB program: %q: %v", sc.Text(), err)
-		}
-		k := key{"flb", n, f[2]}
-		t[k] = append(t[k], ns)
-		results[k] = res
-	}
-	return sc.Err()
 }
 
 // setup is what the operations of one n work on.
@@ -278,32 +365,24 @@ var ops = []op{
 	{"go", "hash-xxh3-64", false, opHashXXH3},
 	{"go", "hash-xxh3-128", false, opHashXXH3128},
 	{"go", "random-lines", false, opRandomLines},
+	{"go", "loop", false, opLoop},
 	{"go", "call-go", false, opCallGo},
 	{"go", "call-asm", false, opCallAsm},
 }
 
-// runGo times every Go operation once at every n and adds the times to t.
-func runGo(c config, t times, results map[key]float64) {
-	for _, n := range c.ns {
-		s := newSetup(n)
-		for _, o := range ops {
-			ns, r := timeOp(s, o, c.count)
-			k := key{o.lib, n, o.name}
-			t[k] = append(t[k], ns)
-			if o.query {
-				results[k] = float64(r) / float64(c.count)
-			} else {
-				results[k] = float64(r)
-			}
-		}
-	}
-}
-
-func timeOp(s *setup, o op, count int) (float64, uint64) {
+// timeOp runs o count times on s and returns its sample and result; the
+// caller holds its OS thread.
+func timeOp(s *setup, o op, count int) (sample, uint64) {
 	runtime.GC()
-	t0 := time.Now()
+	c0, t0 := threadCPU(), time.Now()
 	r := o.fn(s, count)
-	return float64(time.Since(t0).Nanoseconds()) / float64(count), r
+	wall, c1 := time.Since(t0), threadCPU()
+	smp := sample{wall: float64(wall.Nanoseconds()) / float64(count)}
+	smp.cpu = smp.wall
+	if c0 >= 0 && c1 >= 0 {
+		smp.cpu = float64(c1-c0) / float64(count)
+	}
+	return smp, r
 }
 
 // runOnly runs one Go operation once, for callgrind.
@@ -312,9 +391,11 @@ func runOnly(c config, stdout io.Writer) error {
 	if i < 0 {
 		return fmt.Errorf("-only %q: no such operation", c.only)
 	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	for _, n := range c.ns {
-		ns, r := timeOp(newSetup(n), ops[i], c.count)
-		fmt.Fprintf(stdout, "%s n=%d: %.3f ns/op, result %d\n", c.only, n, ns, r)
+		smp, r := timeOp(newSetup(n), ops[i], c.count)
+		fmt.Fprintf(stdout, "%s n=%d: %.3f ns/op of CPU time, %.3f of wall time, result %d\n", c.only, n, smp.cpu, smp.wall, r)
 	}
 	return nil
 }
@@ -573,6 +654,19 @@ func opRandomLines(s *setup, count int) uint64 {
 //go:noinline
 func nopGo(p unsafe.Pointer, z, h uint64) bool { return p == nil && z == h+1 }
 
+// opLoop is opCallGo's loop with nopGo's work inline and no call: what
+// the call costs is opCallGo's time (or instructions) less this one's.
+//
+//go:noinline
+func opLoop(s *setup, count int) uint64 {
+	hits, j := uint64(0), 0
+	for range count {
+		hits += b2u(s.nopPtr == nil && uint64(j) == s.ha[j]+1)
+		j = next(j, s.n)
+	}
+	return hits
+}
+
 // opCallGo calls nopGo on the hashes: the cost of a Go call with the
 // register ABI.
 //
@@ -638,20 +732,23 @@ var rows = []row{
 }
 
 func report(w io.Writer, c config, t times, results map[key]float64, load0, load1 string, took time.Duration) {
+	nl := make([]string, len(c.ns))
+	for i, n := range c.ns {
+		nl[i] = sciN(n)
+	}
+	fmt.Fprintf(w, "bloomlab beside RocksDB's FastLocalBloom (FLB): n = %s keys of 16 bytes, %d bits per key, k = %d (split-block: 8), batches of %d.\n", strings.Join(nl, ", "), bitsPerKey, probes, batch)
+	fmt.Fprintf(w, "Medians of %d rounds, FLB's and the Go measurements of each operation back to back, in alternating order; %d operations per measurement; %s, %d CPUs; load average %s at the start, %s at the end; %.0f s.\n",
+		c.rounds, c.count, runtime.Version(), runtime.NumCPU(), load0, load1, took.Seconds())
+	cpu := func(s sample) float64 { return s.cpu }
+	wall := func(s sample) float64 { return s.wall }
+	fmt.Fprintln(w, "\nThread CPU time, ns per key (the time the measuring thread ran, which other work on shared cores does not inflate):")
+	mainTable(w, c, t, cpu)
+	fmt.Fprintln(w, "\nBlocked batch and SplitBlock batch are bloomlab's batch entry points over groups of 32 (ContainsDigestBatch, ContainsBatch, AddDigestBatch) against FLB's one-at-a-time operation of the row; in the batch rows the bloomlab columns are those entry points against FLB's batch loop.")
+	fmt.Fprintln(w, "\nThe same by wall time:")
+	mainTable(w, c, t, wall)
 	med := func(lib string, n int, op string) (float64, bool) {
 		xs, ok := t[key{lib, n, op}]
-		return median(xs), ok
-	}
-	ratio := func(lib string, n int, op, flbOp string) string {
-		x, ok1 := med(lib, n, op)
-		y, ok2 := med("flb", n, flbOp)
-		if !ok1 || !ok2 || y == 0 {
-			if ok1 && !ok2 {
-				return fmt.Sprintf("(%.2f ns)", x)
-			}
-			return "-"
-		}
-		return fmt.Sprintf("%.2f", x/y)
+		return median(pick(xs, cpu)), ok
 	}
 	ns := func(lib string, n int, op string) string {
 		if x, ok := med(lib, n, op); ok {
@@ -659,28 +756,8 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 		}
 		return "-"
 	}
-	nl := make([]string, len(c.ns))
-	for i, n := range c.ns {
-		nl[i] = sciN(n)
-	}
-	fmt.Fprintf(w, "bloomlab beside RocksDB's FastLocalBloom (FLB): n = %s keys of 16 bytes, %d bits per key, k = %d (split-block: 8), batches of %d.\n", strings.Join(nl, ", "), bitsPerKey, probes, batch)
-	fmt.Fprintf(w, "Medians of %d rounds, FLB and Go alternating, %d operations per measurement; %s, %d CPUs; load average %s at the start, %s at the end; %.0f s.\n\n",
-		c.rounds, c.count, runtime.Version(), runtime.NumCPU(), load0, load1, took.Seconds())
-	fmt.Fprintln(w, "| n | op | FLB ns | Blocked / FLB | SplitBlock / FLB | Blocked batch / FLB | SplitBlock batch / FLB |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|")
-	for _, n := range c.ns {
-		for _, r := range rows {
-			bb, sb := "-", "-"
-			if r.batchOp != "" {
-				bb, sb = ratio("blocked", n, r.batchOp, r.op), ratio("split-block", n, r.batchOp, r.op)
-			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sciN(n), r.label, ns("flb", n, r.op),
-				ratio("blocked", n, r.op, r.op), ratio("split-block", n, r.op, r.op), bb, sb)
-		}
-	}
-	fmt.Fprintln(w, "\nBlocked batch and SplitBlock batch are bloomlab's batch entry points over groups of 32 (ContainsDigestBatch, ContainsBatch, AddDigestBatch) against FLB's one-at-a-time operation of the row; in the batch rows the bloomlab columns are those entry points against FLB's batch loop.")
-	fmt.Fprintln(w, "\nThe split-block filter beside parquet-go's, hashes given (the same hashes and table):")
-	fmt.Fprintln(w, "\n| n | op | SplitBlock ns | parquet-go ns | SplitBlock / parquet-go | parquet-go / FLB |")
+	fmt.Fprintln(w, "\nThe split-block filter beside parquet-go's, hashes given (the same hashes and table), thread CPU time:")
+	fmt.Fprintln(w, "\n| n | op | SplitBlock ns | parquet-go ns | SplitBlock / parquet-go | FLB ns |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|")
 	for _, n := range c.ns {
 		for _, op := range []string{"absent-hash", "present-hash", "add-hash", "add-batch32-hash"} {
@@ -690,16 +767,16 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 			if ok1 && ok2 {
 				rel = fmt.Sprintf("%.2f", sp/pq)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", sciN(n), op, ns("split-block", n, op), ns("parquet-go", n, op), rel, ratio("parquet-go", n, op, op))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", sciN(n), op, ns("split-block", n, op), ns("parquet-go", n, op), rel, ns("flb", n, op))
 		}
 	}
-	fmt.Fprintln(w, "\nBaselines, ns per key: the hash alone (C: RocksDB's Hash64, the XXH3 preview, and the released XXH3-64; Go: zeebo/xxh3's 64-bit hash and bloomlab's 128-bit one), one random-line load over a table of the filter's size, and a Go call of a no-op of a probe's shape, compiled Go or assembly:")
-	fmt.Fprintln(w, "\n| n | C XXPH3-64 | C XXH3-64 | Go xxh3-64 | Go xxh3-128 | C random line | Go random line | Go call | Go asm call |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "\nBaselines, ns per key of thread CPU time: the hash alone (C: RocksDB's Hash64, the XXH3 preview, and the released XXH3-64; Go: zeebo/xxh3's 64-bit hash and bloomlab's 128-bit one), one random-line load over a table of the blocked filter's size, and a loop over the hashes calling a no-op of a probe's shape, compiled Go or assembly, beside the same loop with no call:")
+	fmt.Fprintln(w, "\n| n | C XXPH3-64 | C XXH3-64 | Go xxh3-64 | Go xxh3-128 | C random line | Go random line | Go loop, no call | Go call | Go asm call |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, n := range c.ns {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sciN(n),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sciN(n),
 			ns("flb", n, "hash-xxph3"), ns("flb", n, "hash-xxh3-64"), ns("go", n, "hash-xxh3-64"), ns("go", n, "hash-xxh3-128"),
-			ns("flb", n, "random-lines"), ns("go", n, "random-lines"), ns("go", n, "call-go"), ns("go", n, "call-asm"))
+			ns("flb", n, "random-lines"), ns("go", n, "random-lines"), ns("go", n, "loop"), ns("go", n, "call-go"), ns("go", n, "call-asm"))
 	}
 	fmt.Fprintln(w, "\nChecks (last round):")
 	for _, n := range c.ns {
@@ -732,7 +809,7 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "\nEvery round, ns per key:")
+	fmt.Fprintln(w, "\nEvery round, ns per key of CPU time / wall time:")
 	keys := make([]key, 0, len(t))
 	for k := range t {
 		keys = append(keys, k)
@@ -749,9 +826,54 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 	for _, k := range keys {
 		parts := make([]string, len(t[k]))
 		for i, x := range t[k] {
-			parts[i] = fmt.Sprintf("%.2f", x)
+			parts[i] = fmt.Sprintf("%.2f/%.2f", x.cpu, x.wall)
 		}
 		fmt.Fprintf(w, "- %s %s %s: %s\n", sciN(k.n), k.op, k.lib, strings.Join(parts, " "))
+	}
+}
+
+// pick returns f of every sample.
+func pick(xs []sample, f func(sample) float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// mainTable prints issue 34's table, FLB's time and bloomlab's ratios to
+// it, each the ratio of the medians of f of the samples.
+func mainTable(w io.Writer, c config, t times, f func(sample) float64) {
+	med := func(lib string, n int, op string) (float64, bool) {
+		xs, ok := t[key{lib, n, op}]
+		return median(pick(xs, f)), ok
+	}
+	ratio := func(lib string, n int, op, flbOp string) string {
+		x, ok1 := med(lib, n, op)
+		y, ok2 := med("flb", n, flbOp)
+		if !ok1 || !ok2 || y == 0 {
+			if ok1 && !ok2 {
+				return fmt.Sprintf("(%.2f ns)", x)
+			}
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", x/y)
+	}
+	fmt.Fprintln(w, "\n| n | op | FLB ns | Blocked / FLB | SplitBlock / FLB | Blocked batch / FLB | SplitBlock batch / FLB |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|")
+	for _, n := range c.ns {
+		for _, r := range rows {
+			bb, sb := "-", "-"
+			if r.batchOp != "" {
+				bb, sb = ratio("blocked", n, r.batchOp, r.op), ratio("split-block", n, r.batchOp, r.op)
+			}
+			fl := "-"
+			if x, ok := med("flb", n, r.op); ok {
+				fl = fmt.Sprintf("%.2f", x)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sciN(n), r.label, fl,
+				ratio("blocked", n, r.op, r.op), ratio("split-block", n, r.op, r.op), bb, sb)
+		}
 	}
 }
 

@@ -33,24 +33,24 @@ func TestRunGoOnly(t *testing.T) {
 // ratios computed from them.
 func TestParseFLB(t *testing.T) {
 	tm, res := times{}, map[key]float64{}
-	in := "flb 10000 absent-hash 2.000 0.009000\nflb 10000 absent-hash 4.000 0.009000\nflb 10000 absent-hash 3.000 0.009000\n"
+	in := "flb 10000 absent-hash 2.000 2.5 0.009000\nflb 10000 absent-hash 4.000 4.5 0.009000\nflb 10000 absent-hash 3.000 3.5 0.009000\n"
 	if err := parseFLB(strings.NewReader(in), tm, res); err != nil {
 		t.Fatal(err)
 	}
 	k := key{"flb", 10000, "absent-hash"}
-	if got := median(tm[k]); got != 3 {
+	if got := median(pick(tm[k], func(s sample) float64 { return s.cpu })); got != 3 {
 		t.Errorf("median = %v, want 3", got)
 	}
 	if res[k] != 0.009 {
 		t.Errorf("result = %v, want 0.009", res[k])
 	}
-	tm[key{"blocked", 10000, "absent-hash"}] = []float64{6, 7, 5}
+	tm[key{"blocked", 10000, "absent-hash"}] = []sample{{6, 7}, {7, 7}, {5, 7}}
 	var out bytes.Buffer
 	report(&out, config{ns: []int{10000}, rounds: 3, count: 32}, tm, res, "0 0 0", "0 0 0", 0)
 	if want := "| 1e4 | absent, hash given | 3.00 | 2.00 | - | - | - |"; !strings.Contains(out.String(), want) {
 		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
-	for _, bad := range []string{"flb x", "flb 1 op 1.0", "flb 1 op x 1"} {
+	for _, bad := range []string{"flb x", "flb 1 op 1.0 1", "flb 1 op x 1 1"} {
 		if err := parseFLB(strings.NewReader(bad), times{}, map[key]float64{}); err == nil {
 			t.Errorf("parseFLB(%q) = nil, want an error", bad)
 		}
