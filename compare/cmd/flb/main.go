@@ -4,17 +4,22 @@
 //
 // FLB is timed by compare/flb/flb.cc, a C++ program of ours built against
 // a RocksDB source tree by compare/flb/build.sh (RocksDB's code is never
-// part of this repository); this command runs that program and its own
-// Go measurements in alternating rounds and reports the median of each
-// operation over the rounds. Without -flb it times the Go side only.
+// part of this repository). This command starts that program with
+// -serve and, in each round, measures every operation on FLB (a request
+// to the program) and on the Go filters back to back, in the opposite
+// order in odd rounds, so that the two sides of a ratio are measured
+// within a fraction of a second of each other; it reports the median of
+// each operation over the rounds, by the thread's CPU time and by wall
+// time. Without -flb it times the Go side only.
 //
 // The method (the same in flb.cc): 16-byte keys, little-endian i times
 // 0x9e3779b97f4a7c15 then little-endian i with its last byte replaced by
 // the set (1 inserted, 2 absent); 10 bits per key rounded up to whole
 // blocks, k = 6 for FLB and the blocked filter (the split-block filter
 // always sets 8); every operation runs -count times over the keys or
-// hashes in order, cycling, after the n keys were inserted, timed by one
-// clock reading before and after; batches are groups of 32 (RocksDB's
+// hashes in order, cycling, after the n keys were inserted, timed by
+// readings of the thread's CPU time and of the wall clock before and
+// after; batches are groups of 32 (RocksDB's
 // MultiGetContext::MAX_BATCH_SIZE). FLB hashes a key as RocksDB's filter
 // builder and reader do (GetSliceHash64: the XXH3 preview, 64 bits);
 // bloomlab with its default hashing, XXH3-128 (the split-block filter
@@ -22,10 +27,11 @@
 // parquet-go's split-block filter is timed on the split-block filter's
 // hashes and table size.
 //
-//	go run ./cmd/flb -flb /tmp/flb/flb -rounds 3
+//	go run ./cmd/flb -flb /tmp/flb/flb -rounds 7
 //
 // Each operation is also a function of its own (opBlockedAbsentHash, ...),
-// so that callgrind can count its instructions:
+// so that callgrind can count its instructions (compare/flb/callgrind.sh
+// does it for every operation of both programs):
 //
 //	go build -o /tmp/flb/flb-go ./cmd/flb
 //	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
