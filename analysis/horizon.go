@@ -1,0 +1,443 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+)
+
+// Horizon describes a growing filter that is told an estimate N̂ of its
+// final size: a chain of stages, like [Scalable]'s, whose design errors are
+// allocated to minimise the bits per key at N̂ while the compound rate
+// 1 - prod_i (1 - f_i) stays at or below P at every count, and which keeps
+// growing past N̂ with a geometric tail that still holds P.
+//
+// # Stages
+//
+// The stage boundaries (cumulative capacities) lie on one geometric grid
+// anchored at the estimate: floor(N̂ S^j) for integer j. The horizon stages
+// end at N̂: the first holds floor(N̂ S^-J) items, with J the largest
+// integer for which N̂ S^-J >= N0 (J = 0, one stage of N̂, if N0 >= N̂), and
+// stage i < J+1 ends at floor(N̂ S^(i-J)) (boundaries that round to the same
+// integer are merged, so every stage holds at least one item). The tail
+// stages continue the grid: tail stage t (from 0) ends at
+// floor(N̂ S^(t+1)). Memory therefore follows the count within a factor
+// about S, as in Almeida's filter, and a filter holding exactly N̂ items
+// has every horizon stage full and no tail stage open.
+//
+// # Errors
+//
+// The budget is spent in log space: the compound rate is at most P
+// exactly when sum_i -ln(1 - e_i) <= q = -ln(1 - P), where e_i is the
+// design error of stage i (the rate of the full stage is at most e_i and
+// a stage's rate grows with its items, so the compound rate at every count
+// is at most 1 - prod (1 - e_i)). A share Tail of q is reserved for the
+// tail, the rest, (1 - Tail) q, goes to the horizon stages:
+//
+//   - Horizon stages: minimise the bits at N̂, sum_i c_i log2(1/e_i)/ln 2
+//     (the classic size of a filter of c_i items at rate e_i), subject to
+//     sum_i -ln(1 - e_i) = (1 - Tail) q. In x_i = -ln(1 - e_i) the
+//     constraint is linear and each term c_i (-ln(1 - e^-x_i)) is strictly
+//     convex, so the stationary point of the Lagrangian is the unique
+//     minimum: c_i/e_i = mu/(1 - e_i), that is e_i = c_i/(mu + c_i), the
+//     odds e_i/(1 - e_i) in proportion to the capacity, with mu found by
+//     bisection from sum_i ln(1 + c_i/mu) = (1 - Tail) q. For small rates
+//     this is e_i about (1 - Tail) P c_i/N̂, and the bits per key at N̂ are
+//     about (log2(1/((1 - Tail) P)) + H)/ln 2, with H = -sum (c_i/N̂)
+//     log2(c_i/N̂) the entropy of the capacities: log2(S/(S-1)) +
+//     log2(S)/(S-1) for a long grid, 2 bits at S = 2 (a static filter is
+//     the case H = 0, Tail = 0).
+//   - Tail stages: tail stage t gets x = Tail q (1 - R) R^t, e =
+//     1 - exp(-x), Almeida's geometric tightening in log space; the x sum
+//     to Tail q, so the chain holds P however far it grows.
+//
+// Each stage is then sized exactly for its capacity and design error, with
+// an integer number of hashes: a partitioned stage by
+// [ExactPartitionedSize], a blocked stage (BlockBits > 0) by [BlockedSize].
+// Its full rate is at most e_i by construction, so the compound rate is at
+// most P at every count, including counts where the newest stage is partly
+// filled. What is approximate is the cost model: the allocation minimises
+// the classic bits (real-valued k, no rounding), not the exact sizes the
+// stages then get, which are a little larger (integer k, exact rate, slices
+// a multiple of k); and the grid of capacities is chosen, not optimised.
+//
+// # Defaults
+//
+// Tail and R may be zero, meaning [DefaultHorizonTail] and
+// [DefaultHorizonRatio]; the other fields have no default.
+type Horizon struct {
+	P        float64 // overall target false-positive rate, 0 < P < 1
+	Estimate uint64  // estimated final count N̂, 1 <= N̂ <= MaxBits
+	N0       uint64  // smallest capacity of the first stage, N0 >= 1
+	S        float64 // growth factor of the grid, S > 1
+	// Tail is the share of the budget -ln(1 - P) reserved for the stages
+	// past the estimate, 0 < Tail < 1; 0 means DefaultHorizonTail.
+	Tail float64
+	// R is the tightening ratio of the tail stages' shares, 0 < R < 1; 0
+	// means DefaultHorizonRatio.
+	R float64
+	// BlockBits is the block size of blocked stages, a power of two from
+	// 64 to [MaxBlockBits], or 0 for partitioned stages.
+	BlockBits uint64
+}
+
+// Defaults of [Horizon] for zero Tail and R, and its limit on stages.
+const (
+	// DefaultHorizonTail is the share of the budget reserved for the
+	// stages past the estimate: 0.05. At the estimate it costs
+	// log2(1/(1 - 0.05))/ln 2 = 0.11 bits per key (about 1%); a larger
+	// share makes growth past the estimate cheaper and the estimate
+	// itself dearer (the table in TestHorizonTable shows both).
+	DefaultHorizonTail = 0.05
+	// DefaultHorizonRatio is the tightening ratio of the tail: 0.5, each
+	// tail stage gets half the share of the one before.
+	DefaultHorizonRatio = 0.5
+	// MaxHorizonStages is the largest number of horizon stages (those up
+	// to the estimate) a Horizon may have: 128, enough for S = 1.12
+	// from one item to 2^48. Parameters that need more are refused before
+	// any stage is computed. Tail stages count toward [MaxStages].
+	MaxHorizonStages = 128
+)
+
+// withDefaults returns h with zero Tail and R replaced by the defaults.
+func (h Horizon) withDefaults() Horizon {
+	if h.Tail == 0 {
+		h.Tail = DefaultHorizonTail
+	}
+	if h.R == 0 {
+		h.R = DefaultHorizonRatio
+	}
+	return h
+}
+
+// Validate reports whether the parameters are in their domains and the
+// number of horizon stages is at most [MaxHorizonStages].
+func (h Horizon) Validate() error {
+	h = h.withDefaults()
+	if err := CheckProbability("P", h.P); err != nil {
+		return err
+	}
+	if h.Estimate == 0 {
+		return invalid("estimate = 0, want an estimate of the final count >= 1")
+	}
+	if h.Estimate > MaxBits {
+		return invalid("estimate = %d, want at most %d", h.Estimate, uint64(MaxBits))
+	}
+	if h.N0 == 0 {
+		return invalid("initial capacity n0 = 0, want n0 >= 1")
+	}
+	if math.IsNaN(h.S) || math.IsInf(h.S, 0) || h.S <= 1 {
+		return invalid("growth factor s = %v, want a finite s > 1 (s = 1 cannot grow past the estimate)", h.S)
+	}
+	if math.IsNaN(h.Tail) || h.Tail <= 0 || h.Tail >= 1 {
+		return invalid("tail share = %v, want 0 < tail < 1", h.Tail)
+	}
+	if math.IsNaN(h.R) || h.R <= 0 || h.R >= 1 {
+		return invalid("tail tightening ratio r = %v, want 0 < r < 1", h.R)
+	}
+	if b := h.BlockBits; b != 0 && (b < 64 || b > MaxBlockBits || b&(b-1) != 0) {
+		return invalid("block bits B = %d, want 0 (partitioned stages) or a power of two from 64 to %d", b, MaxBlockBits)
+	}
+	if j := h.depth(); j+1 > MaxHorizonStages {
+		return invalid("estimate %d from n0 = %d with s = %v needs %d stages, more than %d", h.Estimate, h.N0, h.S, j+1, MaxHorizonStages)
+	}
+	return nil
+}
+
+// depth returns J, the largest integer with N̂ S^-J >= N0 (0 if N0 >= N̂),
+// capped a little above MaxHorizonStages.
+func (h Horizon) depth() int {
+	if h.N0 >= h.Estimate {
+		return 0
+	}
+	j := int(math.Floor(math.Log(float64(h.Estimate)/float64(h.N0)) / math.Log(h.S)))
+	j = min(max(j, 0), MaxHorizonStages+1)
+	// Correct the logarithm's rounding at the edges.
+	for j > 0 && float64(h.Estimate)*math.Pow(h.S, -float64(j)) < float64(h.N0) {
+		j--
+	}
+	for j <= MaxHorizonStages && float64(h.Estimate)*math.Pow(h.S, -float64(j+1)) >= float64(h.N0) {
+		j++
+	}
+	return j
+}
+
+// horizonPlan is the capacities and design errors of the horizon stages.
+type horizonPlan struct {
+	caps []uint64
+	errs []float64
+	mu   float64 // the Lagrange constant: e_i = c_i/(mu + c_i)
+}
+
+// plan returns the horizon stages' capacities and errors; h has its
+// defaults and is valid.
+func (h Horizon) plan() horizonPlan {
+	j := h.depth()
+	var caps []uint64
+	var prev uint64
+	for i := 0; i <= j; i++ {
+		b := uint64(math.Floor(float64(h.Estimate) * math.Pow(h.S, float64(i-j))))
+		if i == j {
+			b = h.Estimate
+		}
+		if b <= prev {
+			continue // merged with the previous boundary
+		}
+		caps = append(caps, b-prev)
+		prev = b
+	}
+	q := -math.Log1p(-h.P) * (1 - h.Tail)
+	// g(mu) = sum ln(1 + c_i/mu) decreases from +inf to 0; find g(mu) = q
+	// by bisection on ln mu.
+	g := func(mu float64) float64 {
+		var s float64
+		for _, c := range caps {
+			s += math.Log1p(float64(c) / mu)
+		}
+		return s
+	}
+	lo, hi := 1.0, 1.0
+	for g(hi) > q {
+		hi *= 2
+	}
+	for g(lo) < q {
+		lo /= 2
+	}
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if g(mid) > q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	// hi has g(hi) <= q: the horizon never spends more than its share.
+	mu := hi
+	errs := make([]float64, len(caps))
+	for i, c := range caps {
+		errs[i] = float64(c) / (mu + float64(c))
+	}
+	return horizonPlan{caps: caps, errs: errs, mu: mu}
+}
+
+// HorizonStages returns the number of horizon stages, the stages up to the
+// estimate; stage HorizonStages() is the first tail stage. It reports the
+// errors of Validate.
+func (h Horizon) HorizonStages() (int, error) {
+	h = h.withDefaults()
+	if err := h.Validate(); err != nil {
+		return 0, err
+	}
+	return len(h.plan().caps), nil
+}
+
+// Stage returns the geometry of stage i. It reports an error if the
+// parameters are invalid, i is negative or at least [MaxStages], or the
+// stage would exceed [MaxBits] or [MaxHashes].
+func (h Horizon) Stage(i int) (Stage, error) { return h.StageWith(i, nil) }
+
+// StageWith is [Horizon.Stage] sizing a blocked stage with z, a
+// [BlockedSizer] for BlockBits that the caller keeps between stages, or a
+// new one if z is nil or for another block size, as [Scalable.StageWith].
+func (h Horizon) StageWith(i int, z *BlockedSizer) (Stage, error) {
+	h = h.withDefaults()
+	if err := h.Validate(); err != nil {
+		return Stage{}, err
+	}
+	return h.stage(i, h.plan(), z)
+}
+
+// stage returns stage i of the valid h (with defaults) and its plan.
+func (h Horizon) stage(i int, pl horizonPlan, z *BlockedSizer) (Stage, error) {
+	if i < 0 || i >= MaxStages {
+		return Stage{}, invalid("stage %d, want 0 <= stage < %d", i, MaxStages)
+	}
+	var c uint64
+	var e float64
+	if l := len(pl.caps); i < l {
+		c, e = pl.caps[i], pl.errs[i]
+	} else {
+		t := i - l
+		end := float64(h.Estimate) * math.Pow(h.S, float64(t+1))
+		start := float64(h.Estimate)
+		if t > 0 {
+			start = math.Floor(float64(h.Estimate) * math.Pow(h.S, float64(t)))
+		}
+		if end > MaxBits {
+			return Stage{}, invalid("stage %d ends at %.4g items, more than %d", i, end, uint64(MaxBits))
+		}
+		c = max(uint64(math.Floor(end))-uint64(start), 1)
+		x := -math.Log1p(-h.P) * h.Tail * (1 - h.R) * math.Pow(h.R, float64(t))
+		e = -math.Expm1(-x)
+		if !(e > 0) {
+			return Stage{}, invalid("stage %d has design error %g, too small to size", i, e)
+		}
+	}
+	if h.BlockBits != 0 {
+		if z == nil || z.blockBits != h.BlockBits {
+			z = NewBlockedSizer(h.BlockBits)
+		}
+		m, k, err := z.Size(c, e)
+		if err != nil {
+			return Stage{}, err
+		}
+		return Stage{Index: i, Capacity: c, Hashes: k, Bits: m, Error: e}, nil
+	}
+	p, err := ExactPartitionedSize(c, e)
+	if err != nil {
+		return Stage{}, err
+	}
+	return Stage{Index: i, Capacity: c, Hashes: p.Hashes, SliceBits: p.Bits / uint64(p.Hashes), Bits: p.Bits, Error: e}, nil
+}
+
+// Stages returns the stages of a filter holding items items, filled in
+// order: the shortest prefix whose capacities sum to at least items, and
+// always at least stage 0. It reports the errors of Validate and Stage,
+// and an error if more than [MaxStages] stages would be needed.
+func (h Horizon) Stages(items uint64) ([]Stage, error) {
+	return h.stagesFrom(nil, items)
+}
+
+// stagesFrom extends stages, the first stages of h, to hold items items.
+func (h Horizon) stagesFrom(stages []Stage, items uint64) ([]Stage, error) {
+	h = h.withDefaults()
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	var held uint64
+	for i, st := range stages {
+		held += st.Capacity
+		if held >= items {
+			return stages[:i+1], nil
+		}
+	}
+	stages = slices.Clip(stages)
+	pl := h.plan()
+	var z *BlockedSizer
+	if h.BlockBits != 0 {
+		z = NewBlockedSizer(h.BlockBits)
+	}
+	for i := len(stages); held < items || len(stages) == 0; i++ {
+		if i >= MaxStages {
+			return nil, invalid("%d items need more than %d stages", items, MaxStages)
+		}
+		st, err := h.stage(i, pl, z)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, st)
+		held += st.Capacity
+	}
+	return stages, nil
+}
+
+// StageFPR returns the false-positive rate of stage st holding n items:
+// [PartitionedFPR] for a partitioned stage, [BlockedFPR] for a blocked one.
+func (h Horizon) StageFPR(st Stage, n uint64) float64 {
+	if h.BlockBits != 0 {
+		return BlockedFPR(st.Bits, n, st.Hashes, h.BlockBits)
+	}
+	return PartitionedFPR(st.Bits, n, st.Hashes)
+}
+
+// FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
+// filter holding items items, the stages filled in order, as
+// [Scalable.FPR]. It is at most P at every count. It reports the errors
+// of Stages.
+func (h Horizon) FPR(items uint64) (float64, error) {
+	stages, err := h.Stages(items)
+	if err != nil {
+		return 0, err
+	}
+	left := items
+	var logPass float64
+	for _, st := range stages {
+		ni := min(left, st.Capacity)
+		left -= ni
+		logPass += math.Log1p(-h.StageFPR(st, ni))
+	}
+	return -math.Expm1(logPass), nil
+}
+
+// BitsPerKey returns the bits of all the stages of a filter holding items
+// items, divided by items. It reports the errors of Stages, and an error
+// if items is 0.
+func (h Horizon) BitsPerKey(items uint64) (float64, error) {
+	if items == 0 {
+		return 0, invalid("items = 0, want items >= 1 for bits per key")
+	}
+	stages, err := h.Stages(items)
+	if err != nil {
+		return 0, err
+	}
+	var total float64
+	for _, st := range stages {
+		total += float64(st.Bits)
+	}
+	return total / float64(items), nil
+}
+
+// Curve returns FPR and BitsPerKey at each count of items, equal to them
+// bit for bit, with the stages built once, for the largest count, and the
+// rate of each full stage computed once, as [Scalable.Curve]. It reports
+// the errors of Stages for the largest count, and an error if a count is
+// 0.
+func (h Horizon) Curve(items []uint64) (ScalableCurve, error) {
+	var most uint64
+	for _, x := range items {
+		if x == 0 {
+			return ScalableCurve{}, invalid("items = 0, want items >= 1 for bits per key")
+		}
+		most = max(most, x)
+	}
+	stages, err := h.Stages(most)
+	if err != nil {
+		return ScalableCurve{}, err
+	}
+	c := ScalableCurve{Items: items, Stages: stages, FPR: make([]float64, len(items)), BitsPerKey: make([]float64, len(items))}
+	full := make([]float64, len(stages))
+	known := make([]bool, len(stages))
+	for j, x := range items {
+		left := x
+		var logPass, bits float64
+		for i, st := range stages {
+			bits += float64(st.Bits)
+			ni := min(left, st.Capacity)
+			left -= ni
+			if ni == st.Capacity {
+				if !known[i] {
+					full[i], known[i] = math.Log1p(-h.StageFPR(st, ni)), true
+				}
+				logPass += full[i]
+			} else {
+				logPass += math.Log1p(-h.StageFPR(st, ni))
+			}
+			if left == 0 {
+				break
+			}
+		}
+		c.FPR[j] = -math.Expm1(logPass)
+		c.BitsPerKey[j] = bits / float64(x)
+	}
+	return c, nil
+}
+
+// ClassicBitsPerKey returns the bits per key at the estimate that the
+// allocation minimises: sum_i c_i log2(1/e_i)/ln 2 over the horizon
+// stages, divided by the estimate (the classic sizes, before the exact
+// sizing with integer k that the stages get). It reports the errors of
+// Validate.
+func (h Horizon) ClassicBitsPerKey() (float64, error) {
+	h = h.withDefaults()
+	if err := h.Validate(); err != nil {
+		return 0, err
+	}
+	pl := h.plan()
+	var bits float64
+	for i, c := range pl.caps {
+		bits += float64(c) * -math.Log2(pl.errs[i]) / math.Ln2
+	}
+	return bits / float64(h.Estimate), nil
+}
