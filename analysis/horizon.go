@@ -88,9 +88,13 @@ const (
 	// share makes growth past the estimate cheaper and the estimate
 	// itself dearer (the table in TestHorizonTable shows both).
 	DefaultHorizonTail = 0.05
-	// DefaultHorizonRatio is the tightening ratio of the tail: 0.5, each
-	// tail stage gets half the share of the one before.
-	DefaultHorizonRatio = 0.5
+	// DefaultHorizonRatio is the tightening ratio of the tail: 0.8, each
+	// tail stage gets 0.8 times the share of the one before. Past the
+	// estimate the final count is unknown again, so the default leans to
+	// long growth, as Almeida's 0.9 does: against 0.5 it costs 1 bit per
+	// key more at twice the estimate (15.9 against 14.9 at 1%, S = 2) and
+	// saves 4 at a hundred times (27.5 against 31.3).
+	DefaultHorizonRatio = 0.8
 	// MaxHorizonStages is the largest number of horizon stages (those up
 	// to the estimate) a Horizon may have: 128, enough for S = 1.12
 	// from one item to 2^48. Parameters that need more are refused before
