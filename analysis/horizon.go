@@ -13,16 +13,18 @@ import (
 //
 // # Stages
 //
-// The stage boundaries (cumulative capacities) lie on one geometric grid
-// anchored at the estimate: floor(N̂ S^j) for integer j. The horizon stages
-// end at N̂: the first holds floor(N̂ S^-J) items, with J the largest
-// integer for which N̂ S^-J >= N0 (J = 0, one stage of N̂, if N0 >= N̂), and
-// stage i < J+1 ends at floor(N̂ S^(i-J)) (boundaries that round to the same
-// integer are merged, so every stage holds at least one item). The tail
-// stages continue the grid: tail stage t (from 0) ends at
-// floor(N̂ S^(t+1)). Memory therefore follows the count within a factor
-// about S, as in Almeida's filter, and a filter holding exactly N̂ items
-// has every horizon stage full and no tail stage open.
+// The stage boundaries (cumulative capacities) lie on a geometric grid
+// anchored at the estimate, floor(N̂ S^j) for integer j, up to the top of
+// the expected range, T = floor(N̂ Spread) (T = N̂ when Spread is 1), which
+// is a boundary too. The first stage ends at floor(N̂ S^-J), with J the
+// largest integer for which N̂ S^-J >= N0 (J = 0 if N0 >= N̂), and each
+// stage after it ends at the next boundary (boundaries that round to the
+// same integer are merged, so every stage holds at least one item). These
+// are the horizon stages. The tail stages continue past T on the grid
+// anchored there: tail stage t ends at floor(T S^(t+1)). Memory therefore
+// follows the count within a factor about S, as in Almeida's filter; a
+// filter holding exactly N̂, or T, items has every stage full and none
+// partly filled.
 //
 // # Errors
 //
@@ -33,19 +35,28 @@ import (
 // is at most 1 - prod (1 - e_i)). A share Tail of q is reserved for the
 // tail, the rest, (1 - Tail) q, goes to the horizon stages:
 //
-//   - Horizon stages: minimise the bits at N̂, sum_i c_i log2(1/e_i)/ln 2
-//     (the classic size of a filter of c_i items at rate e_i), subject to
-//     sum_i -ln(1 - e_i) = (1 - Tail) q. In x_i = -ln(1 - e_i) the
-//     constraint is linear and each term c_i (-ln(1 - e^-x_i)) is strictly
-//     convex, so the stationary point of the Lagrangian is the unique
-//     minimum: c_i/e_i = mu/(1 - e_i), that is e_i = c_i/(mu + c_i), the
-//     odds e_i/(1 - e_i) in proportion to the capacity, with mu found by
-//     bisection from sum_i ln(1 + c_i/mu) = (1 - Tail) q. For small rates
-//     this is e_i about (1 - Tail) P c_i/N̂, and the bits per key at N̂ are
-//     about (log2(1/((1 - Tail) P)) + H)/ln 2, with H = -sum (c_i/N̂)
+//   - Horizon stages (Spread 1): minimise the bits at N̂,
+//     sum_i c_i log2(1/e_i)/ln 2 (the classic size of a filter of c_i
+//     items at rate e_i), subject to sum_i -ln(1 - e_i) = (1 - Tail) q. In
+//     x_i = -ln(1 - e_i) the constraint is linear and each term
+//     c_i (-ln(1 - e^-x_i)) is strictly convex, so the stationary point of
+//     the Lagrangian is the unique minimum: c_i/e_i = mu/(1 - e_i), that is
+//     e_i = c_i/(mu + c_i), the odds e_i/(1 - e_i) in proportion to the
+//     capacity, with mu found by bisection from sum_i ln(1 + c_i/mu) =
+//     (1 - Tail) q. For small rates this is e_i about (1 - Tail) P c_i/N̂,
+//     and the bits per key at N̂ are about
+//     (log2(1/((1 - Tail) P)) + H)/ln 2, with H = -sum (c_i/N̂)
 //     log2(c_i/N̂) the entropy of the capacities: log2(S/(S-1)) +
 //     log2(S)/(S-1) for a long grid, 2 bits at S = 2 (a static filter is
 //     the case H = 0, Tail = 0).
+//   - Horizon stages with Spread F > 1: the final count is uncertain, so
+//     the allocation minimises the mean of the bits per key over the M
+//     grid boundaries B_m from N̂/F to T (a log-uniform prior on the final
+//     count): (1/M) sum_m (1/B_m) sum_(i <= m) c_i log2(1/e_i)/ln 2 =
+//     (1/M) sum_i c_i w_i log2(1/e_i)/ln 2 with w_i = sum of 1/B_m over the
+//     boundaries that stage i is part of. It is the problem above with c_i
+//     replaced by c_i w_i, so the odds are in proportion to c_i w_i. With
+//     F = 1 every w_i is 1/N̂ and the two agree.
 //   - Tail stages: tail stage t gets x = Tail q (1 - R) R^t, e =
 //     1 - exp(-x), Almeida's geometric tightening in log space; the x sum
 //     to Tail q, so the chain holds P however far it grows.
@@ -58,12 +69,14 @@ import (
 // filled. What is approximate is the cost model: the allocation minimises
 // the classic bits (real-valued k, no rounding), not the exact sizes the
 // stages then get, which are a little larger (integer k, exact rate, slices
-// a multiple of k); and the grid of capacities is chosen, not optimised.
+// a multiple of k); the bits between grid boundaries, where the newest
+// stage is partly filled, are not in the objective; and the grid of
+// capacities is chosen, not optimised.
 //
 // # Defaults
 //
-// Tail and R may be zero, meaning [DefaultHorizonTail] and
-// [DefaultHorizonRatio]; the other fields have no default.
+// Tail, R and Spread may be zero, meaning [DefaultHorizonTail],
+// [DefaultHorizonRatio] and 1; the other fields have no default.
 type Horizon struct {
 	P        float64 // overall target false-positive rate, 0 < P < 1
 	Estimate uint64  // estimated final count N̂, 1 <= N̂ <= MaxBits
@@ -75,6 +88,12 @@ type Horizon struct {
 	// R is the tightening ratio of the tail stages' shares, 0 < R < 1; 0
 	// means DefaultHorizonRatio.
 	R float64
+	// Spread is how far the estimate may be off, a factor F >= 1: the
+	// final count is expected between N̂/F and N̂ F. The horizon stages
+	// then end at N̂ F, and the allocation minimises the mean bits per key
+	// over the stage boundaries from N̂/F to N̂ F (see the type's doc). 0
+	// means 1: the estimate is trusted.
+	Spread float64
 	// BlockBits is the block size of blocked stages, a power of two from
 	// 64 to [MaxBlockBits], or 0 for partitioned stages.
 	BlockBits uint64
@@ -110,6 +129,9 @@ func (h Horizon) withDefaults() Horizon {
 	if h.R == 0 {
 		h.R = DefaultHorizonRatio
 	}
+	if h.Spread == 0 {
+		h.Spread = 1
+	}
 	return h
 }
 
@@ -141,14 +163,20 @@ func (h Horizon) Validate() error {
 	if b := h.BlockBits; b != 0 && (b < 64 || b > MaxBlockBits || b&(b-1) != 0) {
 		return invalid("block bits B = %d, want 0 (partitioned stages) or a power of two from 64 to %d", b, MaxBlockBits)
 	}
-	if j := h.depth(); j+1 > MaxHorizonStages {
-		return invalid("estimate %d from n0 = %d with s = %v needs %d stages, more than %d", h.Estimate, h.N0, h.S, j+1, MaxHorizonStages)
+	if math.IsNaN(h.Spread) || math.IsInf(h.Spread, 0) || h.Spread < 1 {
+		return invalid("spread = %v, want a finite spread >= 1", h.Spread)
+	}
+	if top := h.anchor(); top > MaxBits {
+		return invalid("estimate %d with spread %v reaches %.4g items, more than %d", h.Estimate, h.Spread, top, uint64(MaxBits))
+	}
+	if j := h.depth() + h.above(); j+1 > MaxHorizonStages {
+		return invalid("estimate %d from n0 = %d with s = %v and spread %v needs %d stages, more than %d", h.Estimate, h.N0, h.S, h.Spread, j+1, MaxHorizonStages)
 	}
 	return nil
 }
 
-// depth returns J, the largest integer with N̂ S^-J >= N0 (0 if N0 >= N̂),
-// capped a little above MaxHorizonStages.
+// depth returns J, the largest integer with N̂ S^-J >= N0 (0 if
+// N0 >= N̂), capped a little above MaxHorizonStages.
 func (h Horizon) depth() int {
 	if h.N0 >= h.Estimate {
 		return 0
@@ -165,37 +193,80 @@ func (h Horizon) depth() int {
 	return j
 }
 
+// above returns U, the least integer u >= 0 with S^u >= Spread (0 when
+// Spread is 1), capped a little above MaxHorizonStages.
+func (h Horizon) above() int {
+	if h.Spread <= 1 {
+		return 0
+	}
+	u := int(math.Ceil(math.Log(h.Spread)/math.Log(h.S) - 1e-9))
+	return min(max(u, 0), MaxHorizonStages+1)
+}
+
+// anchor returns the top of the range, N̂ Spread: N̂ exactly when Spread
+// is 1.
+func (h Horizon) anchor() float64 {
+	if h.Spread <= 1 {
+		return float64(h.Estimate)
+	}
+	return float64(h.Estimate) * h.Spread
+}
+
 // horizonPlan is the capacities and design errors of the horizon stages.
 type horizonPlan struct {
 	caps []uint64
 	errs []float64
-	mu   float64 // the Lagrange constant: e_i = c_i/(mu + c_i)
+	// weights are the w_i of the allocation: the sum of 1/B over the
+	// boundaries B in the range that stage i is part of.
+	weights []float64
+	mu      float64 // the Lagrange constant: e_i/(1 - e_i) = c_i w_i/mu
+	top     uint64  // the last horizon boundary, where the tail starts
 }
 
 // plan returns the horizon stages' capacities and errors; h has its
 // defaults and is valid.
 func (h Horizon) plan() horizonPlan {
-	j := h.depth()
+	j, u, t := h.depth(), h.above(), h.anchor()
 	var caps []uint64
+	var ends []uint64
 	var prev uint64
-	for i := 0; i <= j; i++ {
-		b := uint64(math.Floor(float64(h.Estimate) * math.Pow(h.S, float64(i-j))))
-		if i == j {
-			b = h.Estimate
+	for i := -j; i <= u; i++ {
+		// floor(N̂ S^i) below the anchor, then the anchor itself.
+		x := float64(h.Estimate) * math.Pow(h.S, float64(i))
+		if i == 0 {
+			x = float64(h.Estimate)
 		}
-		if b <= prev {
-			continue // merged with the previous boundary
+		last := i == u || x >= t*(1-1e-12)
+		if last {
+			x = t
 		}
-		caps = append(caps, b-prev)
-		prev = b
+		if b := uint64(x); b > prev {
+			caps = append(caps, b-prev)
+			ends = append(ends, b)
+			prev = b
+		}
+		if last {
+			break
+		}
+	}
+	// The boundaries in the range [N̂/Spread, top] are the counts the
+	// allocation is for (the top one always is).
+	lowest := float64(h.Estimate) / max(h.Spread, 1)
+	w := make([]float64, len(caps))
+	var acc float64
+	for i := len(caps) - 1; i >= 0; i-- {
+		if b := float64(ends[i]); b >= lowest*(1-1e-12) || i == len(caps)-1 {
+			acc += 1 / b
+		}
+		w[i] = acc
 	}
 	q := -math.Log1p(-h.P) * (1 - h.Tail)
-	// g(mu) = sum ln(1 + c_i/mu) decreases from +inf to 0; find g(mu) = q
-	// by bisection on ln mu.
+	// g(mu) = sum ln(1 + c_i w_i/mu) decreases from +inf to 0; find
+	// g(mu) = q by bisection on ln mu.
 	g := func(mu float64) float64 {
 		var s float64
-		for _, c := range caps {
-			s += math.Log1p(float64(c) / mu)
+		for i, c := range caps {
+			s += math.Log1p(float64(c) * w[i] / mu)
 		}
 		return s
 	}
@@ -221,9 +292,10 @@ func (h Horizon) plan() horizonPlan {
 	mu := hi
 	errs := make([]float64, len(caps))
 	for i, c := range caps {
-		errs[i] = float64(c) / (mu + float64(c))
+		a := float64(c) * w[i]
+		errs[i] = a / (mu + a)
 	}
-	return horizonPlan{caps: caps, errs: errs, mu: mu}
+	return horizonPlan{caps: caps, errs: errs, weights: w, mu: mu, top: prev}
 }
 
 // HorizonStages returns the number of horizon stages, the stages up to the
@@ -264,10 +336,10 @@ func (h Horizon) stage(i int, pl horizonPlan, z *BlockedSizer) (Stage, error) {
 		c, e = pl.caps[i], pl.errs[i]
 	} else {
 		t := i - l
-		end := float64(h.Estimate) * math.Pow(h.S, float64(t+1))
-		start := float64(h.Estimate)
+		end := math.Floor(float64(pl.top) * math.Pow(h.S, float64(t+1)))
+		start := float64(pl.top)
 		if t > 0 {
-			start = math.Floor(float64(h.Estimate) * math.Pow(h.S, float64(t)))
+			start = math.Floor(float64(pl.top) * math.Pow(h.S, float64(t)))
 		}
 		if end > MaxBits {
 			return Stage{}, invalid("stage %d ends at %.4g items, more than %d", i, end, uint64(MaxBits))
@@ -428,11 +500,11 @@ func (h Horizon) Curve(items []uint64) (ScalableCurve, error) {
 	return c, nil
 }
 
-// ClassicBitsPerKey returns the bits per key at the estimate that the
-// allocation minimises: sum_i c_i log2(1/e_i)/ln 2 over the horizon
-// stages, divided by the estimate (the classic sizes, before the exact
-// sizing with integer k that the stages get). It reports the errors of
-// Validate.
+// ClassicBitsPerKey returns the classic bits per key at the estimate:
+// sum_i c_i log2(1/e_i)/ln 2 over the stages up to N̂, divided by N̂ (the
+// classic sizes, before the exact sizing with integer k that the stages
+// get), the figure the allocation minimises when Spread is 1. It reports
+// the errors of Validate.
 func (h Horizon) ClassicBitsPerKey() (float64, error) {
 	h = h.withDefaults()
 	if err := h.Validate(); err != nil {
@@ -440,8 +512,13 @@ func (h Horizon) ClassicBitsPerKey() (float64, error) {
 	}
 	pl := h.plan()
 	var bits float64
+	var held uint64
 	for i, c := range pl.caps {
+		if held >= h.Estimate {
+			break
+		}
 		bits += float64(c) * -math.Log2(pl.errs[i]) / math.Ln2
+		held += c
 	}
 	return bits / float64(h.Estimate), nil
 }

@@ -49,6 +49,8 @@ func TestHorizonFPRAtMostP(t *testing.T) {
 		{P: 0.01, Estimate: 1, N0: 1, S: 2},
 		{P: 0.01, Estimate: 7, N0: 1, S: 1.3},
 		{P: 0.5, Estimate: 3000, N0: 3000, S: 2},
+		{P: 0.01, Estimate: 100000, N0: 1000, S: 2, Spread: 10},
+		{P: 0.001, Estimate: 3333, N0: 10, S: 3, Spread: 2.5, Tail: 0.01, R: 0.9},
 		{P: 0.01, Estimate: 20000, N0: 100, S: 2, BlockBits: 512},
 		{P: 0.001, Estimate: 5000, N0: 200, S: 2, BlockBits: 256},
 	}
@@ -90,15 +92,16 @@ func TestHorizonFPRAtMostP(t *testing.T) {
 
 // TestHorizonAllocation checks the allocation: the horizon stages spend
 // exactly their share of the budget, their odds are in proportion to
-// their capacities, the tail spends at most its share, every stage's full
+// their weighted capacities c_i w_i, the tail spends at most its share, every stage's full
 // rate is at most its design error, and moving budget between two horizon
-// stages does not lower the classic bits (the Lagrange condition).
+// stages does not lower the objective (the Lagrange condition).
 func TestHorizonAllocation(t *testing.T) {
 	t.Parallel()
 	for _, h := range []Horizon{
 		{P: 0.01, Estimate: 1000000, N0: 1000, S: 2},
 		{P: 0.001, Estimate: 777777, N0: 50, S: 3, Tail: 0.1, R: 0.6},
 		{P: 0.3, Estimate: 1000, N0: 1, S: 1.2},
+		{P: 0.01, Estimate: 100000, N0: 1000, S: 2, Spread: 10},
 	} {
 		hd := h.withDefaults()
 		pl := hd.plan()
@@ -108,15 +111,15 @@ func TestHorizonAllocation(t *testing.T) {
 			e := pl.errs[i]
 			x += -math.Log1p(-e)
 			held += float64(c)
-			odds := e / (1 - e) * pl.mu / float64(c)
+			odds := e / (1 - e) * pl.mu / (float64(c) * pl.weights[i])
 			if math.Abs(odds-1) > 1e-9 {
 				t.Errorf("%+v: stage %d odds/capacity off by %g", h, i, odds-1)
 			}
 		}
-		if held != float64(h.Estimate) {
+		if held != float64(pl.top) || hd.Spread == 1 && pl.top != h.Estimate {
 			t.Errorf("%+v: horizon capacities sum to %v", h, held)
 		}
-		if want := (1 - hd.Tail) * q; x > want || x < want*(1-1e-9) {
+		if want := (1 - hd.Tail) * q; x > want*(1+1e-12) || x < want*(1-1e-9) {
 			t.Errorf("%+v: horizon spends %v of its share %v", h, x, want)
 		}
 		stages, err := h.Stages(1000 * h.Estimate)
@@ -135,11 +138,13 @@ func TestHorizonAllocation(t *testing.T) {
 		if tail > hd.Tail*q*(1+1e-12) {
 			t.Errorf("%+v: tail spends %v, more than its share %v", h, tail, hd.Tail*q)
 		}
-		// classic bits of the horizon with errors e.
+		// The objective with errors e: the classic bits, each stage's
+		// weighted by w_i (the sum of 1/B over the boundaries B it is
+		// part of; with Spread 1 all 1/N̂, the bits per key at N̂).
 		bits := func(e []float64) float64 {
 			var b float64
 			for i, c := range pl.caps {
-				b += float64(c) * -math.Log2(e[i]) / math.Ln2
+				b += float64(c) * pl.weights[i] * -math.Log2(e[i]) / math.Ln2
 			}
 			return b
 		}
@@ -178,37 +183,25 @@ func TestHorizonTargets(t *testing.T) {
 }
 
 // TestHorizonTable prints the bits per key at 1e6 keys of the horizon
-// filter with the estimate exact, 2x low, 10x low and 2x high, beside
-// Almeida's r = 0.9, RedisBloom's chain, a static filter sized for 1e6
-// and the lower bounds; the table of paper-notes. Run it with
+// filter (N0 = 1000, S = 2, default Tail and R) with the estimate exact,
+// 2x low, 10x low and 2x high, trusted (Spread 1) or declared uncertain by
+// a factor 10, beside Almeida's r = 0.9 (S = 2, N0 = 1000), RedisBloom's
+// chain (capacity 1000, expansion 2), a static filter sized for 1e6 and
+// the lower bounds; the table of paper-notes. Run it with
 //
 //	go test ./analysis -run TestHorizonTable -v
 //
-// It also checks that the horizon filter with the estimate 10x low is
-// within its recorded figure (not the issue's target of Almeida's 17.5,
-// which this design misses: see the report in paper-notes).
+// It checks the rate at 1e6 against P, that a declared spread of 10 meets
+// issue 35's target with the estimate 10x low (no worse than Almeida's
+// r = 0.9), and that the trusted estimate 10x low stays at its recorded
+// figure: it misses that target (31.57 bits per key at 1%, against
+// 17.53), see paper-notes.
 func TestHorizonTable(t *testing.T) {
 	t.Parallel()
 	const n = 1000000
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n| P | exact | 2x low | 10x low | 2x high | Almeida r=0.9 | RedisBloom | static (classic) | static (exact partitioned) | log2(1/p) | log2(1/p) + log2 log2 n |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&sb, "\n| P | spread | exact | 2x low | 10x low | 2x high | Almeida r=0.9 | RedisBloom | static (classic) | static (exact partitioned) | log2(1/p) | log2(1/p) + log2 log2 n |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range []float64{0.01, 0.001} {
-		row := fmt.Sprintf("| %g |", p)
-		for _, est := range []uint64{n, n / 2, n / 10, 2 * n} {
-			h := Horizon{P: p, Estimate: est, N0: 1000, S: 2}
-			b, err := h.BitsPerKey(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, _ := h.FPR(n)
-			if f > p {
-				t.Errorf("P = %g, estimate %d: rate %g at %d", p, est, f, n)
-			}
-			row += fmt.Sprintf(" %.2f |", b)
-			if est == n/10 && p == 0.01 && b > 31.6 {
-				t.Errorf("10x low at 1%%: %.2f bits per key, more than the recorded 31.6", b)
-			}
-		}
 		a, err := Scalable{P: p, R: 0.9, S: 2, N0: 1000}.BitsPerKey(n)
 		if err != nil {
 			t.Fatal(err)
@@ -220,8 +213,29 @@ func TestHorizonTable(t *testing.T) {
 		std, _ := StandardSize(n, p)
 		ex, _ := ExactPartitionedSize(n, p)
 		l := math.Log2(1 / p)
-		row += fmt.Sprintf(" %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", a, r, float64(std.Bits)/n, float64(ex.Bits)/n, l, l+math.Log2(math.Log2(n)))
-		sb.WriteString(row)
+		for _, spread := range []float64{1, 10} {
+			row := fmt.Sprintf("| %g | %g |", p, spread)
+			for _, est := range []uint64{n, n / 2, n / 10, 2 * n} {
+				h := Horizon{P: p, Estimate: est, N0: 1000, S: 2, Spread: spread}
+				b, err := h.BitsPerKey(n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, _ := h.FPR(n)
+				if f > p {
+					t.Errorf("P = %g, estimate %d, spread %g: rate %g at %d", p, est, spread, f, n)
+				}
+				row += fmt.Sprintf(" %.2f |", b)
+				if est == n/10 && spread == 10 && b > a {
+					t.Errorf("P = %g, spread 10, 10x low: %.2f bits per key, more than Almeida's %.2f", p, b, a)
+				}
+				if est == n/10 && spread == 1 && p == 0.01 && b > 31.6 {
+					t.Errorf("10x low at 1%%: %.2f bits per key, more than the recorded 31.6", b)
+				}
+			}
+			row += fmt.Sprintf(" %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", a, r, float64(std.Bits)/n, float64(ex.Bits)/n, l, l+math.Log2(math.Log2(n)))
+			sb.WriteString(row)
+		}
 	}
 	t.Log(sb.String())
 }
@@ -248,6 +262,9 @@ func TestHorizonValidate(t *testing.T) {
 		{"tail 1", func(h *Horizon) { h.Tail = 1 }},
 		{"tail negative", func(h *Horizon) { h.Tail = -0.1 }},
 		{"r 1", func(h *Horizon) { h.R = 1 }},
+		{"spread below 1", func(h *Horizon) { h.Spread = 0.5 }},
+		{"spread inf", func(h *Horizon) { h.Spread = math.Inf(1) }},
+		{"spread past MaxBits", func(h *Horizon) { h.Estimate, h.Spread = MaxBits/2, 4 }},
 		{"block 100", func(h *Horizon) { h.BlockBits = 100 }},
 		{"too many stages", func(h *Horizon) { h.Estimate, h.N0, h.S = MaxBits, 1, 1.01 }},
 	} {
@@ -313,6 +330,23 @@ func TestHorizonStagesGrid(t *testing.T) {
 	}
 	if held != 8000000 || stages[0].Capacity < h.N0 {
 		t.Errorf("held %d, first stage %d", held, stages[0].Capacity)
+	}
+	// With a spread, the estimate and the top of the range are both
+	// boundaries, and the tail continues from the top.
+	h = Horizon{P: 0.01, Estimate: 100000, N0: 1000, S: 2, Spread: 10}
+	stages, err = h.Stages(4000000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []uint64
+	held = 0
+	for _, st := range stages {
+		held += st.Capacity
+		ends = append(ends, held)
+	}
+	want := []uint64{1562, 3125, 6250, 12500, 25000, 50000, 100000, 200000, 400000, 800000, 1000000, 2000000, 4000000}
+	if fmt.Sprint(ends) != fmt.Sprint(want) {
+		t.Errorf("spread 10: boundaries %v, want %v", ends, want)
 	}
 	one, err := Horizon{P: 0.01, Estimate: 500, N0: 1000, S: 2}.Stages(500)
 	if err != nil || len(one) != 1 || one[0].Capacity != 500 {
