@@ -353,3 +353,60 @@ func TestHorizonStagesGrid(t *testing.T) {
 		t.Errorf("N0 above the estimate: %+v, %v; want one stage of 500", one, err)
 	}
 }
+
+// TestHorizonTail prints the trade-off that the tail share sets, at 1%
+// and 1e6 keys (N0 = 1000, S = 2, R default): bits per key with the
+// estimate exact, 2x, 10x and 100x low. Run it with
+//
+//	go test ./analysis -run TestHorizonTail -v
+func TestHorizonTail(t *testing.T) {
+	t.Parallel()
+	const n = 1000000
+	var sb strings.Builder
+	sb.WriteString("\n| tail | exact | 2x low | 10x low | 100x low |\n|---|---|---|---|---|\n")
+	for _, tail := range []float64{0.02, 0.05, 0.1, 0.2, 0.4} {
+		fmt.Fprintf(&sb, "| %g |", tail)
+		for _, est := range []uint64{n, n / 2, n / 10, n / 100} {
+			h := Horizon{P: 0.01, Estimate: est, N0: 1000, S: 2, Tail: tail}
+			b, err := h.BitsPerKey(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&sb, " %.2f |", b)
+		}
+		sb.WriteString("\n")
+	}
+	t.Log(sb.String())
+}
+
+// TestHorizonOvershoot compares the bits per key past the estimate
+// averaged over where the count falls in its stage: the mean over counts
+// log-uniform from 5e5 to 2e6 (a log grid of ratio 1.01) with the
+// estimate 1e5 (5x to 20x low), for the trusted estimate, a declared
+// Spread of 10 and Almeida's r = 0.9 (whose boundaries at 1000 (2^i - 1)
+// favour 1e6: 97.7% of its capacity is used there). Run it with
+//
+//	go test ./analysis -run TestHorizonOvershoot -v
+func TestHorizonOvershoot(t *testing.T) {
+	t.Parallel()
+	for _, p := range []float64{0.01, 0.001} {
+		var trusted, spread, almeida float64
+		k := 0
+		for x := 5e5; x <= 2e6; x *= 1.01 {
+			n := uint64(x)
+			b, err := Horizon{P: p, Estimate: 100000, N0: 1000, S: 2}.BitsPerKey(n)
+			c, err2 := Horizon{P: p, Estimate: 100000, N0: 1000, S: 2, Spread: 10}.BitsPerKey(n)
+			a, err3 := Scalable{P: p, R: 0.9, S: 2, N0: 1000}.BitsPerKey(n)
+			if err != nil || err2 != nil || err3 != nil {
+				t.Fatal(err, err2, err3)
+			}
+			trusted, spread, almeida = trusted+b, spread+c, almeida+a
+			k++
+		}
+		trusted, spread, almeida = trusted/float64(k), spread/float64(k), almeida/float64(k)
+		if spread > almeida {
+			t.Errorf("P = %g: Spread 10 averages %.2f bits per key, more than Almeida's %.2f", p, spread, almeida)
+		}
+		t.Logf("P = %g, estimate 1e5, counts 5e5 to 2e6: trusted %.2f, Spread 10 %.2f, Almeida r = 0.9 %.2f bits per key", p, trusted, spread, almeida)
+	}
+}
