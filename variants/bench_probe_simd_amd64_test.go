@@ -1,0 +1,105 @@
+//go:build goexperiment.simd && amd64 && !purego
+
+package variants
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// BenchmarkSplitBlockArchSIMD times the split-block filter's single-key
+// methods with the three forms of the probe of this build in one binary:
+// the inlined archsimd form, the assembly (a call through Go's ABI
+// wrapper) and pure Go, at n = 1e4 and 1e6 keys and 10 bits per key. The
+// operations are an absent query and an add, each with the hash given
+// (ContainsDigest, AddDigest) and with the key hashed (Contains, Add, the
+// default xxh3 hashing, 16-byte keys). The filter holds n keys; the
+// queries are other keys.
+//
+// The three forms run in rotating rounds of probeRound calls, so that
+// all see the same load on a shared machine; the benchmark reports the
+// time per call of each (simd-ns, asm-ns, go-ns) and the ratios simd/asm
+// and simd/go. ns/op is one call of each form.
+//
+//	GOEXPERIMENT=simd go test -run '^$' -bench BenchmarkSplitBlockArchSIMD ./variants
+func BenchmarkSplitBlockArchSIMD(b *testing.B) {
+	skipWithoutArchSIMD(b)
+	const nq = 1 << 16 // query and add keys, cycled through
+	for _, n := range []int{1e4, 1e6} {
+		f, err := NewSplitBlock(Geometry{Bits: uint64(10 * n), Hashes: 8, Capacity: uint64(n)}, Hashing{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(n), 34))
+		key := func() []byte {
+			k := make([]byte, 16)
+			for j := range k {
+				k[j] = byte(rng.Uint32())
+			}
+			return k
+		}
+		for range n {
+			f.Add(key())
+		}
+		h := f.Hashing()
+		keys, ds := make([][]byte, nq), make([]Digest, nq)
+		for i := range keys {
+			keys[i] = key()
+			ds[i] = h.Digest(keys[i])
+		}
+		// The adds go to a second filter of the same size, g, so that the
+		// queries see a filter of n keys throughout; the add keys are the
+		// query keys, and an add of bits already set costs as much.
+		g, err := NewSplitBlock(f.Geometry(), Hashing{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ops := []struct {
+			name string
+			call func(i int)
+		}{
+			{"op=contains/hash=given", func(i int) { probeSink = f.ContainsDigest(ds[i%nq]) }},
+			{"op=contains/hash=key", func(i int) { probeSink = f.Contains(keys[i%nq]) }},
+			{"op=add/hash=given", func(i int) { g.AddDigest(ds[i%nq]) }},
+			{"op=add/hash=key", func(i int) { g.Add(keys[i%nq]) }},
+		}
+		for _, op := range ops {
+			b.Run(fmt.Sprintf("n=%.0e/%s", float64(n), op.name), func(b *testing.B) {
+				benchPaths(b, op.call)
+			})
+		}
+	}
+}
+
+// benchPaths times call with each single-key probe path in rotating
+// rounds of probeRound calls and reports the time per call of each and
+// the ratios of the archsimd form to the others.
+func benchPaths(b *testing.B, call func(i int)) {
+	paths := []probePath{pathArchSIMD, pathAsm, pathGo}
+	var t [3]time.Duration
+	b.ResetTimer()
+	for done, round := 0, 0; done < b.N; round++ {
+		n := min(probeRound, b.N-done)
+		for j := range paths {
+			p := paths[(round+j)%len(paths)]
+			withPath(p, func() {
+				t0 := time.Now()
+				for i := done; i < done+n; i++ {
+					call(i)
+				}
+				t[p] += time.Since(t0)
+			})
+		}
+		done += n
+	}
+	per := func(p probePath) float64 { return float64(t[p].Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(per(pathArchSIMD), "simd-ns")
+	b.ReportMetric(per(pathAsm), "asm-ns")
+	b.ReportMetric(per(pathGo), "go-ns")
+	if t[pathAsm] > 0 && t[pathGo] > 0 {
+		b.ReportMetric(float64(t[pathArchSIMD])/float64(t[pathAsm]), "simd/asm")
+		b.ReportMetric(float64(t[pathArchSIMD])/float64(t[pathGo]), "simd/go")
+	}
+}

@@ -1,0 +1,21 @@
+//go:build !goexperiment.simd || !amd64 || purego
+
+package variants
+
+import "unsafe"
+
+// The single-key probes of the split-block filter, which its Add,
+// Contains and the Hash64 and Digest forms call. In this build (no
+// GOEXPERIMENT=simd, another architecture or the purego tag) they are the
+// probe entry points themselves, inlined to a call of the assembly or of
+// the pure-Go form; the GOEXPERIMENT=simd build on amd64 replaces them
+// with archsimd forms that inline into the caller (probe_simd_amd64.go).
+
+// splitAddOne sets the bits of hash h (see splitAddHash).
+func splitAddOne(words unsafe.Pointer, z, h uint64) { splitAddHash(words, z, h) }
+
+// splitContainsOne reports whether the bits of hash h are all set (see
+// splitContainsHash).
+func splitContainsOne(words unsafe.Pointer, z, h uint64) bool {
+	return splitContainsHash(words, z, h)
+}

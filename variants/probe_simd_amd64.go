@@ -1,0 +1,104 @@
+//go:build goexperiment.simd && amd64 && !purego
+
+package variants
+
+import (
+	"simd/archsimd"
+	"unsafe"
+)
+
+// The GOEXPERIMENT=simd build of the single-key block probes: the
+// split-block filter's add and test of one hash written with the vector
+// intrinsics of simd/archsimd, which the compiler inlines into the
+// caller, where Go cannot inline the assembly of probe_amd64.s. They
+// compute the eight 32-bit words of a key's mask as the assembly does
+// (broadcast the low 32 bits, multiply by the eight salts, shift right by
+// 27, shift 1 left by each lane) and set the same bits. The batch entry
+// points keep the assembly.
+//
+// A single-key probe takes the archsimd form when useArchSIMD (the
+// processor has AVX2, by archsimd's own check) and useAVX2 (the switch of
+// every vector probe, which tests turn off for the pure-Go forms) are
+// both set, and otherwise calls the probe entry point of probe_amd64.s,
+// which jumps to the pure-Go form without AVX2.
+//
+// Inlining: the compiler inlines a function whose cost is at most 80
+// nodes, a call to another function costing 57 of them, and a call to a
+// function parameter 17. The archsimd body costs about 40 and the
+// fallback call to the assembly would exceed the budget, so each probe is
+// written as a ...With function that takes its fallback as a parameter;
+// splitAddOne and splitContainsOne pass the assembly entry point, which
+// the compiler then calls directly. Each vector probe ends with
+// VZEROUPPER (archsimd.ClearAVXUpperBits), as the assembly does, since the
+// compiler's own code uses legacy-SSE instructions, which must not run
+// with the upper halves of the Y registers dirty (see DESIGN.md, Speed).
+
+// useArchSIMD reports whether the processor has AVX2, which the archsimd
+// probes need. Tests turn it off to compare the archsimd probes with the
+// assembly.
+var useArchSIMD = archsimd.X86.AVX2()
+
+// splitSaltsArr holds the eight salts of the split-block filter (see
+// masks), one per 32-bit lane.
+var splitSaltsArr = [8]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31}
+
+// The vector constants of the probes, loaded once (only on processors
+// with AVX2, so that the package initialises everywhere): the salts,
+// lanes of 1, and lanes of 27. The shift right by 27 is a variable shift
+// (VPSRLVD) by splitShift27 rather than ShiftAllRight(27), which Go 1.26
+// compiles to a legacy-SSE MOVQ of the count into an X register followed
+// by VPSRLD, an encoding mix inside Y-register code.
+var splitSalts, splitOnes, splitShift27 archsimd.Uint32x8
+
+func init() {
+	if useArchSIMD {
+		splitSalts = archsimd.LoadUint32x8(&splitSaltsArr)
+		splitOnes = archsimd.BroadcastUint32x8(1)
+		splitShift27 = archsimd.BroadcastUint32x8(27)
+	}
+}
+
+// splitAddOne sets the bits of hash h in the table at words of z blocks,
+// with archsimd where it can.
+func splitAddOne(words unsafe.Pointer, z, h uint64) { splitAddWith(words, z, h, splitAddHash) }
+
+// splitContainsOne reports whether the bits of hash h are all set in the
+// table at words of z blocks, with archsimd where it can.
+func splitContainsOne(words unsafe.Pointer, z, h uint64) bool {
+	return splitContainsWith(words, z, h, splitContainsHash)
+}
+
+// splitMaskSIMD returns the block mask of x, lane i holding
+// 1 << ((x salt_i) >> 27).
+func splitMaskSIMD(x uint32) archsimd.Uint32x8 {
+	return splitOnes.ShiftLeft(archsimd.Uint32x4{}.SetElem(0, x).Broadcast1To8().Mul(splitSalts).ShiftRight(splitShift27))
+}
+
+// splitAddWith sets the bits of hash h with archsimd, or calls other
+// (the assembly entry point) when the archsimd probes are off.
+func splitAddWith(words unsafe.Pointer, z, h uint64, other func(unsafe.Pointer, uint64, uint64)) {
+	if useArchSIMD && useAVX2 {
+		b := (*[8]uint32)(splitBlockAt(words, z, h))
+		archsimd.LoadUint32x8(b).Or(splitMaskSIMD(uint32(h))).Store(b)
+		archsimd.ClearAVXUpperBits()
+		return
+	}
+	other(words, z, h)
+}
+
+// splitContainsWith reports whether the bits of hash h are all set, with
+// archsimd (one VPTEST of the mask against the block), or calls other
+// (the assembly entry point) when the archsimd probes are off. The two
+// returns each clear the upper halves after the test, so that the
+// compiler schedules the test before the VZEROUPPER.
+func splitContainsWith(words unsafe.Pointer, z, h uint64, other func(unsafe.Pointer, uint64, uint64) bool) bool {
+	if useArchSIMD && useAVX2 {
+		if splitMaskSIMD(uint32(h)).AndNot(archsimd.LoadUint32x8((*[8]uint32)(splitBlockAt(words, z, h)))).IsZero() {
+			archsimd.ClearAVXUpperBits()
+			return true
+		}
+		archsimd.ClearAVXUpperBits()
+		return false
+	}
+	return other(words, z, h)
+}
