@@ -234,9 +234,10 @@ func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
 }
 
 // test reports whether the k bits of h2 are all set in the block at b,
-// with the AVX2 probe where there is one (see blockedTest).
+// with the AVX2 probe where there is one (see blockedTest, and
+// blockedTestOne for the GOEXPERIMENT=simd build).
 func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
-	return blockedTest(b, h2, f.k, f.perWord, f.blockShift)
+	return blockedTestOne(b, h2, f.k, f.perWord, f.blockShift)
 }
 
 // blockedTestGo is the pure-Go test of a blocked filter's block: it

@@ -19,3 +19,10 @@ func splitAddOne(words unsafe.Pointer, z, h uint64) { splitAddHash(words, z, h) 
 func splitContainsOne(words unsafe.Pointer, z, h uint64) bool {
 	return splitContainsHash(words, z, h)
 }
+
+// blockedTestOne is the blocked filter's test of one key (see
+// blockedTest); the GOEXPERIMENT=simd build on amd64 replaces it with an
+// archsimd form for B = 256 and 512.
+func blockedTestOne(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
+	return blockedTest(b, h2, k, per, shift)
+}

@@ -102,3 +102,89 @@ func splitContainsWith(words unsafe.Pointer, z, h uint64, other func(unsafe.Poin
 	}
 	return other(words, z, h)
 }
+
+// ---- The blocked filter ----
+//
+// blockedTestOne tests a key of a blocked filter with B = 256 or 512 (s =
+// 8 or 9 bits per position) and k <= 64/s, the positions of h2 alone, as
+// the assembly's one-pass form does: h2 broadcast to four 64-bit lanes,
+// shifted right by (j s) and by ((j+4) s) (VPSRLVQ), the low halves of
+// both interleaved (VSHUFPS) into eight 32-bit lanes holding positions
+// 0, 1, 4, 5, 2, 3, 6, 7; each lane's 32-bit word fetched from the block
+// with VPERMD (two for B = 512, chosen by bit 8 of the position), and all
+// bits tested with one VPTEST. Other block sizes and larger k call the
+// assembly, which has the loop.
+//
+// It does not fit the inlining budget (it costs about 200 of the 80
+// nodes), so it is an ordinary Go function called with the register ABI,
+// where a call of the assembly (ABI0) passes the arguments and the result
+// through the stack and restores X15 and R14 after it.
+
+// blockedShiftsArr holds, for s = 8 and 9, the two sets of 64-bit lane
+// shifts (j s and (j+4) s for j = 0 to 3).
+var blockedShiftsArr = [2][2][4]uint64{
+	{{0, 8, 16, 24}, {32, 40, 48, 56}},
+	{{0, 9, 18, 27}, {36, 45, 54, 63}},
+}
+
+// blockedLanesArr holds, for k = 0 to 8, the lanes of the first k
+// positions, in the lane order 0, 1, 4, 5, 2, 3, 6, 7; the rows above 8
+// are unused and keep the index k&15 inside the array.
+var blockedLanesArr = func() (t [16][8]uint32) {
+	order := [8]int{0, 1, 4, 5, 2, 3, 6, 7}
+	for k := range t {
+		for j, pos := range order {
+			if pos < k && k <= 8 {
+				t[k][j] = ^uint32(0)
+			}
+		}
+	}
+	return t
+}()
+
+var (
+	blockedShA8, blockedShB8, blockedShA9, blockedShB9 archsimd.Uint64x4
+	blockedLow5, blockedFive                           archsimd.Uint32x8
+)
+
+func init() {
+	if useArchSIMD {
+		blockedShA8 = archsimd.LoadUint64x4(&blockedShiftsArr[0][0])
+		blockedShB8 = archsimd.LoadUint64x4(&blockedShiftsArr[0][1])
+		blockedShA9 = archsimd.LoadUint64x4(&blockedShiftsArr[1][0])
+		blockedShB9 = archsimd.LoadUint64x4(&blockedShiftsArr[1][1])
+		blockedLow5 = archsimd.BroadcastUint32x8(31)
+		blockedFive = archsimd.BroadcastUint32x8(5)
+	}
+}
+
+// blockedTestOne reports whether the k bits of h2 are all set in the
+// block at b (see blockedTest), with archsimd for B = 256 and 512 and
+// k <= per, and otherwise with the assembly entry point.
+func blockedTestOne(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
+	if !useArchSIMD || !useAVX2 || k > per || shift-8 > 1 {
+		return blockedTest(b, h2, k, per, shift)
+	}
+	v := archsimd.Uint64x2{}.SetElem(0, h2).Broadcast1To4() // VPBROADCASTQ
+	shA, shB := blockedShA8, blockedShB8
+	if shift == 9 {
+		shA, shB = blockedShA9, blockedShB9
+	}
+	pos := v.ShiftRight(shA).AsUint32x8().SelectFromPairGrouped(0, 2, 4, 6, v.ShiftRight(shB).AsUint32x8())
+	bit := splitOnes.ShiftLeft(pos.And(blockedLow5)).And(archsimd.LoadUint32x8(&blockedLanesArr[k&15]))
+	idx := pos.ShiftRight(blockedFive)
+	w := archsimd.LoadUint32x8((*[8]uint32)(b)).Permute(idx)
+	if shift == 9 {
+		// The word of the block's second half where bit 8 of the position
+		// is set: sel is all ones there (bit 8 moved to the sign, spread).
+		hi := archsimd.LoadUint32x8((*[8]uint32)(unsafe.Add(b, 32))).Permute(idx)
+		sel := pos.ShiftAllLeft(23).AsInt32x8().ShiftAllRight(31).AsUint32x8()
+		w = w.Xor(w.Xor(hi).And(sel))
+	}
+	if bit.AndNot(w).IsZero() {
+		archsimd.ClearAVXUpperBits()
+		return true
+	}
+	archsimd.ClearAVXUpperBits()
+	return false
+}

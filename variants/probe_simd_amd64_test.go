@@ -3,6 +3,7 @@
 package variants
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -93,11 +94,66 @@ func TestArchSIMDSplitProbesAgree(t *testing.T) {
 	}
 }
 
-// TestArchSIMDFilterPathsAgree: split-block filters of odd and even
-// sizes and several hash kinds, driven through every operation that
-// reaches the probes (probeOps: Add, AddDigest, AddHash64, TestAndAdd, the
-// batches, Contains, ContainsDigest), build the same words and give the
-// same answers with the archsimd, assembly and pure-Go single-key paths.
+// TestArchSIMDBlockedProbesAgree: the archsimd test of a blocked filter's
+// block gives the answers of the assembly and the pure-Go forms, called
+// directly, for B = 256 and 512 and every k of the one-pass form (and k
+// above it, which the assembly serves), on blocks filled to several
+// levels; both answers occur for every k.
+func TestArchSIMDBlockedProbesAgree(t *testing.T) {
+	skipWithoutArchSIMD(t)
+	rng := rand.New(rand.NewPCG(34, 6))
+	for _, bb := range []int{256, 512} {
+		s := uint(8)
+		if bb == 512 {
+			s = 9
+		}
+		per := 64 / int(s)
+		block, err := alignedWords(uint64(bb / 64))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := unsafe.Pointer(unsafe.SliceData(block))
+		for k := 1; k <= per+2; k++ {
+			trues, falses := 0, 0
+			for _, fill := range []float64{0.3, 0.6, 0.85, 0.95} {
+				for i := range block {
+					block[i] = 0
+					for j := range 64 {
+						if rng.Float64() < fill {
+							block[i] |= 1 << j
+						}
+					}
+				}
+				for range 2000 {
+					h2 := rng.Uint64()
+					want := blockedTestGo(b, h2, k, per, s)
+					var asm bool
+					withVector(true, func() { asm = blockedTest(b, h2, k, per, s) })
+					got := blockedTestOne(b, h2, k, per, s)
+					if got != want || asm != want {
+						t.Fatalf("B = %d, k = %d, h2 %#x: archsimd %v, assembly %v, pure Go %v", bb, k, h2, got, asm, want)
+					}
+					if got {
+						trues++
+					} else {
+						falses++
+					}
+				}
+			}
+			if trues == 0 || falses == 0 {
+				t.Errorf("B = %d, k = %d: %d true and %d false answers, want both", bb, k, trues, falses)
+			}
+		}
+	}
+}
+
+// TestArchSIMDFilterPathsAgree: split-block and blocked filters of odd
+// and even sizes (blocked: B = 256 and 512, k from 1 to above the
+// one-pass form), and several hash kinds, driven through every operation
+// that reaches the probes (probeOps: Add, AddDigest, AddHash64,
+// TestAndAdd, the batches, Contains, ContainsDigest), build the same
+// words and give the same answers with the archsimd, assembly and pure-Go
+// single-key paths.
 func TestArchSIMDFilterPathsAgree(t *testing.T) {
 	skipWithoutArchSIMD(t)
 	rng := rand.New(rand.NewPCG(34, 5))
@@ -112,35 +168,55 @@ func TestArchSIMDFilterPathsAgree(t *testing.T) {
 		}
 		return out
 	}
+	type maker struct {
+		name string
+		bits uint64
+		mk   func() probeFilter
+	}
+	var makers []maker
 	for _, blocks := range []uint64{1, 3, 7, 64, 129, 1001} {
 		for _, h := range []Hashing{{}, {Kind: XXH64}, {Kind: Metro, Seed: 9}} {
-			mk := func() probeFilter {
+			makers = append(makers, maker{fmt.Sprintf("split-block, %d blocks, hashing %v", blocks, h.Kind), blocks * splitBlockBits, func() probeFilter {
 				f, err := NewSplitBlock(Geometry{Bits: blocks * splitBlockBits, Hashes: 8}, h)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return f
-			}
-			n := int(blocks*splitBlockBits/6) + 8
-			keys, queries := randomKeys(n), randomKeys(1000)
-			queries = append(queries, keys[:min(len(keys), 200)]...)
-			var words [3][]uint64
-			var answers [3][][]bool
-			for _, p := range []probePath{pathGo, pathAsm, pathArchSIMD} {
-				withPath(p, func() {
-					// probeOps flips only the vector switch; with it on, the
-					// archsimd switch set here decides the single-key form.
-					words[p], answers[p] = probeOps(mk, p != pathGo, keys, queries)
-				})
-			}
-			for _, p := range []probePath{pathGo, pathAsm} {
-				if !slices.Equal(words[p], words[pathArchSIMD]) {
-					t.Fatalf("%d blocks, hashing %v: archsimd and %v build other bits", blocks, h.Kind, p)
-				}
-				for form := range answers[p] {
-					if !slices.Equal(answers[p][form], answers[pathArchSIMD][form]) {
-						t.Fatalf("%d blocks, hashing %v: answer form %d differs between archsimd and %v", blocks, h.Kind, form, p)
+			}})
+		}
+		for _, bb := range []uint64{256, 512} {
+			for _, k := range []int{1, 3, 6, 7, 8, 9, 12} {
+				makers = append(makers, maker{fmt.Sprintf("blocked B = %d, k = %d, %d blocks", bb, k, blocks), blocks * bb, func() probeFilter {
+					f, err := NewBlocked(BlockedParams{Geometry: Geometry{Bits: blocks * bb, Hashes: k}, BlockBits: int(bb), Hashing: Hashing{Seed: uint64(k)}})
+					if err != nil {
+						t.Fatal(err)
 					}
+					return f
+				}})
+			}
+		}
+	}
+	for _, m := range makers {
+		mk, name := m.mk, m.name
+		n := int(m.bits/6) + 8
+		keys, queries := randomKeys(n), randomKeys(1000)
+		queries = append(queries, keys[:min(len(keys), 200)]...)
+		var words [3][]uint64
+		var answers [3][][]bool
+		for _, p := range []probePath{pathGo, pathAsm, pathArchSIMD} {
+			withPath(p, func() {
+				// probeOps flips only the vector switch; with it on, the
+				// archsimd switch set here decides the single-key form.
+				words[p], answers[p] = probeOps(mk, p != pathGo, keys, queries)
+			})
+		}
+		for _, p := range []probePath{pathGo, pathAsm} {
+			if !slices.Equal(words[p], words[pathArchSIMD]) {
+				t.Fatalf("%s: archsimd and %v build other bits", name, p)
+			}
+			for form := range answers[p] {
+				if !slices.Equal(answers[p][form], answers[pathArchSIMD][form]) {
+					t.Fatalf("%s: answer form %d differs between archsimd and %v", name, form, p)
 				}
 			}
 		}
