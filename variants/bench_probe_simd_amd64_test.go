@@ -5,6 +5,7 @@ package variants
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -20,8 +21,9 @@ import (
 //
 // The three forms run in rotating rounds of probeRound calls, so that
 // all see the same load on a shared machine; the benchmark reports the
-// time per call of each (simd-ns, asm-ns, go-ns) and the ratios simd/asm
-// and simd/go. ns/op is one call of each form.
+// median time per call of each (simd-ns, asm-ns, go-ns) and the medians
+// of the per-round ratios simd/asm and simd/go (see benchPaths). ns/op
+// is one call of each form.
 //
 //	GOEXPERIMENT=simd go test -run '^$' -bench BenchmarkSplitBlockArchSIMD ./variants
 func BenchmarkSplitBlockArchSIMD(b *testing.B) {
@@ -74,11 +76,15 @@ func BenchmarkSplitBlockArchSIMD(b *testing.B) {
 }
 
 // benchPaths times call with each single-key probe path in rotating
-// rounds of probeRound calls and reports the time per call of each and
-// the ratios of the archsimd form to the others.
+// rounds of probeRound calls. On a shared machine a round that the
+// scheduler interrupts is far slower than the others, so it reports
+// medians over the rounds rather than totals: the median time per call
+// of each path (simd-ns, asm-ns, go-ns), and the medians of the per-round
+// ratios of the archsimd path to the others, each round's three forms
+// having run back to back (simd/asm, simd/go).
 func benchPaths(b *testing.B, call func(i int)) {
 	paths := []probePath{pathArchSIMD, pathAsm, pathGo}
-	var t [3]time.Duration
+	var per [3][]float64 // ns per call, per round
 	b.ResetTimer()
 	for done, round := 0, 0; done < b.N; round++ {
 		n := min(probeRound, b.N-done)
@@ -89,19 +95,33 @@ func benchPaths(b *testing.B, call func(i int)) {
 				for i := done; i < done+n; i++ {
 					call(i)
 				}
-				t[p] += time.Since(t0)
+				per[p] = append(per[p], float64(time.Since(t0).Nanoseconds())/float64(n))
 			})
 		}
 		done += n
 	}
-	per := func(p probePath) float64 { return float64(t[p].Nanoseconds()) / float64(b.N) }
-	b.ReportMetric(per(pathArchSIMD), "simd-ns")
-	b.ReportMetric(per(pathAsm), "asm-ns")
-	b.ReportMetric(per(pathGo), "go-ns")
-	if t[pathAsm] > 0 && t[pathGo] > 0 {
-		b.ReportMetric(float64(t[pathArchSIMD])/float64(t[pathAsm]), "simd/asm")
-		b.ReportMetric(float64(t[pathArchSIMD])/float64(t[pathGo]), "simd/go")
+	b.StopTimer()
+	ratio := func(p probePath) []float64 {
+		r := make([]float64, len(per[p]))
+		for i := range r {
+			r[i] = per[pathArchSIMD][i] / per[p][i]
+		}
+		return r
 	}
+	b.ReportMetric(median(per[pathArchSIMD]), "simd-ns")
+	b.ReportMetric(median(per[pathAsm]), "asm-ns")
+	b.ReportMetric(median(per[pathGo]), "go-ns")
+	b.ReportMetric(median(ratio(pathAsm)), "simd/asm")
+	b.ReportMetric(median(ratio(pathGo)), "simd/go")
+}
+
+// median returns the median of x, which it sorts.
+func median(x []float64) float64 {
+	slices.Sort(x)
+	if n := len(x); n%2 == 1 {
+		return x[n/2]
+	}
+	return (x[len(x)/2-1] + x[len(x)/2]) / 2
 }
 
 // BenchmarkBlockedArchSIMD times the blocked filter's absent query with

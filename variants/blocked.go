@@ -234,10 +234,13 @@ func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
 }
 
 // test reports whether the k bits of h2 are all set in the block at b,
-// with the AVX2 probe where there is one (see blockedTest, and
-// blockedTestOne for the GOEXPERIMENT=simd build).
+// with the AVX2 probe where there is one (see blockedTest), or its
+// archsimd form in the GOEXPERIMENT=simd build (blockedTestOne).
 func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
-	return blockedTestOne(b, h2, f.k, f.perWord, f.blockShift)
+	if archSIMDProbes {
+		return blockedTestOne(b, h2, f.k, f.perWord, f.blockShift)
+	}
+	return blockedTest(b, h2, f.k, f.perWord, f.blockShift)
 }
 
 // blockedTestGo is the pure-Go test of a blocked filter's block: it

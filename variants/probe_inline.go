@@ -11,6 +11,11 @@ import "unsafe"
 // the pure-Go form; the GOEXPERIMENT=simd build on amd64 replaces them
 // with archsimd forms that inline into the caller (probe_simd_amd64.go).
 
+// archSIMDProbes reports whether this build has the archsimd single-key
+// probes; the methods whose inlining cost is near the budget test it, so
+// that this build compiles them exactly as before.
+const archSIMDProbes = false
+
 // splitAddOne sets the bits of hash h (see splitAddHash).
 func splitAddOne(words unsafe.Pointer, z, h uint64) { splitAddHash(words, z, h) }
 

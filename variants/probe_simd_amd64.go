@@ -38,6 +38,10 @@ import (
 // assembly.
 var useArchSIMD = archsimd.X86.AVX2()
 
+// archSIMDProbes reports that this build has the archsimd single-key
+// probes (see probe_inline.go).
+const archSIMDProbes = true
+
 // splitSaltsArr holds the eight salts of the split-block filter (see
 // masks), one per 32-bit lane.
 var splitSaltsArr = [8]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31}

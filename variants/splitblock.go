@@ -220,14 +220,22 @@ func (f *SplitBlock) TestAndAddDigest(d Digest) bool { return f.TestAndAddHash64
 // AddHash64 inserts the key whose 64-bit hash is h, as Parquet's
 // insert(h) does.
 func (f *SplitBlock) AddHash64(h uint64) {
-	splitAddOne(f.base(), f.z(), h)
+	if archSIMDProbes {
+		splitAddOne(f.base(), f.z(), h)
+	} else {
+		w := f.words
+		splitAddHash(unsafe.Pointer(unsafe.SliceData(w)), uint64(len(w))/4, h)
+	}
 	f.items++
 }
 
 // ContainsHash64 reports whether the key whose 64-bit hash is h is
 // possibly present, as Parquet's check(h) does.
 func (f *SplitBlock) ContainsHash64(h uint64) bool {
-	return splitContainsOne(f.base(), f.z(), h)
+	if archSIMDProbes {
+		return splitContainsOne(f.base(), f.z(), h)
+	}
+	return splitContainsHash(f.base(), f.z(), h)
 }
 
 // TestAndAddHash64 inserts the key whose 64-bit hash is h and reports
