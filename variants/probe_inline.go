@@ -5,11 +5,12 @@ package variants
 import "unsafe"
 
 // The single-key probes of the split-block filter, which its Add,
-// Contains and the Hash64 and Digest forms call. In this build (no
-// GOEXPERIMENT=simd, another architecture or the purego tag) they are the
-// probe entry points themselves, inlined to a call of the assembly or of
-// the pure-Go form; the GOEXPERIMENT=simd build on amd64 replaces them
-// with archsimd forms that inline into the caller (probe_simd_amd64.go).
+// Contains and the Hash64 and Digest forms call, and of the blocked
+// filter, which its test calls. In this build (no GOEXPERIMENT=simd,
+// another architecture or the purego tag) they are the probe entry
+// points themselves, inlined to a call of the assembly or of the pure-Go
+// form; the GOEXPERIMENT=simd build on amd64 replaces them with archsimd
+// forms (probe_simd_amd64.go).
 
 // archSIMDProbes reports whether this build has the archsimd single-key
 // probes; the methods whose inlining cost is near the budget test it, so

@@ -10,11 +10,14 @@ import (
 // The GOEXPERIMENT=simd build of the single-key block probes: the
 // split-block filter's add and test of one hash written with the vector
 // intrinsics of simd/archsimd, which the compiler inlines into the
-// caller, where Go cannot inline the assembly of probe_amd64.s. They
-// compute the eight 32-bit words of a key's mask as the assembly does
-// (broadcast the low 32 bits, multiply by the eight salts, shift right by
-// 27, shift 1 left by each lane) and set the same bits. The batch entry
-// points keep the assembly.
+// caller (Add, Contains, AddDigest, ContainsDigest, AddHash64,
+// ContainsHash64), where Go cannot inline the assembly of probe_amd64.s.
+// They compute the eight 32-bit words of a key's mask as the assembly
+// does (broadcast the low 32 bits, multiply by the eight salts, shift
+// right by 27, shift 1 left by each lane) and set the same bits. The
+// blocked filter's one-pass test is here too, as a Go function (see
+// blockedTestOne). The batch entry points and the scalable filter's
+// stage query keep the assembly.
 //
 // A single-key probe takes the archsimd form when useArchSIMD (the
 // processor has AVX2, by archsimd's own check) and useAVX2 (the switch of
@@ -24,11 +27,13 @@ import (
 //
 // Inlining: the compiler inlines a function whose cost is at most 80
 // nodes, a call to another function costing 57 of them, and a call to a
-// function parameter 17. The archsimd body costs about 40 and the
+// function parameter 17. The archsimd body costs about 40 and a direct
 // fallback call to the assembly would exceed the budget, so each probe is
 // written as a ...With function that takes its fallback as a parameter;
 // splitAddOne and splitContainsOne pass the assembly entry point, which
-// the compiler then calls directly. Each vector probe ends with
+// the fallback path then calls through the function value. The hooks
+// cost 78 and 80: one node more and they stop inlining, which CI checks
+// (.ci/run greps go build -gcflags=-m). Each vector probe ends with
 // VZEROUPPER (archsimd.ClearAVXUpperBits), as the assembly does, since the
 // compiler's own code uses legacy-SSE instructions, which must not run
 // with the upper halves of the Y registers dirty (see DESIGN.md, Speed).
