@@ -100,8 +100,11 @@
 // Digest and Hash64 forms, with no call, and the blocked filter's
 // one-pass test (B = 256 or 512, k <= 64/log2 B) is a Go function. They
 // set the same bits and give the same answers (the tests compare
-// archsimd, assembly and pure Go); batches and the scalable filter keep
-// the assembly, and a processor without AVX2 takes the pure-Go probes.
+// archsimd, assembly and pure Go). The blocked filter's batches and the
+// blocked stages of a scalable filter test each block with the same
+// function; the split-block batches and the scalable filter's one-call
+// stage query keep the assembly, and a processor without AVX2 takes the
+// pure-Go probes.
 // Build and test with GOEXPERIMENT=simd go test ./variants;
 // BenchmarkSplitBlockArchSIMD and BenchmarkBlockedArchSIMD time the three
 // in one binary. On an AMD EPYC (Zen 4, KVM, 2 cores, a load average

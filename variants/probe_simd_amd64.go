@@ -16,8 +16,10 @@ import (
 // does (broadcast the low 32 bits, multiply by the eight salts, shift
 // right by 27, shift 1 left by each lane) and set the same bits. The
 // blocked filter's one-pass test is here too, as a Go function (see
-// blockedTestOne). The batch entry points and the scalable filter's
-// stage query keep the assembly.
+// blockedTestOne), which Blocked.test, and so its batches and the
+// scalable filter's blocked stages, call. The split-block batch entry
+// points and the scalable filter's one-call stage query
+// (streamBlockedTest) keep the assembly.
 //
 // A single-key probe takes the archsimd form when useArchSIMD (the
 // processor has AVX2, by archsimd's own check) and useAVX2 (the switch of
