@@ -12,8 +12,10 @@ import (
 
 // BenchmarkSplitBlockArchSIMD times the split-block filter's single-key
 // methods with the three forms of the probe of this build in one binary:
-// the inlined archsimd form, the assembly (a call through Go's ABI
-// wrapper) and pure Go, at n = 1e4 and 1e6 keys and 10 bits per key. The
+// the inlined archsimd form, the assembly (an ABI0 call, arguments and
+// result on the stack) and pure Go (the vector switch off, so that the
+// assembly entry point jumps to the Go form, as in BenchmarkProbeAsmVsGo),
+// at n = 1e4 and 1e6 keys and 10 bits per key. The
 // operations are an absent query and an add, each with the hash given
 // (ContainsDigest, AddDigest) and with the key hashed (Contains, Add, the
 // default xxh3 hashing, 16-byte keys). The filter holds n keys; the
