@@ -108,10 +108,11 @@
 // Build and test with GOEXPERIMENT=simd go test ./variants;
 // BenchmarkSplitBlockArchSIMD and BenchmarkBlockedArchSIMD time the three
 // in one binary. On an AMD EPYC (Zen 4, KVM, 2 cores, a load average
-// of 11 to 19 from other work; medians of 5 runs of per-round medians),
-// archsimd over assembly was 0.78 to 0.81 for the split-block filter with
-// the hash given (query and add, 1e4 and 1e6 keys, 10 bits per key), 0.88
-// to 0.90 with the key hashed, and 0.89 to 0.98 for the blocked query.
+// of 5 to 19 from other work; two sets of 5 runs, medians of per-round
+// medians), archsimd over assembly was 0.78 to 0.84 for the split-block
+// filter with the hash given (query and add, 1e4 and 1e6 keys, 10 bits
+// per key), 0.88 to 0.91 with the key hashed, and 0.89 to 0.99 for the
+// blocked query.
 // The default build, which users get, keeps the assembly unchanged.
 //
 // # Concurrency
