@@ -235,8 +235,12 @@ func (f *Blocked) set(b unsafe.Pointer, h2 uint64) {
 }
 
 // test reports whether the k bits of h2 are all set in the block at b,
-// with the AVX2 probe where there is one (see blockedTest).
+// with the AVX2 probe where there is one (see blockedTest), or its
+// archsimd form in the GOEXPERIMENT=simd build (blockedTestOne).
 func (f *Blocked) test(b unsafe.Pointer, h2 uint64) bool {
+	if archSIMDProbes {
+		return blockedTestOne(b, h2, f.k, f.perWord, f.blockShift)
+	}
 	return blockedTest(b, h2, f.k, f.perWord, f.blockShift)
 }
 

@@ -167,7 +167,8 @@ func (f *SplitBlock) Add(key []byte) {
 	default:
 		h = f.hash64(key)
 	}
-	f.AddHash64(h)
+	splitAddOne(f.base(), f.z(), h)
+	f.items++
 }
 
 // Contains reports whether key is possibly in the set.
@@ -181,7 +182,7 @@ func (f *SplitBlock) Contains(key []byte) bool {
 	default:
 		h = f.hash64(key)
 	}
-	return f.ContainsHash64(h)
+	return splitContainsOne(f.base(), f.z(), h)
 }
 
 // TestAndAdd inserts key and reports whether it was possibly present.
@@ -202,11 +203,16 @@ func (f *SplitBlock) hash64(key []byte) uint64 {
 }
 
 // AddDigest inserts the key whose digest is d; it uses d.H1.
-func (f *SplitBlock) AddDigest(d Digest) { f.AddHash64(d.H1) }
+func (f *SplitBlock) AddDigest(d Digest) {
+	splitAddOne(f.base(), f.z(), d.H1)
+	f.items++
+}
 
 // ContainsDigest reports whether the key whose digest is d is possibly
 // present; it uses d.H1.
-func (f *SplitBlock) ContainsDigest(d Digest) bool { return f.ContainsHash64(d.H1) }
+func (f *SplitBlock) ContainsDigest(d Digest) bool {
+	return splitContainsOne(f.base(), f.z(), d.H1)
+}
 
 // TestAndAddDigest inserts d and reports whether it was possibly present.
 func (f *SplitBlock) TestAndAddDigest(d Digest) bool { return f.TestAndAddHash64(d.H1) }
@@ -214,14 +220,21 @@ func (f *SplitBlock) TestAndAddDigest(d Digest) bool { return f.TestAndAddHash64
 // AddHash64 inserts the key whose 64-bit hash is h, as Parquet's
 // insert(h) does.
 func (f *SplitBlock) AddHash64(h uint64) {
-	w := f.words
-	splitAddHash(unsafe.Pointer(unsafe.SliceData(w)), uint64(len(w))/4, h)
+	if archSIMDProbes {
+		splitAddOne(f.base(), f.z(), h)
+	} else {
+		w := f.words
+		splitAddHash(unsafe.Pointer(unsafe.SliceData(w)), uint64(len(w))/4, h)
+	}
 	f.items++
 }
 
 // ContainsHash64 reports whether the key whose 64-bit hash is h is
 // possibly present, as Parquet's check(h) does.
 func (f *SplitBlock) ContainsHash64(h uint64) bool {
+	if archSIMDProbes {
+		return splitContainsOne(f.base(), f.z(), h)
+	}
 	return splitContainsHash(f.base(), f.z(), h)
 }
 
@@ -276,7 +289,9 @@ func masks(x uint32) (m0, m1, m2, m3 uint64) {
 // tag (probe_generic.go); on amd64 they are the AVX2 loops of
 // probe_amd64.s, which jump to these when the processor has no AVX2. Each
 // takes the table's address and its number of blocks z, which the caller
-// has checked against the table.
+// has checked against the table. The single-key methods call them through
+// splitAddOne and splitContainsOne, which the GOEXPERIMENT=simd build
+// replaces with inlined archsimd forms (probe_simd_amd64.go).
 
 // splitSet ORs the mask of x into the block at b.
 func splitSet(b unsafe.Pointer, x uint32) {
