@@ -54,7 +54,7 @@ func TestArchSIMDSplitProbesAgree(t *testing.T) {
 	for _, z := range []uint64{1, 2, 3, 5, 7, 13, 64, 255, 1001, 4099} {
 		tables := [3][]uint64{}
 		for p := range tables {
-			w, err := alignedWords(4 * z)
+			w, err := alignedWords(4*z, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +108,7 @@ func TestArchSIMDBlockedProbesAgree(t *testing.T) {
 			s = 9
 		}
 		per := 64 / int(s)
-		block, err := alignedWords(uint64(bb / 64))
+		block, err := alignedWords(uint64(bb/64), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
