@@ -160,11 +160,7 @@ func (f *RedisBloom) ScanDumpAll(maxChunk int) (iter.Seq2[int64, []byte], error)
 		var it int64
 		for {
 			next, data, _ := f.ScanDump(it, maxChunk)
-			if next == 0 {
-				return
-			}
-			// Chunk 0 is the header, yielded with its iterator 1.
-			if !yield(next, data) {
+			if next == 0 || !yield(next, data) {
 				return
 			}
 			it = next

@@ -312,6 +312,23 @@ func TestRedisDumpReal(t *testing.T) {
 					t.Fatalf("key-%d missing", i)
 				}
 			}
+			// The audit: RedisBloom's measured rate on the q- keys beside
+			// the exact theory of its probes and the estimate from the
+			// fill of the loaded tables.
+			var fp float64
+			for _, a := range d.answers {
+				if a {
+					fp++
+				}
+			}
+			rate := fp / float64(len(d.answers))
+			theory, err := g.geom.ProbeFPR(g.Info().Items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			se := math.Sqrt(theory * (1 - theory) / float64(len(d.answers)))
+			t.Logf("%d links, %.2f bits per item: measured %.5f, ProbeFPR %.5f (z %+.1f over the queries only), fill estimate %.5f",
+				g.Links(), float64(8*(g.Info().Size-32-64*uint64(g.Links())))/float64(g.Info().Items), rate, theory, (rate-theory)/se, g.Stats().EstimatedFPR)
 			samePairs(t, "dump of the loaded filter", dumpPairs(t, g, c.maxChunk), d.pairs)
 			f, err := NewRedisBloom(c.p)
 			if err != nil {
