@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -285,7 +286,8 @@ func readRealDump(t *testing.T, name string) realDump {
 // wrote (SBChain_GetEncodedHeader, SBChain_GetEncodedChunk), checks the
 // loaded filter against the answers and BF.INFO numbers of the C chain,
 // and checks that the model, fed the same keys, dumps the same bytes in
-// the same chunks.
+// the same chunks. Two of the dumps are the model's, loaded by
+// RedisBloom's code and dumped again.
 func TestRedisDumpReal(t *testing.T) {
 	for _, c := range []struct {
 		file     string
@@ -298,6 +300,13 @@ func TestRedisDumpReal(t *testing.T) {
 		{"noround-e1.bin", RedisBloomParams{ErrorRate: 0.01, Capacity: 1000, Expansion: 1}, 5000, 0},
 		{"noround-small.bin", RedisBloomParams{ErrorRate: 0.25, Capacity: 7, Expansion: 4}, 300, 1000},
 		{"pow2-tiny.bin", RedisBloomParams{ErrorRate: 0.1, Capacity: 3, Expansion: 2, PowerOfTwo: true}, 40, 5},
+		// Written back: RedisBloom's SB_NewChainFromHeader and
+		// SBChain_LoadEncodedChunk loaded the model's ScanDumpAll of
+		// these chains (as BF.LOADCHUNK does), and the file holds the
+		// loaded chain's own dump and answers: the model's dump must be
+		// it, byte for byte, bpe included.
+		{"model-noround.bin", RedisBloomParams{ErrorRate: 0.001, Capacity: 100, Expansion: 2}, 3000, 200},
+		{"model-pow2.bin", RedisBloomParams{ErrorRate: 0.01, Capacity: 30, Expansion: 4, PowerOfTwo: true}, 1000, 77},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			d := readRealDump(t, c.file)
@@ -355,7 +364,7 @@ func TestRedisDumpReal(t *testing.T) {
 					if a != b {
 						t.Logf("link %d: the model's bpe %v, RedisBloom's %v", (i-52)/53, a, b)
 					}
-					if math.Nextafter(a, b) == b {
+					if math.Nextafter(a, b) == b && !strings.HasPrefix(c.file, "model-") {
 						copy(h[i:i+8], want[i:i+8])
 					}
 				}
