@@ -76,10 +76,16 @@ const (
 //   - past the last byte (or for iter < 0) it returns (0, nil), the end
 //     (SB_CHUNKITER_DONE); BF.SCANDUMP replies with an empty string.
 //
+// BFAofRewrite (src/rebloom.c) writes the same pairs as BF.LOADCHUNK
+// commands, so an AOF's pairs load too; the RDB encoding (BFRdbSave) is
+// another format. BF.LOADCHUNK on an empty key takes the pair with
+// iterator 1 as the header (BFLoadChunk_RedisCommand).
+//
 // The header is the packed C struct dumpedChainHeader followed by one
-// dumpedChainLink per link (src/sb.c), written from memory on a
-// little-endian machine, so every field is little-endian, with no padding
-// (__attribute__((packed))):
+// dumpedChainLink per link (src/sb.c), copied from memory, so its fields
+// have the machine's byte order: little-endian on the machines RedisBloom
+// is built for (x86-64, arm64), which is what ScanDump writes and
+// RedisLoader reads. There is no padding (__attribute__((packed))):
 //
 //	offset  size  field (dumpedChainHeader)
 //	0       8     size (uint64): items in the chain (SBChain.size)
@@ -93,6 +99,7 @@ const (
 //	  +8    8     bits (uint64): bytes*8, a multiple of 64
 //	  +16   8     size (uint64): items inserted in the link
 //	  +24   8     error (float64): the link's error, error_rate 0.5^(i+1)
+//	              (error_rate itself for the one link of NONSCALING)
 //	  +32   8     bpe (float64): bits per entry, |ln error / 0.480453013918201|
 //	  +40   4     hashes (uint32): ceil(0.693147180559945 bpe)
 //	  +44   8     entries (uint64): the link's capacity
@@ -114,7 +121,8 @@ const (
 // the filter was loaded from a dump (the C library's log may differ from
 // Go's in the last bit), and its items. It reports an error wrapping
 // [ErrIncompatible] for a filter with a Seed other than 0, whose bits
-// RedisBloom would not find, and one for a zero RedisBloom. It may run
+// RedisBloom would not find, and one wrapping [ErrInvalidParams] for a
+// zero RedisBloom. It may run
 // concurrently with Contains, but not with a mutating method.
 func (f *RedisBloom) ScanDump(iter int64, maxChunk int) (next int64, data []byte, err error) {
 	if err := f.checkDump(); err != nil {
@@ -304,7 +312,12 @@ func (f *RedisBloom) Info() RedisInfo {
 // BF.LOADCHUNK requires) and overlap no chunk loaded before; Filter then
 // requires that the chunks cover every table exactly once and that no bit
 // is set at or above a power-of-two link's modulus. Chunks may come in any
-// order. A pair (0, empty), BF.SCANDUMP's end, is ignored.
+// order. A pair (0, empty), BF.SCANDUMP's end, is ignored. The loaded
+// filter has Seed 0 and Err nil, and grows as RedisBloom's chain would.
+// A dump does not hold BF.RESERVE's error_rate and capacity: the filter's
+// Params report twice link 0's error and link 0's capacity, or, with
+// power-of-two tables, the smallest capacity that BF.RESERVE raises to
+// link 0's (every such capacity builds the same links).
 //
 // Errors wrap [ErrCorrupt]; options the model does not support
 // (NONSCALING, no FORCE64, ENTS_IS_BITS) give errors wrapping
