@@ -317,7 +317,13 @@ func (f *RedisBloom) Info() RedisInfo {
 // A dump does not hold BF.RESERVE's error_rate and capacity: the filter's
 // Params report twice link 0's error and link 0's capacity, or, with
 // power-of-two tables, the smallest capacity that BF.RESERVE raises to
-// link 0's (every such capacity builds the same links).
+// link 0's (every such capacity builds the same links). The loaded
+// filter keeps each link's bpe as the dump gives it (RedisBloom's C
+// library computes the log, which may differ from Go's math.Log in the
+// last bit), so that it dumps back the same bytes; [RedisBloom.Equal]
+// compares the bpe and the capacity in Params, and so may report a
+// loaded filter different from the model built from the same parameters
+// and keys although both hold the same bits and answer alike.
 //
 // Errors wrap [ErrCorrupt]; options the model does not support
 // (NONSCALING, no FORCE64, ENTS_IS_BITS) give errors wrapping
