@@ -78,6 +78,13 @@ type RedisBloomParams struct {
 // after about 60 links, when a link's hashes or bits reach the maximum)
 // are accepted, since they are RedisBloom's and its data must load.
 //
+// RedisBloom's own data loads into the model and back: [RedisBloom.ScanDump]
+// and [RedisBloom.ScanDumpAll] write the (iter, data) pairs of
+// BF.SCANDUMP, which BF.LOADCHUNK loads into Redis, and [RedisLoader] (or
+// [LoadRedisChunks]) loads the pairs BF.SCANDUMP returned from a running
+// RedisBloom, to be queried, audited and dumped back byte for byte;
+// [RedisBloom.Info] gives BF.INFO's numbers.
+//
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
 // exclusive access.
