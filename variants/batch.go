@@ -39,20 +39,56 @@ type group struct {
 	rest [batchGroup]uint64
 }
 
+// The blocked filter's batches run in one call of blockedContains or
+// blockedAdd: the digest forms hand the whole batch over, and the key
+// forms hash batchKeyGroup keys into an array of digests, then hand the
+// group over (xxh3 stays in Go: it is the Go package's code, which the
+// assembly cannot call without leaving the loop). On amd64 with AVX2 and
+// blocks of 256 or 512 bits the loop is assembly (probe_amd64.s): it
+// locates each key's block, prefetches it 16 keys ahead, and tests or
+// sets the key's bits, the whole batch in one call; otherwise
+// blockedContainsGo and blockedAddGo run it in Go, in groups of
+// batchGroup keys whose blocks are read (touch) before any is tested.
+// Either way a table under prefetchBytes, in cache, is not prefetched.
+
+// batchKeyGroup is the number of keys the key forms of the blocked
+// filter's batches hash before they call the batch loop: a call's cost is
+// shared by 32 keys, and the 512 bytes of digests stay in L1.
+const batchKeyGroup = 32
+
+// batchArgs returns the table address, the number of blocks z (from the
+// table's length, as block computes it) and whether the batch loops
+// should prefetch.
+func (f *Blocked) batchArgs() (words unsafe.Pointer, z uint64, prefetch bool) {
+	s := (f.blockShift - 3) & 63
+	n := uint64(len(f.words))
+	return unsafe.Pointer(unsafe.SliceData(f.words)), n << 3 >> s, n*8 > prefetchBytes
+}
+
+// addDigests sets the bits of every digest of ds (not empty).
+func (f *Blocked) addDigests(ds []Digest) {
+	words, z, prefetch := f.batchArgs()
+	blockedAdd(words, z, f.k, f.perWord, f.blockShift, unsafe.Pointer(&ds[0]), unsafe.Sizeof(Digest{}), len(ds), prefetch)
+	f.items += uint64(len(ds))
+}
+
+// containsDigests sets out[i] to the answer for ds[i], for the digests of
+// ds (not empty); out is at least as long.
+func (f *Blocked) containsDigests(ds []Digest, out []bool) {
+	_ = out[len(ds)-1]
+	words, z, prefetch := f.batchArgs()
+	blockedContains(words, z, f.k, f.perWord, f.blockShift, unsafe.Pointer(&ds[0]), unsafe.Sizeof(Digest{}), len(ds), &out[0], prefetch)
+}
+
 // AddBatch inserts every key of keys (see [Batcher]).
 func (f *Blocked) AddBatch(keys [][]byte) {
-	var g group
+	var ds [batchKeyGroup]Digest
 	for len(keys) > 0 {
-		n := min(len(keys), batchGroup)
+		n := min(len(keys), batchKeyGroup)
 		for i, key := range keys[:n] {
-			d := f.sum(key)
-			g.at[i], g.rest[i] = f.block(d.H1), d.H2
+			ds[i] = f.sum(key)
 		}
-		touch(g.at[:n])
-		for i := range n {
-			f.set(g.at[i], g.rest[i])
-		}
-		f.items += uint64(n)
+		f.addDigests(ds[:n])
 		keys = keys[n:]
 	}
 }
@@ -60,52 +96,29 @@ func (f *Blocked) AddBatch(keys [][]byte) {
 // ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
 func (f *Blocked) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
-	var g group
+	var ds [batchKeyGroup]Digest
 	for len(keys) > 0 {
-		n := min(len(keys), batchGroup)
+		n := min(len(keys), batchKeyGroup)
 		for i, key := range keys[:n] {
-			d := f.sum(key)
-			g.at[i], g.rest[i] = f.block(d.H1), d.H2
+			ds[i] = f.sum(key)
 		}
-		touch(g.at[:n])
-		for i := range n {
-			out[i] = f.test(g.at[i], g.rest[i])
-		}
+		f.containsDigests(ds[:n], out)
 		keys, out = keys[n:], out[n:]
 	}
 }
 
 // AddDigestBatch inserts the keys whose digests are ds (see [Batcher]).
 func (f *Blocked) AddDigestBatch(ds []Digest) {
-	var g group
-	for len(ds) > 0 {
-		n := min(len(ds), batchGroup)
-		for i, d := range ds[:n] {
-			g.at[i] = f.block(d.H1)
-		}
-		touch(g.at[:n])
-		for i, d := range ds[:n] {
-			f.set(g.at[i], d.H2)
-		}
-		f.items += uint64(n)
-		ds = ds[n:]
+	if len(ds) > 0 {
+		f.addDigests(ds)
 	}
 }
 
 // ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
 func (f *Blocked) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
-	var g group
-	for len(ds) > 0 {
-		n := min(len(ds), batchGroup)
-		for i, d := range ds[:n] {
-			g.at[i] = f.block(d.H1)
-		}
-		touch(g.at[:n])
-		for i, d := range ds[:n] {
-			out[i] = f.test(g.at[i], d.H2)
-		}
-		ds, out = ds[n:], out[n:]
+	if len(ds) > 0 {
+		f.containsDigests(ds, out)
 	}
 }
 
@@ -117,6 +130,77 @@ func (f *Blocked) sum(key []byte) Digest {
 		return Digest{u.Lo, u.Hi}
 	}
 	return f.hashing.Digest(key)
+}
+
+// blockedDigest returns the block of the i-th digest at d (stride bytes
+// apart) in the table at words of z blocks of 1 << bsh bytes, and its h2.
+func blockedDigest(words unsafe.Pointer, z uint64, bsh uint, d unsafe.Pointer, stride uintptr, i int) (unsafe.Pointer, uint64) {
+	p := unsafe.Add(d, uintptr(i)*stride)
+	return unsafe.Add(words, reduce(*(*uint64)(p), z)<<(bsh&63)), *(*uint64)(unsafe.Add(p, 8))
+}
+
+// blockedContainsGo is the pure-Go form of blockedContains: in groups of
+// batchGroup keys, it locates every block of the group, reads one word of
+// each if prefetch is set (touch), then tests the keys with
+// blockedTestGo.
+func blockedContainsGo(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, out *bool, prefetch bool) {
+	if n <= 0 {
+		return
+	}
+	o, bsh := unsafe.Slice(out, n), shift-3
+	var at [batchGroup]unsafe.Pointer
+	for lo := 0; lo < n; lo += batchGroup {
+		g := at[:min(n-lo, batchGroup)]
+		if prefetch {
+			for i := range g {
+				g[i], _ = blockedDigest(words, z, bsh, d, stride, lo+i)
+			}
+			touch(g)
+		}
+		for i := range g {
+			b, h2 := blockedDigest(words, z, bsh, d, stride, lo+i)
+			o[lo+i] = blockedTestGo(b, h2, k, per, shift)
+		}
+	}
+}
+
+// blockedAddGo is the pure-Go form of blockedAdd: blockedContainsGo's
+// groups, with the bits set by blockedSetGo.
+func blockedAddGo(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, prefetch bool) {
+	bsh := shift - 3
+	var at [batchGroup]unsafe.Pointer
+	for lo := 0; lo < n; lo += batchGroup {
+		g := at[:min(n-lo, batchGroup)]
+		if prefetch {
+			for i := range g {
+				g[i], _ = blockedDigest(words, z, bsh, d, stride, lo+i)
+			}
+			touch(g)
+		}
+		for i := range g {
+			b, h2 := blockedDigest(words, z, bsh, d, stride, lo+i)
+			blockedSetGo(b, h2, k, per, shift)
+		}
+	}
+}
+
+// blockedSetGo sets the k bits of h2 in the block at b, as Blocked.set
+// does (shift bits per position, per = 64/shift positions per value).
+func blockedSetGo(b unsafe.Pointer, h2 uint64, k, per int, shift uint) {
+	s, mask := shift&63, uint64(1)<<(shift&63)-1
+	x := h2
+	for t := uint64(1); ; t++ {
+		n := min(k, per)
+		for range n {
+			i := x & mask
+			*wordPtr(b, i) |= 1 << (i & 63)
+			x >>= s
+		}
+		if k -= n; k <= 0 {
+			return
+		}
+		x = mix64(h2 + t*weyl)
+	}
 }
 
 // The split-block filter's batches hash a group of keys into hs, touch
