@@ -395,3 +395,238 @@ func (f *AgePartitioned) ContainsDigestBatch(ds []Digest, out []bool) {
 		ds, out = ds[n:], out[n:]
 	}
 }
+
+// The standard filter's batches, in Go: for a group of batchGroup keys
+// they hash the keys (the key forms), read the word of each key's first
+// probe (touch: g_0 = h1 for every derivation but Independent), then test
+// or set each key as ContainsDigest and AddDigest do. A query of an absent
+// key reads about one group of four probes (see Standard.test), whose
+// first line the touch has brought in; an add reads all k lines. Tables
+// of prefetchBytes and less, in cache, skip the touch, and the
+// Independent derivation, whose first index is not h1, runs the keys one
+// by one. BenchmarkBatch measures what the touch buys.
+
+var (
+	_ Batcher = (*Standard)(nil)
+	_ Batcher = (*Scalable)(nil)
+)
+
+// touchFirst reports whether the batches should read the first probe of
+// each key of a group before testing it.
+func (f *Standard) touchFirst() bool {
+	return f.hashing.Derivation != Independent && uint64(len(f.words))*8 > prefetchBytes
+}
+
+// touchDigests reads the word of the first probe of every digest of ds
+// (at most batchGroup).
+func (f *Standard) touchDigests(ds []Digest) {
+	m := f.m
+	_ = f.words[(m-1)>>6]
+	base := unsafe.Pointer(unsafe.SliceData(f.words))
+	var at [batchGroup]unsafe.Pointer
+	for i, d := range ds {
+		at[i] = unsafe.Pointer(wordPtr(base, reduce(d.H1, m)))
+	}
+	touch(at[:len(ds)])
+}
+
+// sum returns the digest of key, calling xxh3 directly for the default
+// hash.
+func (f *Standard) sum(key []byte) Digest {
+	if f.hashing.Kind == XXH3 {
+		u := xxh3.Hash128Seed(key, f.hashing.Seed)
+		return Digest{u.Lo, u.Hi}
+	}
+	return f.hashing.Digest(key)
+}
+
+// AddBatch inserts every key of keys (see [Batcher]).
+func (f *Standard) AddBatch(keys [][]byte) {
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.sum(key)
+		}
+		f.AddDigestBatch(ds[:n])
+		keys = keys[n:]
+	}
+}
+
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
+func (f *Standard) ContainsBatch(keys [][]byte, out []bool) {
+	checkOut(len(keys), out)
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.sum(key)
+		}
+		f.ContainsDigestBatch(ds[:n], out)
+		keys, out = keys[n:], out[n:]
+	}
+}
+
+// AddDigestBatch inserts the keys whose digests are ds (see [Batcher]).
+func (f *Standard) AddDigestBatch(ds []Digest) {
+	touch := f.touchFirst()
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		if touch {
+			f.touchDigests(ds[:n])
+		}
+		for _, d := range ds[:n] {
+			f.AddDigest(d)
+		}
+		ds = ds[n:]
+	}
+}
+
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
+func (f *Standard) ContainsDigestBatch(ds []Digest, out []bool) {
+	checkOut(len(ds), out)
+	touch := f.touchFirst()
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		if touch {
+			f.touchDigests(ds[:n])
+		}
+		for i, d := range ds[:n] {
+			out[i] = f.ContainsDigest(d)
+		}
+		ds, out = ds[n:], out[n:]
+	}
+}
+
+// The scalable filter's batches. With blocked stages of the stream
+// derivation and a newest stage larger than prefetchBytes, a query batch
+// takes batchGroup keys at a time: it locates the block of every stage
+// for every key of the group and reads one word of each (touch), so that
+// the misses of the whole group are in flight together, then tests each
+// key as ContainsDigest does (with AVX2 and blocks of 256 or 512 bits, one
+// call of streamBlockedTest per key, its own prefetch pass off). Smaller
+// filters, partitioned stages and the remixed derivation query the keys
+// one by one.
+//
+// An add batch has Add's semantics exactly: it queries a group as above,
+// then, in order, skips the keys that tested present (adding keys only
+// sets bits and adds stages, so they still test present) and calls
+// TestAndAddDigest for the others, which tests each again (its blocks now
+// in cache, and earlier keys of the group may have set its bits) and adds
+// it, growing the filter in the order one-by-one adds would. The filter
+// thus ends bit for bit as after Add on each key in turn.
+
+// batchedStages reports whether the batches locate and read the blocks of
+// a group of keys before testing them, and with ok whether the stages are
+// blocked and of the stream derivation.
+func (f *Scalable) batchedStages() (prefetch, ok bool) {
+	if !f.stream || f.geom.BlockBits == 0 {
+		return false, false
+	}
+	top := &f.hot[f.live-1]
+	return top.b<<(top.bshift&63) > prefetchBytes, true
+}
+
+// sum returns the digest of key, calling xxh3 directly for the default
+// hash.
+func (f *Scalable) sum(key []byte) Digest {
+	if f.hashing.Kind == XXH3 {
+		u := xxh3.Hash128Seed(key, f.hashing.Seed)
+		return Digest{u.Lo, u.Hi}
+	}
+	return f.hashing.Digest(key)
+}
+
+// containsGroup sets out[i] to ContainsDigest(ds[i]) for a group of at
+// most batchGroup digests, reading the blocks of every stage for every
+// key first.
+func (f *Scalable) containsGroup(ds []Digest, out []bool) {
+	hot := f.hot[:f.live]
+	var seeds [batchGroup]uint64
+	var t uint64
+	for i, d := range ds {
+		s := streamSeed(d)
+		seeds[i] = s
+		for j := range hot {
+			st := &hot[j]
+			t |= *(*uint64)(st.block(wyout(s + st.x0 + wyp0)))
+		}
+	}
+	runtime.KeepAlive(t) // the loads must happen
+	if b := hot[0].bbits; useAVX2 && (b == 8 || b == 9) {
+		p := unsafe.Pointer(unsafe.SliceData(hot))
+		for i, s := range seeds[:len(ds)] {
+			out[i] = streamBlockedTest(p, len(hot), s, false)
+		}
+		return
+	}
+	for i, s := range seeds[:len(ds)] {
+		out[i] = streamBlockedTestGo(hot, s)
+	}
+}
+
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
+func (f *Scalable) ContainsDigestBatch(ds []Digest, out []bool) {
+	checkOut(len(ds), out)
+	if prefetch, _ := f.batchedStages(); !prefetch {
+		for i, d := range ds {
+			out[i] = f.ContainsDigest(d)
+		}
+		return
+	}
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		f.containsGroup(ds[:n], out)
+		ds, out = ds[n:], out[n:]
+	}
+}
+
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
+func (f *Scalable) ContainsBatch(keys [][]byte, out []bool) {
+	checkOut(len(keys), out)
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.sum(key)
+		}
+		f.ContainsDigestBatch(ds[:n], out)
+		keys, out = keys[n:], out[n:]
+	}
+}
+
+// AddDigestBatch inserts, in order, each key whose digest is in ds unless
+// it tests present, as AddDigest on each in turn would (see [Batcher]).
+func (f *Scalable) AddDigestBatch(ds []Digest) {
+	var present [batchGroup]bool
+	for len(ds) > 0 {
+		n := min(len(ds), batchGroup)
+		// The group query, if the filter is large enough for it to pay;
+		// the filter may grow during the group, so decide per group.
+		if prefetch, _ := f.batchedStages(); prefetch {
+			f.containsGroup(ds[:n], present[:n])
+		} else {
+			clear(present[:n])
+		}
+		for i, d := range ds[:n] {
+			if !present[i] {
+				f.TestAndAddDigest(d)
+			}
+		}
+		ds = ds[n:]
+	}
+}
+
+// AddBatch inserts, in order, each key of keys unless it tests present, as
+// Add on each in turn would (see [Batcher]).
+func (f *Scalable) AddBatch(keys [][]byte) {
+	var ds [batchGroup]Digest
+	for len(keys) > 0 {
+		n := min(len(keys), batchGroup)
+		for i, key := range keys[:n] {
+			ds[i] = f.sum(key)
+		}
+		f.AddDigestBatch(ds[:n])
+		keys = keys[n:]
+	}
+}
