@@ -463,10 +463,11 @@ next: \
 	RET
 
 // BATCHADD is the body of blockedAdd for one block size: bsh the bytes
-// per block, log2, s the bits per position and pmask = 2^s - 1; the other
-// parameters are labels. A position i = x & pmask sets bit i & 63 of
-// 64-bit word i >> 6, as Blocked.set does; DI holds the bit.
-#define BATCHADD(bsh, s, pmask, none, first, started, key, keynext, value, pos, next) \
+// per block, log2, s the bits per position and wmask = 2^(s-6) - 1; the
+// other parameters are labels. A position i = x & (2^s - 1) sets bit
+// i & 63 = x & 63 (BTSQ takes its count mod 64) of 64-bit word
+// i >> 6 = (x >> 6) & wmask, as Blocked.set does; DI holds the bit.
+#define BATCHADD(bsh, s, wmask, none, first, started, key, keynext, value, pos, next) \
 	BATCHSTART(bsh, prefetch+64(FP), none, first, started) \
 key: \
 	BATCHPREFETCH(bsh, prefetch+64(FP), keynext) \
@@ -482,12 +483,11 @@ value: \
 	CMOVQGT per+24(FP), R9 \
 	SUBQ    R9, CX \
 pos: \
-	MOVQ    R8, R12 \
-	ANDQ    $pmask, R12 \
-	MOVQ    R12, AX \
-	SHRQ    $6, AX \
-	XORQ    DI, DI \
-	BTSQ    R12, DI \
+	MOVL    R8, AX \
+	SHRL    $6, AX \
+	ANDL    $wmask, AX \
+	XORL    DI, DI \
+	BTSQ    R8, DI \
 	ORQ     DI, (DX)(AX*8) \
 	SHRQ    $s, R8 \
 	DECQ    R9 \
@@ -833,7 +833,7 @@ banone:
 	RET
 
 ba512:
-	BATCHADD(6, 9, 511, banone, a512first, a512started, a512key, a512keynext, a512value, a512pos, a512next)
+	BATCHADD(6, 9, 7, banone, a512first, a512started, a512key, a512keynext, a512value, a512pos, a512next)
 
 ba256:
-	BATCHADD(5, 8, 255, banone, a256first, a256started, a256key, a256keynext, a256value, a256pos, a256next)
+	BATCHADD(5, 8, 3, banone, a256first, a256started, a256key, a256keynext, a256value, a256pos, a256next)
