@@ -80,7 +80,9 @@ func (f *Blocked) containsDigests(ds []Digest, out []bool) {
 	blockedContains(words, z, f.k, f.perWord, f.blockShift, unsafe.Pointer(&ds[0]), unsafe.Sizeof(Digest{}), len(ds), &out[0], prefetch)
 }
 
-// AddBatch inserts every key of keys (see [Batcher]).
+// AddBatch inserts every key of keys (see [Batcher]): it hashes 32 keys
+// at a time in Go and sets their bits in one call of the batch loop
+// (assembly on amd64 with AVX2 for blocks of 256 and 512 bits).
 func (f *Blocked) AddBatch(keys [][]byte) {
 	var ds [batchKeyGroup]Digest
 	for len(keys) > 0 {
@@ -93,7 +95,9 @@ func (f *Blocked) AddBatch(keys [][]byte) {
 	}
 }
 
-// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]): it
+// hashes 32 keys at a time in Go and tests them in one call of the batch
+// loop (assembly on amd64 with AVX2 for blocks of 256 and 512 bits).
 func (f *Blocked) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
 	var ds [batchKeyGroup]Digest
@@ -107,14 +111,20 @@ func (f *Blocked) ContainsBatch(keys [][]byte, out []bool) {
 	}
 }
 
-// AddDigestBatch inserts the keys whose digests are ds (see [Batcher]).
+// AddDigestBatch inserts the keys whose digests are ds (see [Batcher]), in
+// one call of the batch loop: assembly on amd64 with AVX2 for blocks of
+// 256 and 512 bits, which prefetches each block 16 keys ahead of setting
+// it.
 func (f *Blocked) AddDigestBatch(ds []Digest) {
 	if len(ds) > 0 {
 		f.addDigests(ds)
 	}
 }
 
-// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see
+// [Batcher]), in one call of the batch loop: assembly on amd64 with AVX2
+// for blocks of 256 and 512 bits, which prefetches each block 16 keys
+// ahead of testing it.
 func (f *Blocked) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	if len(ds) > 0 {
@@ -565,7 +575,9 @@ func (f *Scalable) containsGroup(ds []Digest, out []bool) {
 	}
 }
 
-// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see [Batcher]).
+// ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see
+// [Batcher]). Like ContainsDigest it is safe for concurrent use while
+// nothing mutates the filter.
 func (f *Scalable) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
 	if prefetch, _ := f.batchedStages(); !prefetch {
@@ -581,7 +593,8 @@ func (f *Scalable) ContainsDigestBatch(ds []Digest, out []bool) {
 	}
 }
 
-// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]).
+// ContainsBatch sets out[i] to Contains(keys[i]) (see [Batcher]). Like
+// Contains it is safe for concurrent use while nothing mutates the filter.
 func (f *Scalable) ContainsBatch(keys [][]byte, out []bool) {
 	checkOut(len(keys), out)
 	var ds [batchGroup]Digest

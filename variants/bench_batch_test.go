@@ -15,9 +15,9 @@ import (
 //
 //   - contains-digest: absent queries with the digests given;
 //   - contains-key: absent queries of 16-byte keys, hashed by the filter;
-//   - add-digest: adds of new digests (a scalable filter is restored to
-//     its n keys after every n/2 adds, outside the timer, so that it does
-//     not grow under the benchmark).
+//   - add-digest: adds of new digests (the filter is restored to its n
+//     keys after every n/2 adds, outside the timer, and after the op, so
+//     that no op or form sees a fuller or larger filter than another).
 //
 // and the forms:
 //
@@ -103,12 +103,25 @@ func benchBatchAt(b *testing.B, n int) {
 	for i, k := range keys {
 		absent[i] = Hashing{}.Digest(k)
 	}
-	var snap []byte
-	if snap, err = scalable.MarshalBinary(); err != nil {
-		b.Fatal(err)
+	// Each filter is restored to its n keys during and after the adds,
+	// so that every form and op sees the same filter.
+	type codec interface {
+		MarshalBinary() ([]byte, error)
+		UnmarshalBinary([]byte) error
+	}
+	snaps := make([][]byte, len(vs))
+	for i, v := range vs {
+		if snaps[i], err = v.f.(codec).MarshalBinary(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	restore := func(b *testing.B, i int) {
+		if err := vs[i].f.(codec).UnmarshalBinary(snaps[i]); err != nil {
+			b.Fatal(err)
+		}
 	}
 
-	for _, v := range vs {
+	for vi, v := range vs {
 		f, bf := v.f, v.f.(Batcher)
 		forms := []string{"single", "go-batch", "batch"}
 		if _, ok := f.(*Blocked); ok {
@@ -181,16 +194,15 @@ func benchBatchAt(b *testing.B, n int) {
 					default:
 						bf.AddDigestBatch(ds[:])
 					}
-					if added += batchOf; added >= n/2 && f == Filter(scalable) {
+					if added += batchOf; added >= n/2 {
 						b.StopTimer()
-						if err := scalable.UnmarshalBinary(snap); err != nil {
-							b.Fatal(err)
-						}
+						restore(b, vi)
 						added = 0
 						b.StartTimer()
 					}
 				})
 			})
+			restore(b, vi)
 		}
 	}
 	b.Run("variant=memory/op=random-lines", func(b *testing.B) {
