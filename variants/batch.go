@@ -453,32 +453,53 @@ func (f *Standard) ContainsDigestBatch(ds []Digest, out []bool) {
 }
 
 // The scalable filter's batches. With blocked stages of the stream
-// derivation and a newest stage larger than prefetchBytes, a query batch
-// takes batchGroup keys at a time: it locates the block of every stage
-// for every key of the group and reads one word of each (touch), so that
-// the misses of the whole group are in flight together, then tests each
-// key as ContainsDigest does (with AVX2 and blocks of 256 or 512 bits, one
-// call of streamBlockedTest per key, its own prefetch pass off). Smaller
-// filters, partitioned stages and the remixed derivation query the keys
-// one by one.
-//
-// An add batch has Add's semantics exactly: it queries a group as above,
-// then, in order, skips the keys that tested present (adding keys only
-// sets bits and adds stages, so they still test present) and calls
-// TestAndAddDigest for the others, which tests each again (its blocks now
-// in cache, and earlier keys of the group may have set its bits) and adds
-// it, growing the filter in the order one-by-one adds would. The filter
-// thus ends bit for bit as after Add on each key in turn.
+// derivation and a newest stage larger than prefetchBytes, a batch takes
+// a group of keys at a time (about 64 blocks: 16 keys for up to four
+// stages, fewer as the stages grow in number): it prefetches the block of
+// every stage for every key of the group in one call
+// (streamBlockedPrefetch), so that the misses of the whole group are in
+// flight together, then handles each key as one key at a time does, its
+// blocks now arriving or in cache: a query with the stage query's own
+// prefetch pass off, an add with TestAndAddDigest, which tests the key,
+// skips it if present and adds it (growing the filter) otherwise, in
+// order, so that the filter ends bit for bit as after Add on each key in
+// turn. Smaller filters, partitioned stages and the remixed derivation
+// run the keys one by one.
 
-// batchedStages reports whether the batches locate and read the blocks of
-// a group of keys before testing them, and with ok whether the stages are
-// blocked and of the stream derivation.
-func (f *Scalable) batchedStages() (prefetch, ok bool) {
+// batchGroupOf returns the number of keys per group of the scalable
+// filter's batches, or 0 if its batches run the keys one by one.
+func (f *Scalable) batchGroupOf() int {
 	if !f.stream || f.geom.BlockBits == 0 {
-		return false, false
+		return 0
 	}
 	top := &f.hot[f.live-1]
-	return top.b<<(top.bshift&63) > prefetchBytes, true
+	if top.b<<(top.bshift&63) <= prefetchBytes {
+		return 0
+	}
+	return min(batchGroup, max(1, 64/f.live))
+}
+
+// prefetchGroup prefetches every stage's block for the seeds of ds (at
+// most batchGroup digests) and stores the seeds in seeds.
+func (f *Scalable) prefetchGroup(ds []Digest, seeds *[batchGroup]uint64) {
+	for i, d := range ds {
+		seeds[i] = streamSeed(d)
+	}
+	streamBlockedPrefetch(unsafe.Pointer(unsafe.SliceData(f.hot)), f.live, &seeds[0], len(ds))
+}
+
+// streamBlockedPrefetchGo is the pure-Go form of streamBlockedPrefetch: it
+// reads one word of every block (as touch does).
+func streamBlockedPrefetchGo(hot unsafe.Pointer, n int, seeds *uint64, m int) {
+	stages := unsafe.Slice((*streamStage)(hot), n)
+	var t uint64
+	for _, s := range unsafe.Slice(seeds, m) {
+		for j := range stages {
+			st := &stages[j]
+			t |= *(*uint64)(st.block(wyout(s + st.x0 + wyp0)))
+		}
+	}
+	runtime.KeepAlive(t) // the loads must happen
 }
 
 // sum returns the digest of key, calling xxh3 directly for the default
@@ -491,48 +512,31 @@ func (f *Scalable) sum(key []byte) Digest {
 	return f.hashing.Digest(key)
 }
 
-// containsGroup sets out[i] to ContainsDigest(ds[i]) for a group of at
-// most batchGroup digests, reading the blocks of every stage for every
-// key first.
-func (f *Scalable) containsGroup(ds []Digest, out []bool) {
-	hot := f.hot[:f.live]
-	var seeds [batchGroup]uint64
-	var t uint64
-	for i, d := range ds {
-		s := streamSeed(d)
-		seeds[i] = s
-		for j := range hot {
-			st := &hot[j]
-			t |= *(*uint64)(st.block(wyout(s + st.x0 + wyp0)))
-		}
-	}
-	runtime.KeepAlive(t) // the loads must happen
-	if b := hot[0].bbits; useAVX2 && (b == 8 || b == 9) {
-		p := unsafe.Pointer(unsafe.SliceData(hot))
-		for i, s := range seeds[:len(ds)] {
-			out[i] = streamBlockedTest(p, len(hot), s, false)
-		}
-		return
-	}
-	for i, s := range seeds[:len(ds)] {
-		out[i] = streamBlockedTestGo(hot, s)
-	}
-}
-
 // ContainsDigestBatch sets out[i] to ContainsDigest(ds[i]) (see
 // [Batcher]). Like ContainsDigest it is safe for concurrent use while
 // nothing mutates the filter.
 func (f *Scalable) ContainsDigestBatch(ds []Digest, out []bool) {
 	checkOut(len(ds), out)
-	if prefetch, _ := f.batchedStages(); !prefetch {
+	g := f.batchGroupOf()
+	if g == 0 {
 		for i, d := range ds {
 			out[i] = f.ContainsDigest(d)
 		}
 		return
 	}
+	hot := f.hot[:f.live]
+	asm := useAVX2 && (hot[0].bbits == 8 || hot[0].bbits == 9)
+	var seeds [batchGroup]uint64
 	for len(ds) > 0 {
-		n := min(len(ds), batchGroup)
-		f.containsGroup(ds[:n], out)
+		n := min(len(ds), g)
+		f.prefetchGroup(ds[:n], &seeds)
+		for i, s := range seeds[:n] {
+			if asm {
+				out[i] = streamBlockedTest(unsafe.Pointer(unsafe.SliceData(hot)), len(hot), s, false)
+			} else {
+				out[i] = streamBlockedTestGo(hot, s)
+			}
+		}
 		ds, out = ds[n:], out[n:]
 	}
 }
@@ -555,20 +559,16 @@ func (f *Scalable) ContainsBatch(keys [][]byte, out []bool) {
 // AddDigestBatch inserts, in order, each key whose digest is in ds unless
 // it tests present, as AddDigest on each in turn would (see [Batcher]).
 func (f *Scalable) AddDigestBatch(ds []Digest) {
-	var present [batchGroup]bool
+	var seeds [batchGroup]uint64
 	for len(ds) > 0 {
-		n := min(len(ds), batchGroup)
-		// The group query, if the filter is large enough for it to pay;
-		// the filter may grow during the group, so decide per group.
-		if prefetch, _ := f.batchedStages(); prefetch {
-			f.containsGroup(ds[:n], present[:n])
-		} else {
-			clear(present[:n])
+		// The filter may grow during a group: decide per group.
+		n := len(ds)
+		if g := f.batchGroupOf(); g > 0 {
+			n = min(n, g)
+			f.prefetchGroup(ds[:n], &seeds)
 		}
-		for i, d := range ds[:n] {
-			if !present[i] {
-				f.TestAndAddDigest(d)
-			}
+		for _, d := range ds[:n] {
+			f.TestAndAddDigest(d)
 		}
 		ds = ds[n:]
 	}

@@ -227,7 +227,7 @@ func TestBatchesMatchSingleLarge(t *testing.T) {
 				if s, ok := one.(*Scalable); ok && large {
 					// The first stage reads ahead, so that the growth
 					// to the second happens inside a group that does.
-					if prefetch, _ := s.batchedStages(); !prefetch {
+					if s.batchGroupOf() == 0 {
 						t.Fatalf("%s: the first stage does not read ahead", name)
 					}
 				}

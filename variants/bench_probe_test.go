@@ -15,7 +15,8 @@ import (
 // loop (k > 64/s) at B = 256 and 512, the blocked filter's batch loops
 // (blockedContains, blockedAdd; batchOf digests per call, with and without
 // their prefetch) at the same B and k, and the scalable filter's one-call
-// stage query with and without its prefetch pass.
+// stage query with and without its prefetch pass and the batches' prefetch
+// of every stage for a group of keys (streamBlockedPrefetch).
 //
 // Each sub-benchmark runs the two forms in alternating rounds of
 // probeRound calls, flipping the run-time switch (useAVX2) between rounds,
@@ -135,6 +136,11 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 			}
 			hot := f.hot[:f.live]
 			ptr := unsafe.Pointer(unsafe.SliceData(hot))
+			// The batches' prefetch of every stage for a group of keys.
+			g := max(1, 64/len(hot))
+			b.Run(fmt.Sprintf("path=streamBlockedPrefetch/B=%d/P=%g/stages=%d/keys=%d", bb, p, len(hot), g), func(b *testing.B) {
+				benchAsmVsGo(b, func(i int) { streamBlockedPrefetch(ptr, len(hot), &seeds[(i*g)%(nHash-g)], g) })
+			})
 			for _, prefetch := range []bool{false, true} {
 				name := fmt.Sprintf("path=streamBlockedTest/B=%d/P=%g/stages=%d/prefetch=%v", bb, p, len(hot), prefetch)
 				b.Run(name, func(b *testing.B) {

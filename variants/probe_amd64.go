@@ -75,3 +75,11 @@ func blockedContains(words unsafe.Pointer, z uint64, k, per int, shift uint, d u
 //
 //go:noescape
 func blockedAdd(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, prefetch bool)
+
+// streamBlockedPrefetch prefetches, for each of the m stream seeds at
+// seeds, the block of every one of the n blocked stream stages at hot (the
+// scalable filter's batches); with useAVX2 off it is
+// streamBlockedPrefetchGo, which reads a word of each block instead.
+//
+//go:noescape
+func streamBlockedPrefetch(hot unsafe.Pointer, n int, seeds *uint64, m int)

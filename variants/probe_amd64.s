@@ -837,3 +837,41 @@ ba512:
 
 ba256:
 	BATCHADD(5, 8, 3, banone, a256first, a256started, a256key, a256keynext, a256value, a256pos, a256next)
+
+// func streamBlockedPrefetch(hot unsafe.Pointer, n int, seeds *uint64, m int)
+//
+// For each of the m stream seeds at seeds, it prefetches the block of
+// every one of the n stream stages at hot (STAGEADDR), so that the cache
+// misses of a group of keys in every stage are in flight together. The
+// prefetches wait for nothing: the loop runs on while the lines arrive.
+// Scalar code; with useAVX2 off it jumps to streamBlockedPrefetchGo.
+TEXT ·streamBlockedPrefetch(SB), NOSPLIT, $0-32
+	CMPB  ·useAVX2(SB), $0
+	JEQ   sprefgo
+	MOVQ  seeds+16(FP), DI
+	MOVQ  m+24(FP), R9
+	TESTQ R9, R9
+	JLE   sprefdone
+	CMPQ  n+8(FP), $0
+	JLE   sprefdone
+
+sprefkey:
+	MOVQ hot+0(FP), SI
+	MOVQ n+8(FP), R10
+
+sprefstage:
+	MOVQ       (DI), R12
+	STAGEADDR
+	PREFETCHT0 (DX)
+	ADDQ       $streamStage__size, SI
+	DECQ       R10
+	JNZ        sprefstage
+	ADDQ       $8, DI
+	DECQ       R9
+	JNZ        sprefkey
+
+sprefdone:
+	RET
+
+sprefgo:
+	JMP ·streamBlockedPrefetchGo(SB)

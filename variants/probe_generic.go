@@ -39,3 +39,7 @@ func blockedContains(words unsafe.Pointer, z uint64, k, per int, shift uint, d u
 func blockedAdd(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, prefetch bool) {
 	blockedAddGo(words, z, k, per, shift, d, stride, n, prefetch)
 }
+
+func streamBlockedPrefetch(hot unsafe.Pointer, n int, seeds *uint64, m int) {
+	streamBlockedPrefetchGo(hot, n, seeds, m)
+}
