@@ -95,10 +95,12 @@
 // prefetches it 16 keys ahead and tests or sets the key's bits; its key
 // forms hash 32 keys in Go (xxh3 is Go code) and make one call per 32.
 // A [SplitBlock] batch sets or tests a group's blocks in one assembly
-// call. The batches of [Scalable] and [AgePartitioned] are Go loops that
-// read a group's lines ahead and then call the one-key probe (for a
-// scalable filter with blocked stages, the one-call assembly stage query);
-// those of [Standard] are plain loops, since reading ahead did not pay. BenchmarkProbeAsmVsGo times each assembly path against its
+// call. A [Scalable] batch with blocked stages, once the newest stage
+// outgrows the cache, prefetches the block of every stage for a group of
+// keys in one assembly call, then runs the one-call stage query per key.
+// The batches of [AgePartitioned] are Go loops that read a group's lines
+// ahead; those of [Standard] are plain loops, since reading ahead did not
+// pay there. BenchmarkProbeAsmVsGo times each assembly path against its
 // pure-Go form, and BenchmarkBatch the batches against one key at a time;
 // paper-notes.md §4a, §4b and §8 hold the measurements.
 //
