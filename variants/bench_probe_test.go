@@ -12,8 +12,11 @@ import (
 // probes against its pure-Go form in the same binary, on tables in cache,
 // for every code path the assembly has: the split-block filter's single
 // hash and batch loops, the blocked filter's one-pass test (k <= 64/s) and
-// loop (k > 64/s) at B = 256 and 512, and the scalable filter's one-call
-// stage query with and without its prefetch pass.
+// loop (k > 64/s) at B = 256 and 512, the blocked filter's batch loops
+// (blockedContains, blockedAdd; batchOf digests per call, with and without
+// their prefetch) at the same B and k, and the scalable filter's one-call
+// stage query with and without its prefetch pass and the batches' prefetch
+// of every stage for a group of keys (streamBlockedPrefetch).
 //
 // Each sub-benchmark runs the two forms in alternating rounds of
 // probeRound calls, flipping the run-time switch (useAVX2) between rounds,
@@ -91,6 +94,25 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 					probeSink = blockedTest(blocks[i], ds[i].H2, f.k, f.perWord, f.blockShift)
 				})
 			})
+			// The batch loops, batchOf digests per call, without and
+			// with their prefetch (which a table in cache skips).
+			words, z, _ := f.batchArgs()
+			outs := make([]bool, batchOf)
+			batches := nHash / batchOf
+			for _, prefetch := range []bool{false, true} {
+				b.Run(fmt.Sprintf("path=blockedContains/B=%d/k=%d/form=%s/n=%d/prefetch=%v", bb, k, form, batchOf, prefetch), func(b *testing.B) {
+					benchAsmVsGo(b, func(i int) {
+						d := unsafe.Pointer(&ds[(i%batches)*batchOf])
+						blockedContains(words, z, f.k, f.perWord, f.blockShift, d, 16, batchOf, &outs[0], prefetch)
+					})
+				})
+				b.Run(fmt.Sprintf("path=blockedAdd/B=%d/k=%d/form=%s/n=%d/prefetch=%v", bb, k, form, batchOf, prefetch), func(b *testing.B) {
+					benchAsmVsGo(b, func(i int) {
+						d := unsafe.Pointer(&ds[(i%batches)*batchOf])
+						blockedAdd(words, z, f.k, f.perWord, f.blockShift, d, 16, batchOf, prefetch)
+					})
+				})
+			}
 		}
 	}
 
@@ -114,6 +136,11 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 			}
 			hot := f.hot[:f.live]
 			ptr := unsafe.Pointer(unsafe.SliceData(hot))
+			// The batches' prefetch of every stage for a group of keys.
+			g := max(1, 64/len(hot))
+			b.Run(fmt.Sprintf("path=streamBlockedPrefetch/B=%d/P=%g/stages=%d/keys=%d", bb, p, len(hot), g), func(b *testing.B) {
+				benchAsmVsGo(b, func(i int) { streamBlockedPrefetch(ptr, len(hot), &seeds[(i*g)%(nHash-g)], g) })
+			})
 			for _, prefetch := range []bool{false, true} {
 				name := fmt.Sprintf("path=streamBlockedTest/B=%d/P=%g/stages=%d/prefetch=%v", bb, p, len(hot), prefetch)
 				b.Run(name, func(b *testing.B) {

@@ -90,8 +90,19 @@
 // (probe_amd64.s, chosen at run time); every other architecture and the
 // purego build tag use pure-Go probes that set the same bits and give the
 // same answers. [Batcher] filters take groups of keys so that their cache
-// misses overlap. BenchmarkProbeAsmVsGo times each assembly path against
-// its pure-Go form; paper-notes.md §4a, §4b and §8 hold the measurements.
+// misses overlap. On amd64 with AVX2 a [Blocked] batch of digests (B = 256
+// or 512) is one assembly call, which locates every key's block,
+// prefetches it 16 keys ahead and tests or sets the key's bits; its key
+// forms hash 32 keys in Go (xxh3 is Go code) and make one call per 32.
+// A [SplitBlock] batch sets or tests a group's blocks in one assembly
+// call. A [Scalable] batch with blocked stages, once the newest stage
+// outgrows the cache, prefetches the block of every stage for a group of
+// keys in one assembly call, then runs the one-call stage query per key.
+// The batches of [AgePartitioned] are Go loops that read a group's lines
+// ahead; those of [Standard] are plain loops, since reading ahead did not
+// pay there. BenchmarkProbeAsmVsGo times each assembly path against its
+// pure-Go form, and BenchmarkBatch the batches against one key at a time;
+// paper-notes.md §4a, §4b and §8 hold the measurements.
 //
 // Built with GOEXPERIMENT=simd (Go 1.26 or later) on amd64, the
 // single-key probes use the compiler intrinsics of simd/archsimd

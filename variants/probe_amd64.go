@@ -57,3 +57,29 @@ func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool
 //
 //go:noescape
 func streamBlockedTest(hot unsafe.Pointer, n int, s uint64, prefetch bool) bool
+
+// blockedContains sets out[i] to whether the k bits of the i-th of the n
+// digests at d (stride bytes apart, h1 at the digest's address and h2
+// eight bytes on) are all set in the block of h1 in the table at words of
+// z blocks of 1 << shift bits, per = 64/shift positions per 64-bit value
+// (see Blocked). With prefetch it prefetches each key's block 16 keys
+// ahead of its test. The AVX2 loop serves B = 256 and 512 (shift 8 and
+// 9); it jumps to blockedContainsGo for the other block sizes.
+//
+//go:noescape
+func blockedContains(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, out *bool, prefetch bool)
+
+// blockedAdd sets the k bits of each of the n digests at d (as
+// blockedContains reads them) in their blocks. The assembly loop serves
+// B = 256 and 512 with useAVX2; it jumps to blockedAddGo otherwise.
+//
+//go:noescape
+func blockedAdd(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, prefetch bool)
+
+// streamBlockedPrefetch prefetches, for each of the m stream seeds at
+// seeds, the block of every one of the n blocked stream stages at hot (the
+// scalable filter's batches); with useAVX2 off it is
+// streamBlockedPrefetchGo, which reads a word of each block instead.
+//
+//go:noescape
+func streamBlockedPrefetch(hot unsafe.Pointer, n int, seeds *uint64, m int)

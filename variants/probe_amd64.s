@@ -277,6 +277,231 @@ DATA blockedMasks<>+88(SB)/4, $511
 DATA blockedMasks<>+92(SB)/4, $511
 GLOBL blockedMasks<>(SB), RODATA|NOPTR, $96
 
+// The macros of the blocked filter's batches (blockedContains and
+// blockedAdd, below), here after the tables so that go vet reads their
+// argument names in no function.
+//
+// blockedContains and blockedAdd run a whole batch of digests in one
+// call: each key's block is reduce(h1, z) << (s - 3) bytes from words
+// (Blocked.block), and its k positions come from h2 as blockedTest takes
+// them. With prefetch set, the blocks of the first BATCHAHEAD keys are
+// prefetched (PREFETCHT0) before the first test, and then, before key i is
+// tested or set, the block of key i + BATCHAHEAD: BATCHAHEAD cache misses
+// stay in flight while the loop works, with no pause between groups.
+//
+// Registers, in both: SI the digest of the current key, R10 the keys left
+// (this one included), R13 the digest of the next key to prefetch, DX the
+// block of the current key. The tests keep in Y5 and Y6 the lane shifts
+// and in Y7 the position mask of s (BLOCKEDPOSITIONS), in Y8 lanes of 1,
+// in Y10 lanes of 31, and in Y11 the lane mask of k when k <= 64/s.
+
+#define BATCHAHEAD 16
+
+// BATCHBLOCK leaves in DX the block of the digest at r, for blocks of
+// 1 << bsh bytes; it clobbers AX.
+#define BATCHBLOCK(r, bsh) \
+	MOVQ (r), AX \
+	MULQ z+8(FP) \
+	SHLQ $bsh, DX \
+	ADDQ words+0(FP), DX
+
+// BATCHPREFETCH prefetches the block of the digest at R13 and advances R13
+// by a stride, if prefetching is on and a key remains BATCHAHEAD keys
+// ahead of the current one; otherwise it jumps to skip. It clobbers AX
+// and DX.
+#define BATCHPREFETCH(bsh, pf, skip) \
+	CMPB       pf, $0 \
+	JEQ        skip \
+	CMPQ       R10, $BATCHAHEAD \
+	JLE        skip \
+	BATCHBLOCK(R13, bsh) \
+	PREFETCHT0 (DX) \
+	ADDQ       stride+48(FP), R13
+
+// BATCHSTART loads SI, R10 and R13 and, if prefetching is on, prefetches
+// the blocks of the first min(n, BATCHAHEAD) keys; it jumps to none if
+// n <= 0. It clobbers AX, CX and DX.
+#define BATCHSTART(bsh, pf, none, first, started) \
+	MOVQ       d+40(FP), SI \
+	MOVQ       n+56(FP), R10 \
+	MOVQ       SI, R13 \
+	TESTQ      R10, R10 \
+	JLE        none \
+	CMPB       pf, $0 \
+	JEQ        started \
+	MOVQ       R10, CX \
+	CMPQ       CX, $BATCHAHEAD \
+	JLE        first \
+	MOVQ       $BATCHAHEAD, CX \
+first: \
+	BATCHBLOCK(R13, bsh) \
+	PREFETCHT0 (DX) \
+	ADDQ       stride+48(FP), R13 \
+	DECQ       CX \
+	JNZ        first \
+started:
+
+// BATCHWORDS512 and BATCHWORDS256 fetch into Y3 each lane's 32-bit word
+// of the block at DX for the positions in Y1, as WORDS512 and WORDS256 do
+// for the block at AX.
+#define BATCHWORDS512 \
+	VPSRLD    $5, Y1, Y2 \
+	VPERMD    (DX), Y2, Y3 \
+	VPERMD    32(DX), Y2, Y4 \
+	VPSLLD    $23, Y1, Y9 \
+	VBLENDVPS Y9, Y4, Y3, Y3
+
+#define BATCHWORDS256 \
+	VPSRLD $5, Y1, Y2 \
+	VPERMD (DX), Y2, Y3
+
+// BATCHBITS turns the positions in Y1, whose words are in Y3, into their
+// bits within the words, keeps the lanes of the mask at m, and tests them:
+// CF is set if every bit is set.
+#define BATCHBITS(m) \
+	VPAND   Y10, Y1, Y1 \
+	VPSLLVD Y1, Y8, Y1 \
+	VPAND   m, Y1, Y1 \
+	VPTEST  Y1, Y3
+
+// BATCHMIX sets R8 to the next value of h2 (in BX), mix64(h2 + t weyl)
+// for t = R11 + 1, and increments R11; it clobbers R12.
+#define BATCHMIX \
+	INCQ  R11 \
+	MOVQ  $0x9e3779b97f4a7c15, R8 \
+	IMULQ R11, R8 \
+	ADDQ  BX, R8 \
+	MOVQ  R8, R12 \
+	SHRQ  $30, R12 \
+	XORQ  R12, R8 \
+	MOVQ  $0xbf58476d1ce4e5b9, R12 \
+	IMULQ R12, R8 \
+	MOVQ  R8, R12 \
+	SHRQ  $27, R12 \
+	XORQ  R12, R8 \
+	MOVQ  $0x94d049bb133111eb, R12 \
+	IMULQ R12, R8 \
+	MOVQ  R8, R12 \
+	SHRQ  $31, R12 \
+	XORQ  R12, R8
+
+// BATCHCONTAINS is the body of blockedContains for one block size: off
+// and bsh select the shifts and masks of s (as BLOCKEDPOSITIONS) and the
+// bytes per block, log2; words is BATCHWORDS512 or BATCHWORDS256; the
+// other parameters are labels.
+#define BATCHCONTAINS(off, bsh, words, none, first, started, one, oneloop, loop, loopnext, value, pass, fail, next) \
+	BATCHSTART(bsh, prefetch+72(FP), none, first, started) \
+	MOVQ         out+64(FP), DI \
+	VMOVDQU      blockedShifts<>+off(SB), Y5 \
+	VMOVDQU      blockedShifts<>+off+32(SB), Y6 \
+	VMOVDQU      blockedMasks<>+off(SB), Y7 \
+	VMOVDQU      blockedMasks<>+32(SB), Y10 \
+	ONES(Y8) \
+	MOVQ         k+16(FP), AX \
+	CMPQ         AX, per+24(FP) \
+	JGT          loop \
+	SHLQ         $5, AX \
+	LEAQ         blockedLanes<>(SB), R12 \
+	VMOVDQU      (R12)(AX*1), Y11 \
+oneloop: \
+	BATCHPREFETCH(bsh, prefetch+72(FP), one) \
+one: \
+	BATCHBLOCK(SI, bsh) \
+	VPBROADCASTQ 8(SI), Y0 \
+	VPSRLVQ      Y5, Y0, Y1 \
+	VPSRLVQ      Y6, Y0, Y2 \
+	VPBLENDD     $0xaa, Y2, Y1, Y1 \
+	VPAND        Y7, Y1, Y1 \
+	words \
+	BATCHBITS(Y11) \
+	SETCS        (DI) \
+	INCQ         DI \
+	ADDQ         stride+48(FP), SI \
+	DECQ         R10 \
+	JNZ          oneloop \
+	VZEROUPPER \
+	RET \
+loop: \
+	BATCHPREFETCH(bsh, prefetch+72(FP), loopnext) \
+loopnext: \
+	BATCHBLOCK(SI, bsh) \
+	MOVQ         8(SI), BX \
+	MOVQ         BX, R8 \
+	MOVQ         k+16(FP), CX \
+	XORQ         R11, R11 \
+value: \
+	MOVQ         CX, R9 \
+	CMPQ         R9, per+24(FP) \
+	CMOVQGT      per+24(FP), R9 \
+	VMOVQ        R8, X0 \
+	VPBROADCASTQ X0, Y0 \
+	VPSRLVQ      Y5, Y0, Y1 \
+	VPSRLVQ      Y6, Y0, Y2 \
+	VPBLENDD     $0xaa, Y2, Y1, Y1 \
+	VPAND        Y7, Y1, Y1 \
+	words \
+	MOVQ         R9, R12 \
+	SHLQ         $5, R12 \
+	LEAQ         blockedLanes<>(SB), AX \
+	BATCHBITS((AX)(R12*1)) \
+	JCC          fail \
+	SUBQ         R9, CX \
+	JLE          pass \
+	BATCHMIX \
+	JMP          value \
+pass: \
+	MOVB         $1, (DI) \
+	JMP          next \
+fail: \
+	MOVB         $0, (DI) \
+next: \
+	INCQ         DI \
+	ADDQ         stride+48(FP), SI \
+	DECQ         R10 \
+	JNZ          loop \
+	VZEROUPPER \
+	RET
+
+// BATCHADD is the body of blockedAdd for one block size: bsh the bytes
+// per block, log2, s the bits per position and wmask = 2^(s-6) - 1; the
+// other parameters are labels. A position i = x & (2^s - 1) sets bit
+// i & 63 = x & 63 (BTSQ takes its count mod 64) of 64-bit word
+// i >> 6 = (x >> 6) & wmask, as Blocked.set does; DI holds the bit.
+#define BATCHADD(bsh, s, wmask, none, first, started, key, keynext, value, pos, next) \
+	BATCHSTART(bsh, prefetch+64(FP), none, first, started) \
+key: \
+	BATCHPREFETCH(bsh, prefetch+64(FP), keynext) \
+keynext: \
+	BATCHBLOCK(SI, bsh) \
+	MOVQ    8(SI), BX \
+	MOVQ    BX, R8 \
+	MOVQ    k+16(FP), CX \
+	XORQ    R11, R11 \
+value: \
+	MOVQ    CX, R9 \
+	CMPQ    R9, per+24(FP) \
+	CMOVQGT per+24(FP), R9 \
+	SUBQ    R9, CX \
+pos: \
+	MOVL    R8, AX \
+	SHRL    $6, AX \
+	ANDL    $wmask, AX \
+	XORL    DI, DI \
+	BTSQ    R8, DI \
+	ORQ     DI, (DX)(AX*8) \
+	SHRQ    $s, R8 \
+	DECQ    R9 \
+	JNZ     pos \
+	TESTQ   CX, CX \
+	JLE     next \
+	BATCHMIX \
+	JMP     value \
+next: \
+	ADDQ    stride+48(FP), SI \
+	DECQ    R10 \
+	JNZ     key \
+	RET
+
 // BLOCKEDPOSITIONS leaves in Y1 the positions of the 64-bit value in r,
 // lanes in the order 0, 4, 1, 5, 2, 6, 3, 7, each masked to s bits, with
 // the lane shifts and the mask for s at offset off of blockedShifts and
@@ -555,3 +780,98 @@ spass:
 	MOVB $1, ret+32(FP)
 	VZEROUPPER
 	RET
+
+// ---- The blocked filter's batches ----
+//
+// The loops are described with their macros, after the tables above.
+
+// func blockedContains(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, out *bool, prefetch bool)
+//
+// The caller has checked z against the table and out against n. Blocks of
+// 256 and 512 bits (s = 8 and 9) take the AVX2 tests, one vector pass per
+// key for k <= 64/s and a pass per value of h2 above; the other block
+// sizes, and processors without AVX2, jump to blockedContainsGo.
+TEXT ·blockedContains(SB), NOSPLIT, $0-73
+	CMPB ·useAVX2(SB), $0
+	JEQ  bcgo
+	MOVQ shift+32(FP), CX
+	CMPQ CX, $9
+	JEQ  bc512
+	CMPQ CX, $8
+	JEQ  bc256
+
+bcgo:
+	JMP ·blockedContainsGo(SB)
+
+bcnone:
+	RET
+
+bc512:
+	BATCHCONTAINS(64, 6, BATCHWORDS512, bcnone, c512first, c512started, c512one, c512oneloop, c512loop, c512loopnext, c512value, c512pass, c512fail, c512next)
+
+bc256:
+	BATCHCONTAINS(0, 5, BATCHWORDS256, bcnone, c256first, c256started, c256one, c256oneloop, c256loop, c256loopnext, c256value, c256pass, c256fail, c256next)
+
+// func blockedAdd(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, prefetch bool)
+//
+// The caller has checked z against the table. Blocks of 256 and 512 bits
+// with AVX2 take this loop (scalar: it uses no vector register); the
+// others jump to blockedAddGo, as blockedContains does.
+TEXT ·blockedAdd(SB), NOSPLIT, $0-65
+	CMPB ·useAVX2(SB), $0
+	JEQ  bago
+	MOVQ shift+32(FP), CX
+	CMPQ CX, $9
+	JEQ  ba512
+	CMPQ CX, $8
+	JEQ  ba256
+
+bago:
+	JMP ·blockedAddGo(SB)
+
+banone:
+	RET
+
+ba512:
+	BATCHADD(6, 9, 7, banone, a512first, a512started, a512key, a512keynext, a512value, a512pos, a512next)
+
+ba256:
+	BATCHADD(5, 8, 3, banone, a256first, a256started, a256key, a256keynext, a256value, a256pos, a256next)
+
+// func streamBlockedPrefetch(hot unsafe.Pointer, n int, seeds *uint64, m int)
+//
+// For each of the m stream seeds at seeds, it prefetches the block of
+// every one of the n stream stages at hot (STAGEADDR), so that the cache
+// misses of a group of keys in every stage are in flight together. The
+// prefetches wait for nothing: the loop runs on while the lines arrive.
+// Scalar code; with useAVX2 off it jumps to streamBlockedPrefetchGo.
+TEXT ·streamBlockedPrefetch(SB), NOSPLIT, $0-32
+	CMPB  ·useAVX2(SB), $0
+	JEQ   sprefgo
+	MOVQ  seeds+16(FP), DI
+	MOVQ  m+24(FP), R9
+	TESTQ R9, R9
+	JLE   sprefdone
+	CMPQ  n+8(FP), $0
+	JLE   sprefdone
+
+sprefkey:
+	MOVQ hot+0(FP), SI
+	MOVQ n+8(FP), R10
+
+sprefstage:
+	MOVQ       (DI), R12
+	STAGEADDR
+	PREFETCHT0 (DX)
+	ADDQ       $streamStage__size, SI
+	DECQ       R10
+	JNZ        sprefstage
+	ADDQ       $8, DI
+	DECQ       R9
+	JNZ        sprefkey
+
+sprefdone:
+	RET
+
+sprefgo:
+	JMP ·streamBlockedPrefetchGo(SB)

@@ -31,3 +31,15 @@ func blockedTest(b unsafe.Pointer, h2 uint64, k, per int, shift uint) bool {
 func streamBlockedTest(hot unsafe.Pointer, n int, s uint64, prefetch bool) bool {
 	return streamBlockedTestGo(unsafe.Slice((*streamStage)(hot), n), s)
 }
+
+func blockedContains(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, out *bool, prefetch bool) {
+	blockedContainsGo(words, z, k, per, shift, d, stride, n, out, prefetch)
+}
+
+func blockedAdd(words unsafe.Pointer, z uint64, k, per int, shift uint, d unsafe.Pointer, stride uintptr, n int, prefetch bool) {
+	blockedAddGo(words, z, k, per, shift, d, stride, n, prefetch)
+}
+
+func streamBlockedPrefetch(hot unsafe.Pointer, n int, seeds *uint64, m int) {
+	streamBlockedPrefetchGo(hot, n, seeds, m)
+}

@@ -10,8 +10,9 @@ import (
 // Standard is the classic Bloom filter (Bloom 1970): m bits, k hashes, each
 // key setting the k bits that its digest derives.
 //
-// Contains and ContainsDigest are safe for concurrent use while nothing
-// mutates the filter; mutation needs exclusive access.
+// Contains, ContainsDigest and their batches (ContainsBatch,
+// ContainsDigestBatch) are safe for concurrent use while nothing mutates
+// the filter; mutation needs exclusive access.
 type Standard struct {
 	bitCore
 	m uint64
