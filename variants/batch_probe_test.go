@@ -121,7 +121,7 @@ func TestBlockedBatchLoops(t *testing.T) {
 // constructors align it.
 func (f *Blocked) clone() *Blocked {
 	g := *f
-	w, err := alignedWords(uint64(len(f.words)))
+	w, err := alignedWords(uint64(len(f.words)), noLimit)
 	if err != nil {
 		panic(err)
 	}
@@ -172,37 +172,37 @@ func TestBatchesMatchSingleLarge(t *testing.T) {
 	}{
 		{"standard", false, func() batchFilter {
 			f, err := NewStandard(Geometry{Bits: 8 * uint64(n), Hashes: 6}, Hashing{})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 		{"standard-independent", false, func() batchFilter {
 			f, err := NewStandard(Geometry{Bits: 8 * uint64(n), Hashes: 6}, Hashing{Derivation: Independent})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 		{"scalable-blocked-512", true, func() batchFilter {
 			f, err := NewScalable(ScalableParams{P: 1e-5, N0: n * 4 / 9, BlockBits: 512})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 		{"scalable-blocked-256", true, func() batchFilter {
 			f, err := NewScalable(ScalableParams{P: 1e-5, N0: n * 4 / 9, BlockBits: 256})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 		{"scalable-blocked-1024", false, func() batchFilter {
 			f, err := NewScalable(ScalableParams{P: 1e-5, N0: n * 4 / 9, BlockBits: 1024})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 		{"scalable-blocked-small", true, func() batchFilter {
 			f, err := NewScalable(ScalableParams{P: 0.01, N0: 1000, BlockBits: 512})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 		{"scalable-partitioned", false, func() batchFilter {
 			f, err := NewScalable(ScalableParams{P: 0.01, N0: 1000})
-			noErr(t, err)
+			mustNil(t, err)
 			return f
 		}},
 	}
@@ -278,7 +278,7 @@ func TestBatchesMatchSingleLarge(t *testing.T) {
 	}
 }
 
-func noErr(t *testing.T, err error) {
+func mustNil(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
