@@ -81,12 +81,14 @@ type Grower interface {
 
 // Batcher is implemented by filters with batched operations, which take
 // many keys at once so that the memory accesses of different keys overlap
-// instead of waiting one for another. The filter works in groups of 16
-// keys and three passes: it hashes every key of the group and computes
-// where its block lies (no memory access to the table), then reads one
-// word of every block in a tight loop, so that the processor has the whole
-// group's cache misses in flight at once, and only then sets or tests the
-// bits, in blocks that are now in cache.
+// instead of waiting one for another. How a filter overlaps them is its
+// own: Blocked runs a whole batch of digests in one call of its batch loop
+// (assembly on amd64 with AVX2 for blocks of 256 and 512 bits: locate,
+// prefetch 16 keys ahead, test or set), hashing keys 32 at a time in Go;
+// SplitBlock probes a hashed group in one assembly call; Scalable with
+// blocked stages prefetches a group's blocks in every stage in one call;
+// AgePartitioned reads a group's lines ahead in Go; Standard's batches are
+// plain loops (reading ahead did not pay, see BenchmarkBatch).
 //
 // AddBatch(keys) has the effect of Add on each key in turn, and
 // ContainsBatch(keys, out) sets out[i] = Contains(keys[i]); ContainsBatch
