@@ -462,12 +462,12 @@ func (b Multiblock) BoostApproxFPR(n uint64) float64 {
 	}
 	if b.Multi {
 		span := 2*bw*k - s
-		return poissonLoads(nf*span/m).mix(func(i uint64) float64 {
+		return poissonLoads(nf * span / m).mix(func(i uint64) float64 {
 			return math.Pow(classic(i, span/k, 1), k)
 		})
 	}
 	span := 2*bw - s
-	return poissonLoads(nf*span/m).mix(func(i uint64) float64 { return classic(i, span, k) })
+	return poissonLoads(nf * span / m).mix(func(i uint64) float64 { return classic(i, span, k) })
 }
 
 // MultiblockOptimalHashes returns the K in 1..maxK with the lowest FPR
