@@ -73,9 +73,12 @@ import (
 // most t bits per window of the query, with the multiplicities
 // prod C(g, x) and P(S ⊆ query bits) = prod over the query's windows of
 // the probability that t draws from w bits cover the r given ones. That
-// is exact for the interior starts (FPRExactOverlap); its cost is the
-// number of count vectors times the starts times G, which
-// [Multiblock.FPR] takes while it is below overlapBudget. Beyond it, for
+// is exact for the interior starts (overlapExact; for multiblock layouts
+// overlapExactMulti sums the same terms as a tree over the query's
+// windows, building each key's product on the way, and the two agree to
+// 1e-14); its cost is the number of count vectors times the starts, which
+// [Multiblock.FPR] takes while it is below overlapBudget (1e8, about a
+// second on a loaded machine). Beyond it, for
 // G = 1 (block layouts with wide blocks at a byte stride), the key counts
 // of the starts are taken as independent Poisson(n/P) (the binomial
 // counts' dependence is O(1/n)), which makes the probability that S
@@ -86,12 +89,17 @@ import (
 // stride that is not a whole number of words the number of count vectors
 // grows as (1 + w/g)^G, and FPR reports an error beyond the budget rather
 // than approximate (the starts' factors do not factor over the words, since
-// one key reaches all of them).
+// one key reaches all of them): at a byte stride that is K >= 8 for 64-bit
+// words and K >= 11 for 32-bit ones. overlapPoissonDP is the same
+// programme with two bits of S in one key window treated as in two; it
+// runs for any K but is 0.7 to 2% high where the exact sum can check it,
+// so it is not used by FPR.
 //
 // Starts within one block of either end of the table see fewer
-// neighbours; the rates treat every start as interior, which moves the
-// rate by a relative amount of the order of (2L/(8 Stride))/P, 2e-6 for
-// Boost's table (L the bits of a block).
+// neighbours; the overlapping rates treat every start as interior, which
+// moves the rate by a relative amount of the order of (2L/stride)/P, at
+// most 1.3e-5 in Boost's table (L the bits of a block); the
+// Monte Carlo test simulates a circular table, the interior model.
 
 // Multiblock is the geometry of a cache-local Bloom filter in Boost.Bloom's
 // scheme (see above): each key chooses one of the starts 0..P-1 of an array
@@ -119,7 +127,7 @@ type Multiblock struct {
 
 // overlapBudget bounds the work of the exact overlapping sum (count vectors
 // times starts times windows).
-const overlapBudget = 4e8
+const overlapBudget = 1e8
 
 // MaxMultiblockWordBits bounds WordBits.
 const MaxMultiblockWordBits = MaxBlockBits
@@ -157,9 +165,9 @@ func (b Multiblock) Overlapping() bool { return b.Stride() < b.BlockBits() }
 // Starts returns P, the number of starts: (Bits - L)/stride + 1.
 func (b Multiblock) Starts() uint64 { return (b.Bits-b.BlockBits())/b.Stride() + 1 }
 
-// Validate reports an error unless 1 <= Hashes <= [MaxHashes] (and, for a
-// block layout, Hashes <= WordBits... any number of draws is allowed, they
-// are with replacement), 1 <= WordBits <= [MaxMultiblockWordBits], the
+// Validate reports an error unless 1 <= Hashes <= [MaxHashes] (a block
+// layout's draws are with replacement, so Hashes may exceed WordBits),
+// 1 <= WordBits <= [MaxMultiblockWordBits], the
 // stride is a positive multiple of 8 up to L (or 0), and Bits = (P - 1)
 // stride + L for some P >= 1.
 func (b Multiblock) Validate() error {
@@ -221,6 +229,9 @@ func (b Multiblock) FPR(n uint64) (float64, error) {
 		return b.naturalFPR(n), nil
 	}
 	if b.overlapWork() <= overlapBudget {
+		if b.Multi {
+			return b.overlapExactMulti(n), nil
+		}
 		return b.overlapExact(n), nil
 	}
 	if !b.Multi {
@@ -295,7 +306,94 @@ func (b Multiblock) countVectors() float64 {
 }
 
 func (b Multiblock) overlapWork() float64 {
+	if b.Multi {
+		// overlapExactMulti: one pass over the starts per node of the
+		// tree of segment choices.
+		_, cells, _ := b.cellGeometry()
+		return b.countVectors() * (1 + 1/float64(cells)) * float64(len(b.overlapStarts()))
+	}
 	return b.countVectors() * float64(len(b.overlapStarts())) * float64(b.Windows())
+}
+
+// overlapExactMulti is overlapExact for multiblock layouts (one bit per
+// window), organised as a tree over the query's windows: each is clear of
+// S or holds one S bit in one of its C cells (weight -1/C), and a key's
+// probability of missing S, prod_i (1 - n_i/w), is built up as the windows
+// are chosen, since a key's window i meets only two adjacent windows of the
+// query (the tail of one from the key's cell offset r, the head of the
+// next). Same terms as overlapExact, summed in another order.
+func (b Multiblock) overlapExactMulti(n uint64) float64 {
+	_, cells, _ := b.cellGeometry()
+	C, G := int(cells), b.Windows()
+	w := float64(b.WordBits)
+	offs := b.overlapStarts()
+	type key struct{ q, r int }
+	keys := make([]key, len(offs))
+	for i, o := range offs {
+		q := o / C
+		if o < 0 && o%C != 0 {
+			q--
+		}
+		keys[i] = key{q, o - q*C}
+	}
+	miss := [3]float64{1, 1 - 1/w, 1 - 2/w}
+	p, nf := float64(b.Starts()), float64(n)
+	prods := make([][]float64, G+2)
+	for j := range prods {
+		prods[j] = make([]float64, len(keys))
+	}
+	for i := range prods[0] {
+		prods[0][i] = 1
+	}
+	sel := make([]int, G+1) // S_j: -1 for none, else its cell
+	var sum float64
+	// advance multiplies, into prods[j+1], the factor of every key window
+	// that covers the tail of window j-1 and the head of window j, now
+	// both chosen (S_G = none closes the last).
+	advance := func(j int) {
+		src, dst := prods[j], prods[j+1]
+		for i, k := range keys {
+			v := src[i]
+			if wi := j - k.q - 1; wi >= 0 && wi < G {
+				c := 0
+				if j >= 1 && sel[j-1] >= k.r {
+					c++
+				}
+				if j < G && sel[j] >= 0 && sel[j] < k.r {
+					c++
+				}
+				v *= miss[c]
+			}
+			dst[i] = v
+		}
+	}
+	// The recursion reads prods[j+1] as produced by advance(j); since the
+	// level below overwrites only prods[j+2], each level's products stay
+	// valid across its loop.
+	var walk func(j int, weight float64)
+	walk = func(j int, weight float64) {
+		if j == G {
+			sel[G] = -1
+			advance(G)
+			var h float64
+			for _, v := range prods[G+1] {
+				h += 1 - v
+			}
+			sum += weight * math.Exp(nf*math.Log1p(-h/p))
+			return
+		}
+		for c := -1; c < C; c++ {
+			sel[j] = c
+			advance(j)
+			wt := weight
+			if c >= 0 {
+				wt = -weight / float64(C)
+			}
+			walk(j+1, wt)
+		}
+	}
+	walk(0, 1)
+	return min(max(sum, 0), 1)
 }
 
 // coverProb returns P(t draws with replacement from w bits cover r given
@@ -337,6 +435,12 @@ func (b Multiblock) overlapExact(n uint64) float64 {
 	for x := range chooseG {
 		chooseG[x] = math.Exp(logChoose(float64(g), float64(x)))
 	}
+	// missPow[c] = (1 - c/w)^t: a key's window with c bits of S misses
+	// them all (c <= 2t: a key's window meets two of the query's).
+	missPow := make([]float64, 2*t+1)
+	for c := range missPow {
+		missPow[c] = math.Pow(max(1-float64(c)/w, 0), float64(t))
+	}
 	x := make([]int, total)        // S bits per cell
 	prefix := make([]int, total+1) // filled at the leaves
 	var sum float64
@@ -368,7 +472,7 @@ func (b Multiblock) overlapExact(n uint64) float64 {
 					for i := 0; i < gw; i++ {
 						lo := off + i*int(cells)
 						if c := count(lo, lo+int(cells)); c > 0 {
-							miss *= math.Pow(1-float64(c)/w, float64(t))
+							miss *= missPow[c]
 						}
 					}
 					h += 1 - miss
@@ -497,4 +601,95 @@ func MultiblockOptimalHashes(b Multiblock, n uint64, maxK int) (int, float64, er
 		return 0, 0, invalid("no K in 1..%d fits %d bits", maxK, b.Bits)
 	}
 	return bestK, best, nil
+}
+
+// overlapPoissonDP generalises overlapPoissonBlock to G windows: the
+// query's bits to stay clear, S, at most t per window of the query, are
+// summed by a dynamic programme over the G*C cells of the query's block
+// with the prefix count of S and the count in the current window as state,
+// and every start a contributes exp(-lambda f(x)) with x the number of S
+// bits in its span (a prefix of the query's cells for a start before the
+// query's, a suffix for one after). For G = 1, f(x) = 1 - (1 - x/w)^t is
+// the exact probability that a key of that start hits S, and the sum is
+// exact for Poisson counts. For G > 1 (multiblock) a key's hit
+// probability is 1 - prod_i (1 - n_i/w) with n_i the S bits in its window
+// i, which depends on how the x bits fall into its windows (two in one
+// window: 1 - 2/w rather than (1 - 1/w)^2); f(x) = 1 - (1 - 1/w)^x treats
+// them as falling in distinct windows, an error of relative order 1/w^2
+// per key and pair, which TestMultiblockPoissonDP measures against the
+// exact sum.
+func (b Multiblock) overlapPoissonDP(lambda float64, f func(x int) float64) float64 {
+	g, cells, sc := b.cellGeometry()
+	t, gw := b.perWindow(), b.Windows()
+	w := float64(b.WordBits)
+	C := int(cells)
+	total := C * gw
+	cover := make([]float64, t+1)
+	for r := range cover {
+		cover[r] = coverProb(r, t, w)
+		if r%2 == 1 {
+			cover[r] = -cover[r]
+		}
+	}
+	chooseG := make([]float64, t+1)
+	for x := range chooseG {
+		chooseG[x] = math.Exp(logChoose(float64(g), float64(x)))
+	}
+	maxR := t * gw
+	var sum float64
+	for r := 0; r <= maxR; r++ {
+		// state[pc*(t+1)+rw]: pc bits of S so far, rw in this window.
+		state := make([]float64, (r+1)*(t+1))
+		next := make([]float64, len(state))
+		state[0] = 1
+		for c := 0; c < total; c++ {
+			if c > 0 {
+				for pc := 0; pc <= r; pc++ {
+					var e float64
+					if uint64(c)%sc == 0 {
+						e += f(r - pc) // a start at +c: the suffix from c
+					}
+					if uint64(total-c)%sc == 0 {
+						e += f(pc) // a start at c - total: the prefix to c
+					}
+					if e == 0 {
+						continue
+					}
+					fac := math.Exp(-lambda * e)
+					for rw := 0; rw <= t; rw++ {
+						state[pc*(t+1)+rw] *= fac
+					}
+				}
+				if c%C == 0 {
+					// A window of the query ends: its cover weight.
+					clear(next)
+					for pc := 0; pc <= r; pc++ {
+						for rw := 0; rw <= t; rw++ {
+							next[pc*(t+1)] += state[pc*(t+1)+rw] * cover[rw]
+						}
+					}
+					state, next = next, state
+				}
+			}
+			clear(next)
+			for pc := 0; pc <= r; pc++ {
+				for rw := 0; rw <= t; rw++ {
+					v := state[pc*(t+1)+rw]
+					if v == 0 {
+						continue
+					}
+					for x := 0; pc+x <= r && rw+x <= t && uint64(x) <= g; x++ {
+						next[(pc+x)*(t+1)+rw+x] += v * chooseG[x]
+					}
+				}
+			}
+			state, next = next, state
+		}
+		var end float64
+		for rw := 0; rw <= t; rw++ {
+			end += state[r*(t+1)+rw] * cover[rw]
+		}
+		sum += end * math.Exp(-lambda*f(r))
+	}
+	return min(max(sum, 0), 1)
 }

@@ -136,3 +136,22 @@ func TestMultiblockPoissonDP(t *testing.T) {
 		t.Errorf("exact %g, Poisson DP %g", exact, pois)
 	}
 }
+
+// TestMultiblockExactOrders checks the two organisations of the exact
+// overlapping sum against each other (cells one by one with the key
+// products at the leaves, and windows one by one with the products built
+// on the way): the same terms in another order.
+func TestMultiblockExactOrders(t *testing.T) {
+	for _, c := range []struct {
+		w      uint64
+		k      int
+		stride uint64
+	}{{64, 4, 8}, {32, 5, 8}, {64, 4, 64}, {64, 3, 24}, {64, 3, 40}, {32, 6, 16}} {
+		b := Multiblock{Hashes: c.k, WordBits: c.w, Multi: true, StrideBits: c.stride}
+		b.Bits = b.BlockBits() + c.stride*3000
+		cells, tree := b.overlapExact(2500), b.overlapExactMulti(2500)
+		if math.Abs(tree/cells-1) > 1e-9 {
+			t.Errorf("%+v: by cells %.12g, by windows %.12g", c, cells, tree)
+		}
+	}
+}
