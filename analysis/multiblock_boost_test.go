@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"os"
 	"testing"
 	"time"
 )
@@ -129,4 +130,35 @@ func TestMultiblockBoostOptimalK(t *testing.T) {
 		}
 	}
 	t.Logf("our best K is Boost's in %d of %d cells", agree, total)
+}
+
+// TestMultiblockBoostSlowCells computes, beyond FPR's budget, the exact
+// rate of the byte-stride multiblock cells within reach of the tree sum in
+// a minute or two each: 64-bit words with K = 8 (multiblock<uint64_t, 8>, 1
+// and fast_multiblock64<8>, 1 share the geometry; 9^8 leaves) and 32-bit
+// words with K = 11 (fast_multiblock32<11>, 1; 5^11 leaves). It runs only
+// with BLOOMLAB_SLOW=1.
+func TestMultiblockBoostSlowCells(t *testing.T) {
+	if os.Getenv("BLOOMLAB_SLOW") != "1" {
+		t.Skip("set BLOOMLAB_SLOW=1")
+	}
+	se := func(p float64) float64 { return math.Sqrt(p * (1 - p) / 1e7) }
+	for _, c := range []struct {
+		name     string
+		c        uint64
+		k        int
+		w        uint64
+		measured []float64
+	}{
+		{"multiblock<uint64_t,8>,1 and fast_multiblock64<8>,1", 12, 8, 64, []float64{0.3724, 0.3754}},
+		{"fast_multiblock32<11>,1", 16, 11, 32, []float64{0.0865}},
+	} {
+		geo := BoostMultiblock(c.c*boostItems, c.k, c.w, true, 1)
+		start := time.Now()
+		f := geo.overlapExactMulti(boostItems)
+		for _, measured := range c.measured {
+			p := measured / 100
+			t.Logf("%s c=%d: exact %.5f%%, Boost %.4f%% (rel %+.2f%%, z %+.2f) [%v]", c.name, c.c, 100*f, measured, 100*(p/f-1), (p-f)/se(p), time.Since(start).Round(time.Second))
+		}
+	}
 }
