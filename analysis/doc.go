@@ -24,6 +24,9 @@
 //   - Counts: estimates of a filter's items and of the union and
 //     intersection of two filters' sets from their fill, with their errors
 //     ([FillEstimator]).
+//   - Boost.Bloom's layouts: block, multiblock and fast_multiblock at any
+//     byte stride, their exact rates, Boost's own approximation, and counts
+//     from the fill of non-overlapping ones ([Multiblock]).
 //
 // Derivations and the numbers that check them against independent
 // computations are in paper-notes.md.
