@@ -260,12 +260,15 @@ const (
 	// age-partitioned filter in its two layouts.
 	codeAgePartitioned        variantCode = 14
 	codeAgePartitionedBlocked variantCode = 15
+	// codeScalableHorizon is a horizon-aware scalable filter (one given
+	// an Estimate), with partitioned or blocked stages.
+	codeScalableHorizon variantCode = 16
 )
 
 // scalable reports whether c is one of the scalable filter's codes.
 func (c variantCode) scalable() bool {
 	switch c {
-	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream:
+	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream, codeScalableHorizon:
 		return true
 	}
 	return false
@@ -299,6 +302,8 @@ func (c variantCode) String() string {
 		return "age-partitioned"
 	case codeAgePartitionedBlocked:
 		return "age-partitioned (blocked)"
+	case codeScalableHorizon:
+		return "scalable (horizon-aware)"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -332,7 +337,7 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.counting(h); err == nil {
 			return f, nil
 		}
-	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream:
+	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream, codeScalableHorizon:
 		if f, err := d.scalable(h); err == nil {
 			return f, nil
 		}

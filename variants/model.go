@@ -90,7 +90,7 @@ func (f *SplitBlock) Model() analysis.SplitBlock {
 // remixed digests of the other derivations both give (see [Scalable]). If the
 // filter could not add a stage (Err is not nil), its newest stage holds
 // more than its capacity and the rate is above the prediction.
-func (f *Scalable) Model() analysis.Scalable { return f.geom }
+func (f *Scalable) Model() ScalableModel { return f.geom }
 
 // Model returns the filter's theory: [analysis.Dynamic] with its items per
 // stage N and design rate P, whose stage geometry is the one [NewDynamic]
