@@ -34,15 +34,18 @@ type ScalableParams struct {
 	// zero is an error.
 	P float64
 	// R is the tightening ratio r, 0 < r < 1: stage i has design error
-	// P (1 - r) r^i. Zero means [DefaultTighteningRatio].
+	// P (1 - r) r^i. Zero means [DefaultTighteningRatio]. With an
+	// Estimate it is the tail's ratio instead (see Estimate).
 	R float64
 	// S is the growth factor s > 1: stage i holds n0 s^i items. Zero
 	// means [DefaultGrowth]. The [analysis.MaxStages] stages must hold at
 	// least [MinScalableReach] items together, so that the stage cap
-	// never stops the filter: s = 1 is refused.
+	// never stops the filter: s = 1 is refused. With an Estimate it is
+	// the growth factor of the horizon's grid of stage boundaries.
 	S float64
 	// N0 is the capacity n0 of the first stage. Zero means
-	// [DefaultInitialCapacity].
+	// [DefaultInitialCapacity]. With an Estimate it is the smallest
+	// capacity of the first stage (see Estimate).
 	N0 uint64
 	// Hashing holds the hash options shared by all stages.
 	Hashing Hashing
