@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -206,7 +208,13 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := encodedLen(f.Stats(), f.Hashing()); len(data) != want {
+			want := encodedLen(f.Stats(), f.Hashing())
+			if sc, ok := f.(*Scalable); ok {
+				if _, ok := sc.Model().(analysis.Horizon); ok {
+					want += horizonParamsSize - scalableParamsSize // code 16: 93 + 28 L
+				}
+			}
+			if len(data) != want {
 				t.Errorf("encoding has %d bytes, want %d", len(data), want)
 			}
 			var buf bytes.Buffer
