@@ -175,31 +175,6 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // the limits, Err and TryAdd, is as described here; [Scalable.Model]
 // returns the analysis.Horizon.
 //
-// # Choosing
-//
-// Without an estimate the filter assumes nothing about the final count,
-// and pays for it: at 1% and a million keys Almeida's schedule (r = 0.9,
-// s = 2, n0 = 1000) takes 17.5 bits per key, against 9.6 for a static
-// filter sized for exactly a million. When the final count is roughly
-// known, give it as Estimate:
-//
-//   - A trusted estimate (Spread 0 or 1) is cheapest where it is right:
-//     12.6 bits per key at 1% and 1e6 keys. It is dear where it is low,
-//     since 95% of the error budget is spent by the estimate: ten times
-//     past it the tail's tight stages cost about 31.6 bits per key.
-//   - An estimate known only within a factor F: set Spread to F. The
-//     stages are then allocated over counts from Estimate/F to Estimate F:
-//     with Spread 10, 14.2 bits per key at the estimate and 14.8 ten
-//     times past it, below Almeida's 17.5 throughout that range.
-//   - No idea of the final count, or counts spanning many orders of
-//     magnitude: leave Estimate zero.
-//
-// Tail (the share of the budget kept for growth past Estimate Spread,
-// 0.05 by default) trades the cost at the estimate against the cost far
-// past it; Spread is the better lever. The figures are analysis.Horizon's
-// (its doc, "Choosing", has the table); the filter builds exactly its
-// stages, so its bits per key are the model's at every count.
-//
 // Add skips keys that already test present, so that repeated keys do not
 // fill stages; [Stats].Items counts the keys actually inserted, which are
 // fewer than the distinct keys offered by the false positives among them.
@@ -241,6 +216,31 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
 // exclusive access.
+//
+// # Choosing
+//
+// Without an estimate the filter assumes nothing about the final count,
+// and pays for it: at 1% and a million keys Almeida's schedule (r = 0.9,
+// s = 2, n0 = 1000) takes 17.5 bits per key, against 9.6 for a static
+// filter sized for exactly a million. When the final count is roughly
+// known, give it as Estimate:
+//
+//   - A trusted estimate (Spread 0 or 1) is cheapest where it is right:
+//     12.6 bits per key at 1% and 1e6 keys. It is dear where it is low,
+//     since 95% of the error budget is spent by the estimate: ten times
+//     past it the tail's tight stages cost about 31.6 bits per key.
+//   - An estimate known only within a factor F: set Spread to F. The
+//     stages are then allocated over counts from Estimate/F to Estimate F:
+//     with Spread 10, 14.2 bits per key at the estimate and 14.8 ten
+//     times past it, below Almeida's 17.5 throughout that range.
+//   - No idea of the final count, or counts spanning many orders of
+//     magnitude: leave Estimate zero.
+//
+// Tail (the share of the budget kept for growth past Estimate Spread,
+// 0.05 by default) trades the cost at the estimate against the cost far
+// past it; Spread is the better lever. The figures are analysis.Horizon's
+// (its doc, "Choosing", has the table); the filter builds exactly its
+// stages, so its bits per key are the model's at every count.
 type Scalable struct {
 	// geom is the theory the stages come from: analysis.Scalable
 	// (Almeida's schedule) or analysis.Horizon (an Estimate given), its
