@@ -291,7 +291,7 @@ func (d *decoder) header() (header, error) {
 	}
 	var err error
 	switch c {
-	case codeStandard, codePartitioned, codeCounting, codeScalable:
+	case codeStandard, codePartitioned, codeCounting, codeScalable, codeScalableHorizon:
 		err = h.validate()
 	case codeBlocked, codeScalableBlocked, codeScalableBlockedStream:
 		err = checkOwnIndexing("blocked", h)

@@ -68,6 +68,15 @@ var conformanceVariants = []conformanceVariant{
 	{"scalable-blocked", sized(func(n uint64, p float64, h Hashing) (*Scalable, error) {
 		return NewScalable(ScalableParams{P: p, N0: max(n/16, 1), BlockBits: 512, Hashing: h})
 	})},
+	// Horizon-aware (an Estimate given), both stage kinds: the estimate
+	// is half the suite's capacity, so the suite's keys fill the horizon
+	// stages from n/16 up and go on into the tail.
+	{"scalable-horizon", sized(func(n uint64, p float64, h Hashing) (*Scalable, error) {
+		return NewScalable(ScalableParams{P: p, N0: max(n/16, 1), Estimate: max(n/2, 1), Hashing: h})
+	})},
+	{"scalable-horizon-blocked", sized(func(n uint64, p float64, h Hashing) (*Scalable, error) {
+		return NewScalable(ScalableParams{P: p, N0: max(n/16, 1), Estimate: max(n/2, 1), Spread: 4, BlockBits: 512, Hashing: h})
+	})},
 	// Four stages of a quarter of the suite's capacity at a quarter of its
 	// rate: about the suite's rate once its keys fill them.
 	{"dynamic", sized(func(n uint64, p float64, h Hashing) (*Dynamic, error) {
@@ -118,6 +127,10 @@ var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error)
 	"scalable": func(g Geometry, h Hashing) (persistent, error) {
 		return NewScalable(ScalableParams{P: 0.01, N0: max(1, g.Bits/16), Hashing: h})
 	},
+	// Horizon-aware scalable filters, an estimate of m/4 keys.
+	"scalable-horizon": func(g Geometry, h Hashing) (persistent, error) {
+		return NewScalable(ScalableParams{P: 0.01, N0: max(1, g.Bits/16), Estimate: max(1, g.Bits/4), Hashing: h})
+	},
 	"dynamic": func(g Geometry, h Hashing) (persistent, error) {
 		return NewDynamic(DynamicParams{N: max(1, g.Bits/16), P: 0.01, Hashing: h})
 	},
@@ -167,7 +180,7 @@ var refKey = HashKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 
 // ownIndexing lists the name prefixes of the variants that derive their
 // bit positions themselves and so take only the default derivation.
-var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "dynamic", "age-partitioned"}
+var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "scalable-horizon-blocked", "dynamic", "age-partitioned"}
 
 // supports reports whether the variant (a name in conformanceVariants or
 // persistentTypes) takes hashing h.

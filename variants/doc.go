@@ -31,7 +31,9 @@
 //     Parquet, bit for bit; [NewSplitBlockFromBitset] and [ParquetHash]
 //     query a Parquet column chunk's filter.
 //   - [Scalable]: grows without a known capacity while holding its target
-//     rate (Almeida, Baquero, Preguiça and Hutchison 2007).
+//     rate (Almeida, Baquero, Preguiça and Hutchison 2007); given an
+//     estimate of the final count ([ScalableParams].Estimate), its stages
+//     are sized for it ([analysis.Horizon]) and it still grows past it.
 //   - [Dynamic]: equal stages appended as each fills (Guo et al. 2010).
 //   - [RedisBloom]: a bit-exact model of the scalable filter RedisBloom's
 //     BF.RESERVE builds.

@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -27,9 +28,15 @@ func (st *scalableStage) params() bitParams {
 	return p
 }
 
+// horizonParamsSize is the parameter block of a horizon-aware Scalable
+// (code 16), before its stages.
+const horizonParamsSize = 72
+
 func (f *Scalable) encodedSize() uint64 {
 	n := headerSize + f.hashing.keyBytes() + scalableParamsSize + trailerSize
-	if f.geom.BlockBits != 0 {
+	if _, ok := f.geom.(analysis.Horizon); ok {
+		n += horizonParamsSize - scalableParamsSize
+	} else if f.blockBits != 0 {
 		n += 4
 	}
 	for i := range f.stages[:f.live] {
@@ -40,22 +47,35 @@ func (f *Scalable) encodedSize() uint64 {
 }
 
 func (f *Scalable) encode(e *encoder) {
-	code := codeScalable
-	switch {
-	case f.stream && f.geom.BlockBits != 0:
-		code = codeScalableBlockedStream
-	case f.stream:
-		code = codeScalableStream
-	case f.geom.BlockBits != 0:
-		code = codeScalableBlocked
-	}
-	e.header(code, f.hashing)
-	e.u64(math.Float64bits(f.geom.P))
-	e.u64(math.Float64bits(f.geom.R))
-	e.u64(math.Float64bits(f.geom.S))
-	e.u64(f.geom.N0)
-	if f.geom.BlockBits != 0 {
-		e.u32(uint32(f.geom.BlockBits))
+	switch g := f.geom.(type) {
+	case analysis.Horizon:
+		e.header(codeScalableHorizon, f.hashing)
+		e.u64(math.Float64bits(g.P))
+		e.u64(math.Float64bits(g.S))
+		e.u64(g.N0)
+		e.u64(g.Estimate)
+		e.u64(math.Float64bits(g.Spread))
+		e.u64(math.Float64bits(g.Tail))
+		e.u64(math.Float64bits(g.R))
+		e.u32(uint32(g.BlockBits))
+	case analysis.Scalable:
+		code := codeScalable
+		switch {
+		case f.stream && g.BlockBits != 0:
+			code = codeScalableBlockedStream
+		case f.stream:
+			code = codeScalableStream
+		case g.BlockBits != 0:
+			code = codeScalableBlocked
+		}
+		e.header(code, f.hashing)
+		e.u64(math.Float64bits(g.P))
+		e.u64(math.Float64bits(g.R))
+		e.u64(math.Float64bits(g.S))
+		e.u64(g.N0)
+		if g.BlockBits != 0 {
+			e.u32(uint32(g.BlockBits))
+		}
 	}
 	e.u64(f.items)
 	e.u32(uint32(f.live))
@@ -141,6 +161,9 @@ func (d *decoder) readScalable() (*Scalable, error) {
 
 // scalable decodes the rest of a scalable filter after its header.
 func (d *decoder) scalable(h header) (*Scalable, error) {
+	if h.variant == codeScalableHorizon {
+		return d.horizon(h)
+	}
 	geom := analysis.Scalable{
 		P:  math.Float64frombits(d.u64()),
 		R:  math.Float64frombits(d.u64()),
@@ -171,7 +194,59 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 		return nil, d.bad(corruptParams(err))
 	}
 	stream := h.variant == codeScalableStream || h.variant == codeScalableBlockedStream
-	f := &Scalable{geom: geom, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live), stream: stream}
+	f := &Scalable{geom: geom, blockBits: geom.BlockBits, hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live), stream: stream}
+	return d.scalableStages(h, f, fmt.Sprintf("P = %v, r = %v, s = %v, n0 = %d", geom.P, geom.R, geom.S, geom.N0))
+}
+
+// horizon decodes the rest of a horizon-aware scalable filter (code 16)
+// after its header. The stored parameters are those NewScalable fills in,
+// defaults included, so a zero Spread, Tail or R, which an encoder never
+// writes, is refused, as is a zero Estimate.
+func (d *decoder) horizon(h header) (*Scalable, error) {
+	p := ScalableParams{
+		P:        math.Float64frombits(d.u64()),
+		S:        math.Float64frombits(d.u64()),
+		N0:       d.u64(),
+		Estimate: d.u64(),
+		Spread:   math.Float64frombits(d.u64()),
+		Tail:     math.Float64frombits(d.u64()),
+		R:        math.Float64frombits(d.u64()),
+	}
+	bb := d.u32()
+	items := d.u64()
+	live := d.u32()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if p.Estimate == 0 {
+		return nil, d.bad(corrupt("horizon-aware scalable filter with estimate 0, want an estimate >= 1"))
+	}
+	if bb != 0 {
+		if err := checkBlockBits(int(bb)); err != nil {
+			return nil, d.bad(corruptParams(err))
+		}
+		if err := checkOwnIndexing("blocked", h.hashing.public()); err != nil {
+			return nil, d.bad(corruptParams(err))
+		}
+		p.BlockBits = int(bb)
+	}
+	geom, err := p.model()
+	if err != nil {
+		return nil, d.bad(corruptParams(err))
+	}
+	if live < 1 || live > analysis.MaxStages {
+		return nil, d.bad(corrupt("%d stages, want 1 to %d", live, analysis.MaxStages))
+	}
+	f := &Scalable{geom: geom, blockBits: uint64(bb), hashing: h.hashing, items: items, live: int(live), stages: make([]scalableStage, 0, live),
+		stream: h.hashing.Derivation == EnhancedDouble}
+	return d.scalableStages(h, f, fmt.Sprintf("P = %v, s = %v, n0 = %d, estimate = %d, spread = %v, tail = %v, r = %v", p.P, p.S, p.N0, p.Estimate, p.Spread, p.Tail, p.R))
+}
+
+// scalableStages decodes the live stages of f, whose parameters are
+// decoded and valid, and the checksum; params describes the parameters in
+// messages.
+func (d *decoder) scalableStages(h header, f *Scalable, params string) (*Scalable, error) {
+	blocked, stream, live, items := f.blockBits != 0, f.stream, uint32(f.live), f.items
 	// Every stage must be one NewScalable builds, and all of them must fit
 	// the memory limit before the first is allocated.
 	wants := make([]analysis.Stage, live)
@@ -179,7 +254,7 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 	for i := range wants {
 		want, err := f.stage(i)
 		if err == nil && blocked {
-			err = checkBlockedStage(geom, i, want)
+			err = checkBlockedStage(f.geom, f.blockBits, i, want)
 		}
 		if err != nil {
 			return nil, d.bad(corrupt("scalable filter of %d stages: %s", live, trimPrefix(err)))
@@ -205,11 +280,11 @@ func (d *decoder) scalable(h header) (*Scalable, error) {
 				size, what = want.Bits, "%d bits"
 			}
 			if got != size || p.k != want.Hashes {
-				return corrupt("stage %d has "+what+" and %d hashes, but the parameters P = %v, r = %v, s = %v, n0 = %d give "+what+" and %d",
-					i, got, p.k, geom.P, geom.R, geom.S, geom.N0, size, want.Hashes)
+				return corrupt("stage %d has "+what+" and %d hashes, but the parameters "+params+" give "+what+" and %d",
+					i, got, p.k, size, want.Hashes)
 			}
-			if blocked && uint64(p.extra[0]) != geom.BlockBits {
-				return corrupt("stage %d has blocks of %d bits, the filter %d", i, p.extra[0], geom.BlockBits)
+			if blocked && uint64(p.extra[0]) != f.blockBits {
+				return corrupt("stage %d has blocks of %d bits, the filter %d", i, p.extra[0], f.blockBits)
 			}
 			sum += p.items
 			if err := checkStageItems(d, i, int(live), p.capacity, want.Capacity, p.items); err != nil || i > 0 {

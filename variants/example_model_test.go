@@ -3,6 +3,7 @@ package variants_test
 import (
 	"fmt"
 
+	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -56,7 +57,9 @@ func ExampleScalable_Model() {
 			fp++
 		}
 	}
-	fmt.Printf("P %g, r %g, s %g, n0 %d, block bits %d\n", m.P, m.R, m.S, m.N0, m.BlockBits)
+	// Without an Estimate the model is Almeida's, an analysis.Scalable.
+	g := m.(analysis.Scalable)
+	fmt.Printf("P %g, r %g, s %g, n0 %d, block bits %d\n", g.P, g.R, g.S, g.N0, g.BlockBits)
 	fmt.Printf("%d stages hold %d items (of 50000 offered)\n", f.Stages(), st.Items)
 	fmt.Printf("theory %.4f, measured %.4f\n", theory, float64(fp)/100000)
 	// Output:

@@ -21,7 +21,8 @@ import (
 //	              5 blocked, 6 split-block, 7 scalable with blocked stages,
 //	              10 scalable (stream stages), 11 scalable with blocked
 //	              stream stages, 12 dynamic, 13 redisbloom,
-//	              14 age-partitioned, 15 age-partitioned (blocked layout)
+//	              14 age-partitioned, 15 age-partitioned (blocked layout),
+//	              16 scalable, horizon-aware (an Estimate given)
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
 //	              3 siphash (SipHash), 4 murmur64a (redisbloom only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
@@ -100,6 +101,41 @@ import (
 // Scalable), not from [Digest].remix(i). A scalable filter with the default
 // derivation writes these codes; filters with other derivations still
 // write codes 4 and 7, and every code loads as written.
+//
+// Scalable, horizon-aware (code 16; a filter given an Estimate, see
+// [ScalableParams]; 72 bytes of parameters, then the stages in use,
+// oldest first):
+//
+//	17  8  target rate P (float64 bits), 0 < P < 1
+//	25  8  growth factor s (float64 bits), s > 1 and finite
+//	33  8  smallest first-stage capacity n0 (uint64), n0 >= 1
+//	41  8  estimate N̂ (uint64), 1 <= N̂ <= MaxBits
+//	49  8  spread F (float64 bits), F >= 1 and finite
+//	57  8  tail share (float64 bits), 0 < tail < 1
+//	65  8  tail tightening ratio r (float64 bits), 0 < r < 1
+//	73  4  block bits B (uint32): 0 for partitioned stages, else a power
+//	       of two from 64 to 4096 (derivation 0)
+//	77  8  items (uint64), keys inserted
+//	85  4  stages L (uint32), 1 <= L <= 256
+//	89     L stages: for B = 0 partitioned parameter blocks and words as
+//	       in code 4, for B > 0 blocked ones as in code 7
+//
+// The parameters are stored with the defaults filled in, as
+// [Scalable.Params] reports them (a zero spread, tail share or ratio is
+// refused). The stages take the stream derivation with derivation 0 (as
+// code 10 and 11) and the remixed digests with the others (as code 4).
+// Stage i must be stage i of the [analysis.Horizon] of the stored
+// parameters, as for the other scalable codes: the decoder recomputes
+// every stage's capacity, bits and hashes from the parameters (their
+// float64 bits, read exactly) and compares them with the stored ones
+// exactly, with no tolerance. Stage design errors are not stored: they
+// are recomputed. The recomputation is the constructor's code in the
+// same floating-point operations, so a file loads wherever it was
+// written; between architectures, a capacity or size that the
+// computation puts within an ulp of an integer boundary could round
+// the other way, and the file is then refused (ErrCorrupt) rather than
+// loaded with a geometry the constructor does not build. The golden
+// files load on amd64 and 386.
 //
 // [Blocked] (32 bytes of parameters, then w = m/64 words; derivation 0):
 //
@@ -183,7 +219,8 @@ import (
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
 // the blocked one, 65 + 28 L for a scalable filter of L stages,
-// 69 + 32 L for one of L blocked stages, 49 + 28 L for a dynamic filter
+// 69 + 32 L for one of L blocked stages, 93 + 28 L and 93 + 32 L for a
+// horizon-aware one, 49 + 28 L for a dynamic filter
 // of L stages, 54 + 28 L for a RedisBloom filter of L links, and
 // 73 + 8 (K + L) for an age-partitioned filter, and 16 bytes more with a
 // keyed hash. The encoding is canonical: a decoded filter encodes to the same
@@ -260,12 +297,15 @@ const (
 	// age-partitioned filter in its two layouts.
 	codeAgePartitioned        variantCode = 14
 	codeAgePartitionedBlocked variantCode = 15
+	// codeScalableHorizon is a horizon-aware scalable filter (one given
+	// an Estimate), with partitioned or blocked stages.
+	codeScalableHorizon variantCode = 16
 )
 
 // scalable reports whether c is one of the scalable filter's codes.
 func (c variantCode) scalable() bool {
 	switch c {
-	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream:
+	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream, codeScalableHorizon:
 		return true
 	}
 	return false
@@ -299,6 +339,8 @@ func (c variantCode) String() string {
 		return "age-partitioned"
 	case codeAgePartitionedBlocked:
 		return "age-partitioned (blocked)"
+	case codeScalableHorizon:
+		return "scalable (horizon-aware)"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -332,7 +374,7 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.counting(h); err == nil {
 			return f, nil
 		}
-	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream:
+	case codeScalable, codeScalableBlocked, codeScalableStream, codeScalableBlockedStream, codeScalableHorizon:
 		if f, err := d.scalable(h); err == nil {
 			return f, nil
 		}

@@ -271,6 +271,70 @@ func contradictions(t testing.TB) []contradiction {
 		t.Fatal(err)
 	}
 	add("partitioned", "slices beyond MaxBits", encoded(t, pa), u64(17, MaxBits))
+
+	// Horizon-aware scalable filters (code 16), each stage kind: an
+	// estimate of 16 keys from n0 = 4, stages of 4, 4 and 8 keys, then
+	// the tail's 16, which the keys open. Parameters: P at 17, s 25, n0
+	// 33, estimate 41, spread 49, tail 57, r 65, block bits 73, items 77,
+	// stages 85, the first stage at 89.
+	for _, c := range []struct {
+		name string
+		p    ScalableParams
+	}{
+		{"scalable-horizon", ScalableParams{P: 0.01, N0: 4, Estimate: 16, Hashing: Hashing{Seed: 3}}},
+		{"scalable-horizon-blocked", ScalableParams{P: 0.01, N0: 4, Estimate: 16, BlockBits: 512, Hashing: Hashing{Seed: 3}}},
+	} {
+		f, err := NewScalable(c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range testKeys(5, 3, 5000) {
+			if f.Stages() == 4 && f.stages[3].core().items == 5 {
+				break
+			}
+			f.Add(k)
+		}
+		if f.Stages() != 4 {
+			t.Fatalf("%s: %d stages", c.name, f.Stages())
+		}
+		d := encoded(t, f)
+		x, words := 0, partitionedWords
+		if c.p.BlockBits != 0 {
+			x, words = 4, tableWords
+		}
+		st := stageAt(d, 89, x/4, words)
+		if len(st) != 4 {
+			t.Fatalf("%s: %d stages found", c.name, len(st))
+		}
+		add(c.name, "estimate", d, u64(41, 17))
+		add(c.name, "estimate 0", d, u64(41, 0))
+		add(c.name, "estimate huge", d, u64(41, 1<<50))
+		add(c.name, "n0", d, u64(33, 5))
+		add(c.name, "P", d, f64(17, 0.02))
+		add(c.name, "s", d, f64(25, 3))
+		add(c.name, "s 1", d, f64(25, 1))
+		add(c.name, "s 1.01", d, f64(25, 1.01))
+		add(c.name, "spread", d, f64(49, 2))
+		add(c.name, "spread 0", d, f64(49, 0))
+		add(c.name, "spread NaN", d, f64(49, math.NaN()))
+		add(c.name, "tail", d, f64(57, 0.2))
+		add(c.name, "tail 0", d, f64(57, 0))
+		add(c.name, "r", d, f64(65, 0.5))
+		add(c.name, "r 0", d, f64(65, 0))
+		add(c.name, "items", d, u64(77, le.Uint64(d[77:])+1))
+		add(c.name, "257 stages", d, u32(85, 257))
+		add(c.name, "5 stages", d, u32(85, 5))
+		add(c.name, "stage 1 capacity", d, u64(st[1]+12+x, 9))
+		add(c.name, "stage 2 hashes", d, u32(st[2]+8, le.Uint32(d[st[2]+8:])+1))
+		if x == 0 {
+			add(c.name, "block bits", d, u32(73, 512))
+			add(c.name, "stage 3 slice bits", d, u64(st[3], sliceBitsSameWords(le.Uint64(d[st[3]:]))))
+		} else {
+			add(c.name, "no block bits", d, u32(73, 0))
+			add(c.name, "derivation", d, func(b []byte) { b[8] = byte(Triple) })
+			add(c.name, "stage 3 bits", d, u64(st[3], le.Uint64(d[st[3]:])+512))
+		}
+	}
 	return out
 }
 
@@ -318,6 +382,9 @@ func TestContradictionCorpus(t *testing.T) {
 		"scalable/stage 1 capacity":                                      true,
 		"scalable-blocked/stage 1 hashes":                                true,
 		"scalable-code-4/s":                                              true,
+		"scalable-horizon/estimate":                                      true,
+		"scalable-horizon/257 stages":                                    true,
+		"scalable-horizon-blocked/stage 3 bits":                          true,
 		"dynamic/P":                                                      true,
 		"age-partitioned/blocked=false/6-keys/G":                         true,
 		"age-partitioned/blocked=true/30-keys/G":                         true,

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -206,7 +208,13 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := encodedLen(f.Stats(), f.Hashing()); len(data) != want {
+			want := encodedLen(f.Stats(), f.Hashing())
+			if sc, ok := f.(*Scalable); ok {
+				if _, ok := sc.Model().(analysis.Horizon); ok {
+					want += horizonParamsSize - scalableParamsSize // code 16: 93 + 28 L
+				}
+			}
+			if len(data) != want {
 				t.Errorf("encoding has %d bytes, want %d", len(data), want)
 			}
 			var buf bytes.Buffer
@@ -354,13 +362,26 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ss, sbs, ks, ap, apb} {
+	// Horizon-aware (code 16): an estimate of 4 keys from n0 = 2, so
+	// stages of 2 and 2 keys, and the fifth key opens the first tail
+	// stage; partitioned stream stages, and blocked ones of 256 bits with
+	// Spread 2 (stages of 2, 2 and 4 keys) and a tail share of 0.2.
+	hz, err := NewScalable(ScalableParams{P: 0.01, N0: 2, Estimate: 4, Hashing: Hashing{Seed: 23}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hzb, err := NewScalable(ScalableParams{P: 0.01, N0: 2, Estimate: 4, Spread: 2, Tail: 0.2, BlockBits: 256, Hashing: Hashing{Kind: Metro, Seed: 29}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ss, sbs, ks, ap, apb, hz, hzb} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
 	out := map[string]persistent{"age-partitioned-v1": ap, "age-partitioned-blocked-v1": apb, "standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
-		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks}
+		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks,
+		"scalable-horizon-v1": hz, "scalable-horizon-blocked-v1": hzb}
 	for name, f := range growingGolden(t) {
 		out[name] = f
 	}

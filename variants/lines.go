@@ -168,7 +168,7 @@ func (f *SplitBlock) QueryLines(d Digest) int {
 // those lines count even when an earlier-tested stage answers present.
 func (f *Scalable) QueryLines(d Digest) int {
 	var s lineSet
-	if f.geom.BlockBits != 0 {
+	if f.blockBits != 0 {
 		f.blockedLines(&s, d)
 		return s.count()
 	}

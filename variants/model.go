@@ -77,7 +77,11 @@ func (f *SplitBlock) Model() analysis.SplitBlock {
 	return analysis.SplitBlock{Bits: f.blocks * splitBlockBits}
 }
 
-// Model returns the filter's theory: [analysis.Scalable] with its target P,
+// Model returns the filter's theory as a [ScalableModel]: for a filter
+// given an Estimate, [analysis.Horizon] with its target P, growth factor
+// s, n0, estimate, spread, tail share, tail ratio r and block size (the
+// defaults filled in, as Params reports them), from which the filter
+// builds its stages; otherwise [analysis.Scalable] with its target P,
 // tightening ratio r, growth factor s, initial capacity n0 (the defaults
 // filled in, as Params reports them) and block size (0 for partitioned
 // stages), the geometry from which the filter builds its stages, so that
@@ -89,8 +93,10 @@ func (f *SplitBlock) Model() analysis.SplitBlock {
 // model assumes independent stages, which the stream derivation and the
 // remixed digests of the other derivations both give (see [Scalable]). If the
 // filter could not add a stage (Err is not nil), its newest stage holds
-// more than its capacity and the rate is above the prediction.
-func (f *Scalable) Model() analysis.Scalable { return f.geom }
+// more than its capacity and the rate is above the prediction. A type
+// assertion, f.Model().(analysis.Scalable) or (analysis.Horizon), gives
+// the parameters.
+func (f *Scalable) Model() ScalableModel { return f.geom }
 
 // Model returns the filter's theory: [analysis.Dynamic] with its items per
 // stage N and design rate P, whose stage geometry is the one [NewDynamic]

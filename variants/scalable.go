@@ -34,15 +34,18 @@ type ScalableParams struct {
 	// zero is an error.
 	P float64
 	// R is the tightening ratio r, 0 < r < 1: stage i has design error
-	// P (1 - r) r^i. Zero means [DefaultTighteningRatio].
+	// P (1 - r) r^i. Zero means [DefaultTighteningRatio]. With an
+	// Estimate it is the tail's ratio instead (see Estimate).
 	R float64
 	// S is the growth factor s > 1: stage i holds n0 s^i items. Zero
 	// means [DefaultGrowth]. The [analysis.MaxStages] stages must hold at
 	// least [MinScalableReach] items together, so that the stage cap
-	// never stops the filter: s = 1 is refused.
+	// never stops the filter: s = 1 is refused. With an Estimate it is
+	// the growth factor of the horizon's grid of stage boundaries.
 	S float64
 	// N0 is the capacity n0 of the first stage. Zero means
-	// [DefaultInitialCapacity].
+	// [DefaultInitialCapacity]. With an Estimate it is the smallest
+	// capacity of the first stage (see Estimate).
 	N0 uint64
 	// Hashing holds the hash options shared by all stages.
 	Hashing Hashing
@@ -66,6 +69,30 @@ type ScalableParams struct {
 	// [ErrStageLimit]), and NewScalable refuses a block size that cannot
 	// serve even the first stage.
 	BlockBits int
+	// Estimate, when not zero, is an estimate N̂ of the number of keys
+	// the filter will finally hold, and makes the filter horizon-aware:
+	// its stages come from [analysis.Horizon] instead of
+	// [analysis.Scalable], their design errors allocated to minimise the
+	// bits per key at the estimate while the compound rate stays at or
+	// below P at every count, and the filter keeps growing past the
+	// estimate with a geometric tail that still holds P. S is then the
+	// growth factor of the horizon's grid of stage boundaries (S > 1),
+	// N0 the smallest capacity of its first stage, and R the tightening
+	// ratio of the tail's shares (zero means
+	// [analysis.DefaultHorizonRatio], 0.8). Zero keeps Almeida's
+	// schedule. See [Scalable] for when to give one.
+	Estimate uint64
+	// Spread is how far the estimate may be off, a factor F >= 1: the
+	// final count is expected between Estimate/F and Estimate F, and the
+	// stages are allocated for the whole range (see [analysis.Horizon]).
+	// Zero means 1, the estimate trusted. Only with an Estimate: a
+	// Spread without one is refused.
+	Spread float64
+	// Tail is the share of the error budget -ln(1 - P) reserved for the
+	// stages past the estimate (past Estimate Spread), 0 < Tail < 1. Zero
+	// means [analysis.DefaultHorizonTail], 0.05. Only with an Estimate: a
+	// Tail without one is refused.
+	Tail float64
 	// MaxBytes, when positive, is the most memory the filter's cells may
 	// take, all stages together: a stage that would take the filter
 	// beyond it is not built (NewScalable and the decoders refuse, TryAdd
@@ -99,6 +126,17 @@ const MinScalableReach = 1 << 48
 func (p ScalableParams) withDefaults() ScalableParams {
 	if p.R == 0 {
 		p.R = DefaultTighteningRatio
+		if p.Estimate != 0 {
+			p.R = analysis.DefaultHorizonRatio
+		}
+	}
+	if p.Estimate != 0 {
+		if p.Tail == 0 {
+			p.Tail = analysis.DefaultHorizonTail
+		}
+		if p.Spread == 0 {
+			p.Spread = 1
+		}
 	}
 	if p.S == 0 {
 		p.S = DefaultGrowth
@@ -121,6 +159,21 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // ratio 1/2, so its rate is at most 2^(-k_i) <= P_i and the compound rate
 // 1 - prod(1 - P_i) stays below sum P_i < P. A new stage starts when the
 // newest is full; keys go into the newest stage only.
+//
+// Given an estimate of the final count ([ScalableParams].Estimate), the
+// filter is horizon-aware: its stages come from [analysis.Horizon]
+// instead. Their capacities lie on a geometric grid anchored at the
+// estimate (the first stage holds at least n0 items), so they are not
+// n0 s^i; their design errors are allocated to minimise the bits per key
+// at the estimate (or, with a Spread, over the range the final count is
+// expected in) while 1 - prod(1 - e_i) stays at or below P; and past the
+// estimate a tail of stages growing by s, with errors tightening by R,
+// holds P however far the filter grows. Each stage is sized exactly for
+// its capacity and design error with an integer number of hashes
+// ([analysis.ExactPartitionedSize], or [analysis.BlockedSize] for blocked
+// stages). Everything else, the stream derivation, blocked stages, Reset,
+// the limits, Err and TryAdd, is as described here; [Scalable.Model]
+// returns the analysis.Horizon.
 //
 // Add skips keys that already test present, so that repeated keys do not
 // fill stages; [Stats].Items counts the keys actually inserted, which are
@@ -163,9 +216,43 @@ func (p ScalableParams) withDefaults() ScalableParams {
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; Add, TestAndAdd, Reset and their digest forms need
 // exclusive access.
+//
+// # Choosing
+//
+// Without an estimate the filter assumes nothing about the final count,
+// and pays for it: at 1% and a million keys Almeida's schedule (r = 0.9,
+// s = 2, n0 = 1000) takes 17.5 bits per key, against 9.6 for a static
+// filter sized for exactly a million. When the final count is roughly
+// known, give it as Estimate:
+//
+//   - A trusted estimate (Spread 0 or 1) is cheapest where it is right:
+//     12.6 bits per key at 1% and 1e6 keys. It is dear where it is low,
+//     since 95% of the error budget is spent by the estimate: ten times
+//     past it the tail's tight stages cost 31.6 bits per key (a count just
+//     past a tail stage's start; 18.9 at eight times, where one ends).
+//   - An estimate known only within a factor F: set Spread to F. The
+//     stages are then allocated over counts from Estimate/F to Estimate F:
+//     with Spread 10, 14.2 bits per key at the estimate and 14.8 ten
+//     times past it (Almeida's: 17.5 and 28.3), and 20.2 against
+//     Almeida's 24.6 averaged over counts from a tenth to ten times the
+//     estimate (log-spaced), though just past some stage starts it takes
+//     more.
+//   - No idea of the final count, or counts spanning many orders of
+//     magnitude: leave Estimate zero.
+//
+// Tail (the share of the budget kept for growth past Estimate Spread,
+// 0.05 by default) trades the cost at the estimate against the cost far
+// past it; Spread is the better lever. The figures are analysis.Horizon's
+// (its doc, "Choosing", has the table); the filter builds exactly its
+// stages, so its bits per key are the model's at every count.
 type Scalable struct {
-	geom    analysis.Scalable
-	hashing hashConf
+	// geom is the theory the stages come from: analysis.Scalable
+	// (Almeida's schedule) or analysis.Horizon (an Estimate given), its
+	// defaults filled in.
+	geom ScalableModel
+	// blockBits is geom's BlockBits: 0 for partitioned stages.
+	blockBits uint64
+	hashing   hashConf
 	// stages holds every stage built so far; the first live are in use.
 	// Reset keeps the others, to reuse their memory as the filter grows
 	// again.
@@ -247,22 +334,129 @@ func newScalable(p ScalableParams, stream bool) (*Scalable, error) {
 	if p.MaxBytes < 0 {
 		return nil, invalid("scalable filter: MaxBytes = %d, want >= 0 (0: the process limit)", p.MaxBytes)
 	}
-	f := &Scalable{
-		geom:     analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)},
-		hashing:  p.Hashing.conf(),
-		stream:   stream,
-		maxBytes: p.MaxBytes,
-	}
-	if err := f.geom.Validate(); err != nil {
-		return nil, invalid("scalable filter: %v", err)
-	}
-	if err := checkScalableReach(f.geom); err != nil {
+	geom, err := p.model()
+	if err != nil {
 		return nil, err
+	}
+	if p.Estimate != 0 {
+		// Code 16 has one layout for every derivation: the stream
+		// derivation goes with the default one, as NewScalable gives.
+		stream = p.Hashing.Derivation == EnhancedDouble
+	}
+	f := &Scalable{
+		geom:      geom,
+		blockBits: uint64(p.BlockBits),
+		hashing:   p.Hashing.conf(),
+		stream:    stream,
+		maxBytes:  p.MaxBytes,
 	}
 	if err := f.grow(true); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// ScalableModel is the theory of a scalable filter, as [Scalable.Model]
+// returns it: an [analysis.Scalable] (Almeida's schedule) or, for a filter
+// given an Estimate, an [analysis.Horizon], with the filter's parameters
+// and defaults filled in. Both give the stages the filter builds and the
+// compound rate and bits per key of the filter at any count; a type
+// switch or assertion gives the parameters.
+type ScalableModel interface {
+	// Validate reports whether the parameters are in their domains.
+	Validate() error
+	// Stage and StageWith return the geometry of stage i.
+	Stage(i int) (analysis.Stage, error)
+	StageWith(i int, z *analysis.BlockedSizer) (analysis.Stage, error)
+	// Stages returns the stages of a filter holding items items.
+	Stages(items uint64) ([]analysis.Stage, error)
+	// StageFPR returns the rate of stage st holding n items.
+	StageFPR(st analysis.Stage, n uint64) float64
+	// FPR returns the compound rate of a filter holding items items.
+	FPR(items uint64) (float64, error)
+	// BitsPerKey returns the bits of its stages per item.
+	BitsPerKey(items uint64) (float64, error)
+	// Curve returns FPR and BitsPerKey at several counts at once.
+	Curve(items []uint64) (analysis.ScalableCurve, error)
+}
+
+var (
+	_ ScalableModel = analysis.Scalable{}
+	_ ScalableModel = analysis.Horizon{}
+)
+
+// model returns the theory of the filter p (with defaults) describes, or
+// an error wrapping ErrInvalidParams that names the field at fault.
+func (p ScalableParams) model() (ScalableModel, error) {
+	if p.Estimate == 0 {
+		if p.Spread != 0 {
+			return nil, invalid("scalable filter: Spread = %v without an Estimate; Spread and Tail apply only to a filter given an Estimate", p.Spread)
+		}
+		if p.Tail != 0 {
+			return nil, invalid("scalable filter: Tail = %v without an Estimate; Spread and Tail apply only to a filter given an Estimate", p.Tail)
+		}
+		g := analysis.Scalable{P: p.P, R: p.R, S: p.S, N0: p.N0, BlockBits: uint64(p.BlockBits)}
+		if err := g.Validate(); err != nil {
+			return nil, invalid("scalable filter: %v", err)
+		}
+		if err := checkScalableReach(g); err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
+	if !(p.Spread >= 1) || math.IsInf(p.Spread, 0) {
+		return nil, invalid("scalable filter: Spread = %v, want 0 (the estimate trusted) or a finite Spread >= 1", p.Spread)
+	}
+	if !(p.Tail > 0 && p.Tail < 1) {
+		return nil, invalid("scalable filter: Tail = %v, want 0 (analysis.DefaultHorizonTail) or 0 < Tail < 1", p.Tail)
+	}
+	if !(p.R > 0 && p.R < 1) {
+		return nil, invalid("scalable filter: R = %v with an Estimate (the tail's tightening ratio), want 0 (analysis.DefaultHorizonRatio) or 0 < R < 1", p.R)
+	}
+	h := analysis.Horizon{P: p.P, Estimate: p.Estimate, N0: p.N0, S: p.S, Tail: p.Tail, R: p.R, Spread: p.Spread, BlockBits: uint64(p.BlockBits)}
+	if err := h.Validate(); err != nil {
+		return nil, invalid("scalable filter: %v", trimPrefix(err))
+	}
+	if err := checkHorizonReach(h); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// checkHorizonReach refuses the horizon parameters whose MaxStages stages
+// hold fewer than MinScalableReach items, as checkScalableReach does for
+// Almeida's: the horizon stages end at floor(N̂ Spread) and tail stage t at
+// floor(N̂ Spread) s^(t+1), so the last stage ends at about
+// floor(N̂ Spread) s^(MaxStages - H) for H horizon stages.
+func checkHorizonReach(h analysis.Horizon) error {
+	n, err := h.HorizonStages()
+	if err != nil {
+		return invalid("scalable filter: %v", trimPrefix(err))
+	}
+	top := float64(h.Estimate)
+	if h.Spread > 1 {
+		top *= h.Spread
+	}
+	top = math.Floor(top)
+	if reach := top * math.Pow(h.S, float64(analysis.MaxStages-n)); reach < MinScalableReach {
+		return invalid("scalable filter: growth factor S = %v with Estimate = %d and Spread = %v: %d horizon stages and %d tail stages hold %.4g items, fewer than %d (MinScalableReach), so the filter would stop growing; use a larger S (2 is the default)",
+			h.S, h.Estimate, h.Spread, n, analysis.MaxStages-n, reach, uint64(MinScalableReach))
+	}
+	return nil
+}
+
+// withoutBlocks returns g with partitioned stages: the stages of the same
+// capacities and design errors that a blocked stage is compared with.
+func withoutBlocks(g ScalableModel) ScalableModel {
+	switch g := g.(type) {
+	case analysis.Scalable:
+		g.BlockBits = 0
+		return g
+	case analysis.Horizon:
+		g.BlockBits = 0
+		return g
+	}
+	panic("variants: unknown scalable model")
 }
 
 // checkScalableReach refuses the parameters whose MaxStages stages hold
@@ -283,17 +477,15 @@ func checkScalableReach(g analysis.Scalable) error {
 // of g (blocked stages), needs more than MaxBlockedStageCost times the
 // bits of the partitioned stage of the same capacity and error, or of one
 // block.
-func checkBlockedStage(g analysis.Scalable, i int, st analysis.Stage) error {
-	pg := g
-	pg.BlockBits = 0
-	p, err := pg.Stage(i)
+func checkBlockedStage(g ScalableModel, blockBits uint64, i int, st analysis.Stage) error {
+	p, err := withoutBlocks(g).Stage(i)
 	if err != nil {
 		return fmt.Errorf("variants: %w: scalable filter cannot add stage %d: %s", ErrStageLimit, i, trimPrefix(err))
 	}
-	base := max(p.Bits, g.BlockBits)
+	base := max(p.Bits, blockBits)
 	if st.Bits/MaxBlockedStageCost > base {
 		return fmt.Errorf("variants: %w: scalable filter cannot add stage %d: blocks of BlockBits = %d bits cannot serve its design error %.3g economically: %d items need %d bits, %.2f times the %d bits of a partitioned stage (at most MaxBlockedStageCost = %d); use larger blocks or partitioned stages (BlockBits = 0)",
-			ErrStageLimit, i, g.BlockBits, st.Error, st.Capacity, st.Bits, float64(st.Bits)/float64(base), base, MaxBlockedStageCost)
+			ErrStageLimit, i, blockBits, st.Error, st.Capacity, st.Bits, float64(st.Bits)/float64(base), base, MaxBlockedStageCost)
 	}
 	return nil
 }
@@ -342,8 +534,8 @@ func (f *Scalable) grow(params bool) error {
 		return stageLimit(params, "scalable filter cannot add stage %d: %s", i, trimPrefix(err))
 	}
 	var need uint64
-	if f.geom.BlockBits != 0 {
-		if err := checkBlockedStage(f.geom, i, st); err != nil {
+	if f.blockBits != 0 {
+		if err := checkBlockedStage(f.geom, f.blockBits, i, st); err != nil {
 			if params {
 				return invalid("%s", strings.TrimPrefix(err.Error(), "variants: "+ErrStageLimit.Error()+": "))
 			}
@@ -356,9 +548,9 @@ func (f *Scalable) grow(params bool) error {
 	if err := checkGrowth("scalable filter stage", i, f.heldBytes(), need, f.maxBytes, params); err != nil {
 		return err
 	}
-	if f.geom.BlockBits != 0 {
+	if f.blockBits != 0 {
 		g := Geometry{Bits: st.Bits, Hashes: st.Hashes, Capacity: st.Capacity}
-		b, err := newBlockedStage(BlockedParams{Geometry: g, BlockBits: int(f.geom.BlockBits), Hashing: f.hashing.public()}, f.hashing, noLimit)
+		b, err := newBlockedStage(BlockedParams{Geometry: g, BlockBits: int(f.blockBits), Hashing: f.hashing.public()}, f.hashing, noLimit)
 		if err != nil {
 			return stageLimit(params, "scalable filter cannot add stage %d: %s", i, trimPrefix(err))
 		}
@@ -389,15 +581,25 @@ func (f *Scalable) grow(params bool) error {
 // stageCache, which sizes the stages it has not seen with inner rates
 // shared by every filter of the program (see analysis.BlockedSizer).
 func (f *Scalable) stage(i int) (analysis.Stage, error) {
-	if f.geom.BlockBits == 0 {
+	if f.blockBits == 0 {
 		return f.geom.Stage(i)
 	}
-	return blockedStage(f.geom, i)
+	return blockedStage(f.geom, f.blockBits, i)
 }
 
 // Params returns the filter's parameters, with defaults filled in.
+// With an Estimate, R, Spread and Tail are the horizon's, its defaults
+// filled in.
 func (f *Scalable) Params() ScalableParams {
-	return ScalableParams{P: f.geom.P, R: f.geom.R, S: f.geom.S, N0: f.geom.N0, Hashing: f.hashing.public(), BlockBits: int(f.geom.BlockBits), MaxBytes: f.maxBytes}
+	p := ScalableParams{Hashing: f.hashing.public(), BlockBits: int(f.blockBits), MaxBytes: f.maxBytes}
+	switch g := f.geom.(type) {
+	case analysis.Scalable:
+		p.P, p.R, p.S, p.N0 = g.P, g.R, g.S, g.N0
+	case analysis.Horizon:
+		p.P, p.R, p.S, p.N0 = g.P, g.R, g.S, g.N0
+		p.Estimate, p.Spread, p.Tail = g.Estimate, g.Spread, g.Tail
+	}
+	return p
 }
 
 // Err returns the error that kept the filter from adding a stage, or nil:
@@ -456,7 +658,7 @@ func (f *Scalable) Contains(key []byte) bool {
 	// which saves a query two calls.
 	if f.stream && f.hashing.Kind == XXH3 {
 		u := xxh3.Hash128Seed(key, f.hashing.Seed)
-		if f.geom.BlockBits != 0 {
+		if f.blockBits != 0 {
 			return f.containsStreamBlocked(Digest{u.Lo, u.Hi})
 		}
 		return f.containsStream(Digest{u.Lo, u.Hi})
@@ -487,12 +689,12 @@ func (f *Scalable) AddDigest(d Digest) { f.TestAndAddDigest(d) }
 // stage's block.
 func (f *Scalable) ContainsDigest(d Digest) bool {
 	if f.stream {
-		if f.geom.BlockBits != 0 {
+		if f.blockBits != 0 {
 			return f.containsStreamBlocked(d)
 		}
 		return f.containsStream(d)
 	}
-	if f.geom.BlockBits != 0 {
+	if f.blockBits != 0 {
 		return f.containsBlocked(d)
 	}
 	st := f.stages[:f.live]

@@ -199,7 +199,7 @@ func TestStageCache(t *testing.T) {
 }
 
 // cachedStage returns the cached geometry of stage i of geom, if any.
-func cachedStage(geom analysis.Scalable, i int) (analysis.Stage, bool) {
+func cachedStage(geom ScalableModel, i int) (analysis.Stage, bool) {
 	stageCache.Lock()
 	defer stageCache.Unlock()
 	st, ok := stageCache.m[stageKey{geom, i}]

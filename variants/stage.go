@@ -361,14 +361,16 @@ var stageCache struct {
 // P = 1e-4).
 const stageCacheSize = 4096
 
+// stageKey names a stage: the filter's model (an analysis.Scalable or an
+// analysis.Horizon, both comparable values) and the stage's number.
 type stageKey struct {
-	geom  analysis.Scalable
+	geom  ScalableModel
 	stage int
 }
 
 // keepLocked caches st as the geometry of stage i of geom; the caller
 // holds stageCache's lock.
-func keepLocked(geom analysis.Scalable, i int, st analysis.Stage) {
+func keepLocked(geom ScalableModel, i int, st analysis.Stage) {
 	if stageCache.m == nil || len(stageCache.m) >= stageCacheSize {
 		stageCache.m = make(map[stageKey]analysis.Stage)
 		stageCache.sizers = nil
@@ -377,22 +379,22 @@ func keepLocked(geom analysis.Scalable, i int, st analysis.Stage) {
 }
 
 // blockedStage returns the geometry of stage i of geom, which has blocked
-// stages: from stageCache, or sized with the shared BlockedSizer of its
+// stages of bb bits (geom's BlockBits): from stageCache, or sized with the shared BlockedSizer of its
 // block size and kept. Filters growing at the same time wait for each
 // other's sizing.
-func blockedStage(geom analysis.Scalable, i int) (analysis.Stage, error) {
+func blockedStage(geom ScalableModel, bb uint64, i int) (analysis.Stage, error) {
 	stageCache.Lock()
 	defer stageCache.Unlock()
 	if st, ok := stageCache.m[stageKey{geom, i}]; ok {
 		return st, nil
 	}
-	z := stageCache.sizers[geom.BlockBits]
+	z := stageCache.sizers[bb]
 	if z == nil {
 		if stageCache.sizers == nil {
 			stageCache.sizers = make(map[uint64]*analysis.BlockedSizer)
 		}
-		z = analysis.NewBlockedSizer(geom.BlockBits)
-		stageCache.sizers[geom.BlockBits] = z
+		z = analysis.NewBlockedSizer(bb)
+		stageCache.sizers[bb] = z
 	}
 	st, err := geom.StageWith(i, z)
 	if err != nil {
