@@ -469,7 +469,7 @@ func (f *Standard) ContainsDigestBatch(ds []Digest, out []bool) {
 // batchGroupOf returns the number of keys per group of the scalable
 // filter's batches, or 0 if its batches run the keys one by one.
 func (f *Scalable) batchGroupOf() int {
-	if !f.stream || f.geom.BlockBits == 0 {
+	if !f.stream || f.blockBits == 0 {
 		return 0
 	}
 	top := &f.hot[f.live-1]
