@@ -356,16 +356,19 @@ func (d *decoder) words(n uint64) []uint64 {
 	if d.err != nil {
 		return nil
 	}
-	if n > math.MaxInt/8-7 {
-		d.err = invalid("%d words of memory cannot be addressed", n)
-		return nil
-	}
+	// An input of known length too short for the cells is corrupt, whatever
+	// the platform can address: checked first, so that a 32-bit build
+	// gives the same error as a 64-bit one.
 	if d.limit >= 0 {
 		left := d.limit - d.n
 		if left < 0 || n > uint64(left)/8 {
 			d.err = corrupt("truncated input: the parameters declare %d bytes of cells, %d bytes remain", n*8, max(left, 0))
 			return nil
 		}
+	}
+	if n > math.MaxInt/8-7 {
+		d.err = invalid("%d words of memory cannot be addressed", n)
+		return nil
 	}
 	if err := checkGrowth("the filter's cells", -1, d.held, 8*n, d.maxBytes, true); err != nil {
 		d.err = err
