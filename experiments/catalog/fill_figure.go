@@ -7,6 +7,7 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -28,15 +29,24 @@ func fillFigure(r *experiments.Results) (*plots.Figure, error) {
 	if first.Cells > 0 {
 		geom = fmt.Sprintf("m = %d counters of %d bits", first.Cells, first.Bits/first.Cells)
 	}
-	p := plots.Panel(fmt.Sprintf("%s Bloom filter sized for n = %d at p = %g (%s, k = %d)",
-		titleCase(first.Variant), first.Capacity, first.Target, geom, first.Hashes),
-		"items inserted", plots.RateLabel)
+	title := fmt.Sprintf("%s Bloom filter sized for n = %d at p = %g (%s, k = %d)",
+		titleCase(first.Variant), first.Capacity, first.Target, geom, first.Hashes)
+	if first.Target == 0 {
+		// A geometry given (experiment -m, -k): sized for no rate.
+		title = fmt.Sprintf("%s Bloom filter, %s, k = %d", titleCase(first.Variant), geom, first.Hashes)
+	}
+	if first.Hashing != "" && first.Hashing != hashingName(variants.Hashing{}) {
+		title += ", " + first.Hashing + " hashing"
+	}
+	p := plots.Panel(title, "items inserted", plots.RateLabel)
 	plots.LogY(p, lo, hi)
 	if err := vline(p, float64(first.Capacity), lo, hi, grey, plots.DashDot, plots.ThinWidth, fmt.Sprintf("capacity n = %d", first.Capacity)); err != nil {
 		return nil, err
 	}
-	if err := hline(p, first.Target, 0, xmax, red, plots.Dotted, fmt.Sprintf("target p = %g", first.Target)); err != nil {
-		return nil, err
+	if first.Target > 0 {
+		if err := hline(p, first.Target, 0, xmax, red, plots.Dotted, fmt.Sprintf("target p = %g", first.Target)); err != nil {
+			return nil, err
+		}
 	}
 	if err := plots.AddLine(p, th, plots.Color(0), nil, plots.LineWidth, plots.TheoryLabel(first.Model)); err != nil {
 		return nil, err
