@@ -253,7 +253,8 @@ const legendGap = 6
 // panelLayout is where Render draws one panel: its title at the top of
 // Tile, the axes and data in Plot, the legend in Legend, a strip to the
 // right of the plot or, where that would take more than 45% of the
-// panel's width, a band between the title and the plot.
+// panel's width or the panel's Legend.Top asks for it, a band between the
+// title and the plot.
 type panelLayout struct {
 	Tile, Plot, Legend draw.Canvas
 }
@@ -286,7 +287,7 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 			if size.X <= 0 {
 				continue
 			}
-			if size.X <= 0.45*canvases[i][j].Size().X {
+			if size.X <= 0.45*canvases[i][j].Size().X && !p.Legend.Top {
 				right[i][j] = true
 				widths[j] = max(widths[j], size.X+gap)
 			} else {
@@ -339,7 +340,11 @@ func drawPanel(p *plot.Plot, l panelLayout) {
 	p.Title.Text, p.Legend = "", plot.NewLegend()
 	p.Draw(l.Plot)
 	p.Title.Text, p.Legend = title, leg
+	// Drawn from the top left of its place; p keeps its own settings
+	// (Top asks for the band above the data, see layout).
+	top, left, xoffs, yoffs := leg.Top, leg.Left, leg.XOffs, leg.YOffs
 	leg.Top, leg.Left = true, true
 	leg.XOffs, leg.YOffs = 0, 0
 	leg.Draw(l.Legend)
+	leg.Top, leg.Left, leg.XOffs, leg.YOffs = top, left, xoffs, yoffs
 }

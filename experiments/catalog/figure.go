@@ -16,12 +16,16 @@ import (
 )
 
 // Figure returns the figure of r: that of its named experiment, or, for
-// the results of [experiments.Measure], the figure of [plots.Measure].
+// the results of [experiments.Measure] and [experiments.Time], the
+// figures of [plots.Measure] and [plots.Time].
 // It reports an error if r's experiment has no figure, r holds one
 // shard's partial results, or r holds nothing to draw.
 func Figure(r *experiments.Results) (*plots.Figure, error) {
-	if r.Experiment == experiments.Measured {
+	switch r.Experiment {
+	case experiments.Measured:
 		return plots.Measure(r)
+	case experiments.Timed:
+		return plots.Time(r)
 	}
 	if r.Shard != nil {
 		return nil, fmt.Errorf("catalog: results of shard %d/%d are partial; merge the shards first", r.Shard.Index, r.Shard.Count)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 )
 
 // figuresDir holds the committed figures of the README and the figure
@@ -271,5 +272,23 @@ func TestCardinalityPoints(t *testing.T) {
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("got\n%s\nwant\n%s", g, w)
+	}
+}
+
+// TestFigureOfTime checks that Figure draws the results of
+// experiments.Time, as it does those of experiments.Measure.
+func TestFigureOfTime(t *testing.T) {
+	r, err := experiments.Time(context.Background(), []experiments.TimeSpec{{Name: "standard", New: func(n, seed uint64) (experiments.Filter, error) {
+		return variants.NewStandardFor(n, 0.01, variants.Hashing{Seed: seed})
+	}}}, experiments.Params{Keys: []uint64{100, 1000}, Queries: 1000, Passes: 1}, experiments.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Figure(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Check(); err != nil {
+		t.Error(err)
 	}
 }
