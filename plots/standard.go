@@ -257,6 +257,10 @@ const legendGap = 6
 // title and the plot.
 type panelLayout struct {
 	Tile, Plot, Legend draw.Canvas
+	// TitleY is the top of the panel's title: the highest tile top of
+	// its row, so that the titles of a row stand at one height whatever
+	// plot.Align did to align the data areas.
+	TitleY vg.Length
 }
 
 // layout splits dc among f's panels, aligned as plot.Align does. Legends
@@ -298,6 +302,10 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 	out := make([][]panelLayout, rows)
 	for i, row := range canvases {
 		out[i] = make([]panelLayout, cols)
+		top := row[0].Max.Y
+		for _, c := range row {
+			top = max(top, c.Max.Y)
+		}
 		for j, c := range row {
 			var title vg.Length
 			if p := f.Panels[i][j]; p != nil && p.Title.Text != "" {
@@ -315,7 +323,7 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 				lc.Min.Y = lc.Max.Y - heights[i] + gap
 				lc.Min.X += vg.Points(40) // clear of the y axis' labels
 			}
-			out[i][j] = panelLayout{Tile: c, Plot: pc, Legend: lc}
+			out[i][j] = panelLayout{Tile: c, Plot: pc, Legend: lc, TitleY: top}
 		}
 	}
 	return out
@@ -335,7 +343,7 @@ func drawPanel(p *plot.Plot, l panelLayout) {
 	title, leg := p.Title.Text, p.Legend
 	if title != "" {
 		descent := p.Title.TextStyle.FontExtents().Descent
-		l.Tile.FillText(p.Title.TextStyle, vg.Point{X: l.Tile.Center().X, Y: l.Tile.Max.Y + descent}, title)
+		l.Tile.FillText(p.Title.TextStyle, vg.Point{X: l.Tile.Center().X, Y: l.TitleY + descent}, title)
 	}
 	p.Title.Text, p.Legend = "", plot.NewLegend()
 	p.Draw(l.Plot)

@@ -201,3 +201,28 @@ func (b *bars) Thumbnail(c *draw.Canvas) {
 	r := c.Rectangle
 	c.FillPolygon(b.color, []vg.Point{r.Min, {X: r.Min.X, Y: r.Max.Y}, r.Max, {X: r.Max.X, Y: r.Min.Y}})
 }
+
+// readmeWidth is the width of a multi-panel figure: 9.5 inches, 1368
+// pixels as PNG, within the figure standard's 1,400 so that the labels
+// stay legible at the width of a README column.
+const readmeWidth = 9.5 * vg.Inch
+
+// twoByTwo lays panels out two a row, the last row padded with an empty
+// cell, in a figure readmeWidth wide and rowHeight high per row, each
+// legend in a band above its panel.
+func twoByTwo(rowHeight vg.Length, panels ...*plot.Plot) *plots.Figure {
+	for _, p := range panels {
+		// Legends in a band above each panel: beside it, the widest
+		// would narrow every panel of its column.
+		p.Legend.Top = true
+	}
+	var grid [][]*plot.Plot
+	for i := 0; i < len(panels); i += 2 {
+		row := []*plot.Plot{panels[i], nil}
+		if i+1 < len(panels) {
+			row[1] = panels[i+1]
+		}
+		grid = append(grid, row)
+	}
+	return &plots.Figure{Panels: grid, Width: readmeWidth, Height: rowHeight * vg.Length(len(grid))}
+}

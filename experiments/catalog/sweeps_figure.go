@@ -136,7 +136,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	if err := plots.AddPoints(b, ratio, black, 0, "measured"); err != nil {
 		return nil, err
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+	return twoByTwo(5*vg.Inch, a, b), nil
 }
 
 func minMax(v []float64) (lo, hi float64) {

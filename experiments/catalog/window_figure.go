@@ -144,7 +144,7 @@ func windowFigure(r *experiments.Results) (*plots.Figure, error) {
 	if len(ns) > 0 {
 		f.Y.Min, f.Y.Max = 0, 1.1*slices.Max(ns)
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}, {e, f}}, Width: 15 * vg.Inch, Height: 15 * vg.Inch}, nil
+	return twoByTwo(4.8*vg.Inch, a, b, c, d, e, f), nil
 }
 
 // windowSawtooth draws the rate of the age-partitioned filter at target
