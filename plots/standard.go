@@ -271,7 +271,9 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 	rows, cols := len(f.Panels), len(f.Panels[0])
 	var canvases [][]draw.Canvas
 	if rows == 1 && cols == 1 {
-		canvases = [][]draw.Canvas{{dc}}
+		// A margin on the right and at the top, so that the axis end,
+		// a legend and the title do not touch the image's edge.
+		canvases = [][]draw.Canvas{{draw.Crop(dc, 0, -vg.Millimeter*2, 0, -vg.Millimeter*1.5)}}
 	} else {
 		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 6, PadY: vg.Millimeter * 6,
 			PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}

@@ -44,9 +44,12 @@ func Figure(r *experiments.Results) (*plots.Figure, error) {
 	return f, nil
 }
 
-// single returns a figure of one panel at the figures' usual size.
+// single returns a figure of one panel, readmeWidth wide, its legend in
+// a band above the data: beside it, the legend took about 30% of the
+// width.
 func single(p *plot.Plot) *plots.Figure {
-	return &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: 11 * vg.Inch, Height: 5.5 * vg.Inch}
+	p.Legend.Top = true
+	return &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: readmeWidth, Height: 6 * vg.Inch}
 }
 
 // Colours of the figures beside the palette of [plots.Color]: black for

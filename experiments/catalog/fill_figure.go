@@ -150,7 +150,9 @@ func stageBoundaries(s analysis.Scalable, limit uint64) []float64 {
 func scalableFillFigure(r *experiments.Results) (*plots.Figure, error) {
 	names := plots.SeriesNames(r)
 	lo, hi := plots.LogRange(append(rateValues(r, items, nil), r.Params.P)...)
-	hi = math.Max(hi, r.Params.P*10)
+	// Room above the target, not a decade of it: every rate stays
+	// below P.
+	hi = math.Max(r.Params.P*2, maxRate(r))
 	first := plots.Rows(r, names[0], nil)[0]
 	xmin, xmax := xRange(allRows(r), items)
 	title := fmt.Sprintf("Scalable Bloom filter growing from n0 = %d to %d items, target P = %g", first.Capacity, uint64(xmax), r.Params.P)
@@ -168,7 +170,7 @@ func scalableFillFigure(r *experiments.Results) (*plots.Figure, error) {
 			if i == 0 {
 				label = "stage boundaries (a stage is full, the next one opens)"
 			}
-			if err := vline(p, b, lo, r.Params.P*3, grey, plots.Dotted, plots.ThinWidth, label); err != nil {
+			if err := vline(p, b, lo, hi, grey, plots.Dotted, plots.ThinWidth, label); err != nil {
 				return nil, err
 			}
 		}
@@ -209,4 +211,14 @@ func fillFigures(r *experiments.Results) (*plots.Figure, error) {
 		return scalableFillFigure(r)
 	}
 	return fillFigure(r)
+}
+
+// maxRate returns the largest upper end of r's measured intervals, and of
+// its theory.
+func maxRate(r *experiments.Results) float64 {
+	var m float64
+	for i := range r.Rows {
+		m = math.Max(m, math.Max(r.Rows[i].Hi, r.Rows[i].Theory))
+	}
+	return m
 }
