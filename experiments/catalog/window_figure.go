@@ -261,7 +261,8 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 		xmax = math.Max(xmax, x)
 	}
 	p.X.Min, p.X.Max = 0, xmax*1.02
-	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals; lines: exact theory", 100*r.Params.Conf))
+	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals;", 100*r.Params.Conf))
+	p.Legend.Add("  lines: exact theory")
 	if err := hline(p, target, 0, xmax*1.02, red, plots.Dashed, fmt.Sprintf("target %g", target)); err != nil {
 		return nil, err
 	}
