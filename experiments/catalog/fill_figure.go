@@ -149,10 +149,10 @@ func stageBoundaries(s analysis.Scalable, limit uint64) []float64 {
 // target P, and, for a single series, the stage boundaries.
 func scalableFillFigure(r *experiments.Results) (*plots.Figure, error) {
 	names := plots.SeriesNames(r)
-	lo, hi := plots.LogRange(append(rateValues(r, items, nil), r.Params.P)...)
+	lo, _ := plots.LogRange(append(rateValues(r, items, nil), r.Params.P)...)
 	// Room above the target, not a decade of it: every rate stays
 	// below P.
-	hi = math.Max(r.Params.P*2, maxRate(r))
+	hi := math.Max(r.Params.P*2, maxRate(r))
 	first := plots.Rows(r, names[0], nil)[0]
 	xmin, xmax := xRange(allRows(r), items)
 	title := fmt.Sprintf("Scalable Bloom filter growing from n0 = %d to %d items, target P = %g", first.Capacity, uint64(xmax), r.Params.P)
