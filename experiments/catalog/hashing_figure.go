@@ -49,7 +49,7 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 	}
 	lo, hi := minMax(append(ys, 0))
-	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+1.2*(hi-lo)
+	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+0.05*(hi-lo) // the legend stands above the panel
 	a.X.Tick.Marker = powerTicks(xs)
 	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
 	if err := hline(a, 0, a.X.Min, a.X.Max, black, plots.Dashed, "exact theory"); err != nil {

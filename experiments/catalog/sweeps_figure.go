@@ -97,7 +97,21 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	th := plots.Values(rows, m, theory)
 	cl := plots.Values(rows, m, classic)
 
-	a := plots.Panel("(a) false-positive rate of small filters", "filter size m (bits)", plots.RateLabel)
+	// n and k as the panels' titles say them: n = m/(bits per key), and
+	// the best integer k, the same at every m when the bits per key are.
+	ks := map[int]bool{}
+	for _, row := range rows {
+		ks[row.Hashes] = true
+	}
+	kWords := "the best integer k"
+	if len(ks) == 1 {
+		kWords = fmt.Sprintf("k = %d", rows[0].Hashes)
+	}
+	bpk := 0.0
+	if len(r.Params.BitsPerKey) > 0 {
+		bpk = r.Params.BitsPerKey[0]
+	}
+	a := plots.Panel(fmt.Sprintf("(a) small filters holding n = m/%g keys, %s", bpk, kWords), "filter size m (bits)", plots.RateLabel)
 	plots.LogX(a)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.Y.Scale = plot.LogScale{}
@@ -115,7 +129,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 		return nil, err
 	}
 
-	b := plots.Panel("(b) the same, divided by the classic rate", "filter size m (bits)", "rate / classic rate")
+	b := plots.Panel(fmt.Sprintf("(b) the same, divided by the classic rate (n = m/%g, %s)", bpk, kWords), "filter size m (bits)", "rate / classic rate")
 	plots.LogX(b)
 	b.X.Tick.Marker = powerTicks(xs)
 	ratio := plots.Ratio(rows, m, classic)
