@@ -7,7 +7,8 @@ package plots
 //     sit exactly at the value they print (plain and [Decades]), with at
 //     least three labelled ticks per numeric axis;
 //   - a linear axis whose range straddles zero has a tick labelled 0;
-//   - legends are drawn beside the panel, outside its data area (Render);
+//   - legends are drawn beside the panel or in a band above it, outside
+//     its data area (Render; a panel asks for the band with Legend.Top);
 //   - no legend entry names a series that another one covers completely;
 //   - an interval whose lower end is zero, which a logarithmic axis cannot
 //     show, is drawn as an arrow pointing down, and the legend says so;
