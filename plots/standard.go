@@ -322,7 +322,8 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 				lc.Min.X = pc.Max.X + gap
 				lc.Max.Y -= title
 			} else {
-				lc.Max.Y -= title
+				// Under the title, which stands at the row's top.
+				lc.Max.Y = top - title
 				lc.Min.Y = lc.Max.Y - heights[i] + gap
 				lc.Min.X += vg.Points(40) // clear of the y axis' labels
 			}
