@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -29,7 +30,7 @@ var targetColor = color.RGBA{R: 200, G: 30, B: 30, A: 255}
 // is logarithmic, and so is the item axis when the counts span a factor
 // of ten or more.
 //
-// The legend, beside the data, has one entry per series (its marker and,
+// The legend, above the data, has one entry per series (its marker and,
 // with a theory, its line), then what the lines and markers mean, once:
 // the theory's name, the filters and the confidence level. More than
 // [MaxSeries] series are split over as many panels, stacked on the same
@@ -69,6 +70,7 @@ func Measure(r *experiments.Results) (*Figure, error) {
 			title += fmt.Sprintf(" (%c) of %d", 'a'+g, len(groups))
 		}
 		p := Panel(title, "items inserted", RateLabel)
+		p.Legend.Top = true // above the data, the full width for the data
 		LogY(p, lo, hi)
 		setItemAxis(p, xmin, xmax)
 		if err := measurePanel(p, r, group, lo); err != nil {
@@ -76,13 +78,10 @@ func Measure(r *experiments.Results) (*Figure, error) {
 		}
 		panels = append(panels, []*plot.Plot{p})
 	}
-	if len(panels) == 1 {
-		return &Figure{Panels: panels, Width: 11 * vg.Inch, Height: 5.5 * vg.Inch}, nil
-	}
-	return &Figure{Panels: panels, Width: stackedWidth, Height: vg.Length(len(panels)) * 4.5 * vg.Inch}, nil
+	return &Figure{Panels: panels, Width: stackedWidth, Height: vg.Length(len(panels)) * 5 * vg.Inch}, nil
 }
 
-// stackedWidth is the width of a figure of several panels: 9.5 inches,
+// stackedWidth is the width of the figures of Measure and Time: 9.5 inches,
 // 1368 pixels at the PNG resolution, within the 1,400 of the standard.
 const stackedWidth = 9.5 * vg.Inch
 
@@ -136,10 +135,10 @@ func powersOfTen(lo, hi float64) int {
 }
 
 // theoryText returns the legend text of a theory column named model:
-// [TheoryLabel]'s, and never "theory: theory".
+// [TheoryLabel]'s, and never "theory: theory" nor "theory: theory: ...".
 func theoryText(model string) string {
 	label := TheoryLabel(model)
-	if label == model && model != "theory" {
+	if label == model && model != "theory" && !strings.HasPrefix(model, "theory") {
 		label = "theory: " + model
 	}
 	return label
@@ -200,18 +199,19 @@ func measurePanel(p *plot.Plot, r *experiments.Results, names []string, lo float
 		}
 		label := name
 		if len(models) > 1 && rows[0].Model != "" {
-			label += ": " + theoryText(rows[0].Model)
+			label += " (" + theoryText(rows[0].Model) + ")"
 		}
 		if len(filters) > 1 {
-			label += fmt.Sprintf(" (%d filters)", rows[0].Filters)
-		}
-		if pts.Dropped > 0 {
-			label += fmt.Sprintf(" (%d zero %s not drawn)", pts.Dropped, plural(pts.Dropped, "rate", "rates"))
-		}
-		if n := len(pts.open); n > 0 {
-			label += fmt.Sprintf(" (arrows: %d %s down to 0)", n, plural(n, "interval reaches", "intervals reach"))
+			label += fmt.Sprintf(", %d filters", rows[0].Filters)
 		}
 		p.Legend.Add(label, append(thumbs, keyScatter(c, i))...)
+		// Notes on lines of their own, as AddPoints puts them.
+		if pts.Dropped > 0 {
+			p.Legend.Add(fmt.Sprintf("   (%d zero %s not drawn)", pts.Dropped, plural(pts.Dropped, "rate", "rates")))
+		}
+		if n := len(pts.open); n > 0 {
+			p.Legend.Add(fmt.Sprintf("   (arrows: %d %s down to 0)", n, plural(n, "interval reaches", "intervals reach")))
+		}
 	}
 	// What lines and markers mean, once.
 	if len(models) == 1 {

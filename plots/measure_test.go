@@ -107,7 +107,13 @@ func TestMeasureFigure(t *testing.T) {
 				t.Errorf("%d panels %d pixels wide, want at most 1400", len(f.Panels), pixels(f.Width))
 			}
 			theories := 0
-			for i, texts := range legendTexts(f) {
+			for i, all := range legendTexts(f) {
+				var texts []string // without the notes under an entry
+				for _, s := range all {
+					if !strings.HasPrefix(s, "   (") {
+						texts = append(texts, s)
+					}
+				}
 				p := f.Panels[i][0]
 				if p.X.Min >= p.X.Max || p.Y.Min <= 0 || p.Y.Max > 1 {
 					t.Errorf("panel %d: axes x [%g, %g], y [%g, %g]", i, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
