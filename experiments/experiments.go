@@ -93,10 +93,11 @@ type Params struct {
 	// M and K fix the geometry of the fill experiment's fixed-size
 	// filters: M bits (counters for a counting filter), K hashes, in
 	// place of the geometry sized for N at P; zero means sized. Hash and
-	// Derivation name the hashing ([variants.HashKind] and
-	// [variants.Derivation] names as cmd/experiment's -hash and
-	// -derivation take them); empty means the default (xxh3, enhanced
-	// double hashing). Unlike the lists above, they are never defaulted.
+	// Derivation name the hashing of fill, hashes and small-m
+	// ([variants.HashKind] and [variants.Derivation] names as
+	// cmd/experiment's -hash and -derivation take them); empty means the
+	// default (xxh3, enhanced double hashing). Unlike the lists above,
+	// they are never defaulted.
 	M          uint64 `json:"m,omitempty"`
 	K          int    `json:"k,omitempty"`
 	Hash       string `json:"hash,omitempty"`

@@ -79,3 +79,32 @@ func TestGeometryFlagsSharded(t *testing.T) {
 		t.Error("merged JSON differs from the unsharded run's")
 	}
 }
+
+// TestHashingFlagsOfSweeps runs the hashes experiment with -hash and
+// -derivation: the rows record the hashing, the note says what the theory
+// assumes, and the files are named after the flags.
+func TestHashingFlagsOfSweeps(t *testing.T) {
+	dir := t.TempDir()
+	stdout, _, err := runArgs(t, "-exp", "hashes", "-variant", "standard", "-hash", "metro", "-derivation", "triple",
+		"-n", "500", "-filters", "2", "-queries", "1k", "-out", dir, "-format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "note: hashing metro/triple: the derivation is triple hashing") {
+		t.Errorf("no note on the hashing:\n%s", stdout)
+	}
+	f, err := os.Open(filepath.Join(dir, "hashes-standard-hash-metro-derivation-triple.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := experiments.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Rows {
+		if r.Hashing != "metro/triple" {
+			t.Fatalf("row at k = %d: hashing %q, want metro/triple", r.Hashes, r.Hashing)
+		}
+	}
+}

@@ -110,6 +110,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-exp", "fill", "-variant", "scalable", "-m", "1e5"}, "-m: experiment fill does not use it for -variant scalable"},
 		{[]string{"-exp", "fill", "-m", "1e5"}, "-m: experiment fill uses it only with -variant standard, partitioned, counting, blocked, split-block"},
 		{[]string{"-exp", "bits", "-hash", "metro"}, "-hash: experiment bits"},
+		{[]string{"-exp", "hashes", "-variant", "standard", "-hash", "xxh64"}, "-hash: xxh64"},
+		{[]string{"-exp", "hashes", "-m", "1e4"}, "-m: experiment hashes"},
 		{[]string{"-merge", "x.json", "-k", "3"}, "-merge"},
 	} {
 		dir := filepath.Join(t.TempDir(), "out")

@@ -135,8 +135,8 @@ func (e Experiment) Defaults(variant string, quick bool) experiments.Params {
 // Uses reports whether a run of the experiment on variant reads the
 // parameter that cmd/experiment sets with the flag named param: one of
 // "n" (N), "p" (P), "filters", "queries", "r", "s", "candidates", "keys",
-// and the geometry and hashing of fill: "m" (M), "k" (K), "hash" and
-// "derivation". A command should
+// the geometry of fill, "m" (M) and "k" (K), and the hashing of fill,
+// hashes and small-m, "hash" and "derivation". A command should
 // refuse a parameter that the experiment would ignore rather than record a
 // value that was never used.
 func (e Experiment) Uses(param, variant string) bool {

@@ -128,6 +128,24 @@ func derivationWords(h variants.Hashing) string {
 	return ""
 }
 
+// hashingNote says, for a run of hashes or small-m whose Hash or
+// Derivation is set, which hashing the filters use and what the theory
+// assumes of it; "" for the default hashing.
+func hashingNote(p experiments.Params) string {
+	if p.Hash == "" && p.Derivation == "" {
+		return ""
+	}
+	h, err := hashingOf("standard", p)
+	if err != nil {
+		return ""
+	}
+	words := strings.TrimPrefix(derivationWords(h), "; ")
+	if words == "" {
+		return "hashing " + hashingName(h)
+	}
+	return "hashing " + hashingName(h) + ": " + words
+}
+
 // geometryParam names the parameter a constructor's error on a fill run's
 // geometry is about: m or k where given, else n.
 func geometryParam(p experiments.Params) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -51,8 +52,8 @@ func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
 	lo, hi := plots.LogRange(all...)
 	first := r.Rows[0]
 	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
-	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per key)",
-		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
+	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per key)%s",
+		first.Bits, first.Items, float64(first.Bits)/float64(first.Items), hashingTitle(&first)),
 		"hashes k", plots.RateLabel)
 	plots.LogY(p, lo, hi)
 	if err := vline(p, opt, lo, hi, red, plots.Dotted, plots.LineWidth, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
@@ -111,7 +112,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	if len(r.Params.BitsPerKey) > 0 {
 		bpk = r.Params.BitsPerKey[0]
 	}
-	a := plots.Panel(fmt.Sprintf("(a) small filters holding n = m/%g keys, %s", bpk, kWords), "filter size m (bits)", plots.RateLabel)
+	a := plots.Panel(fmt.Sprintf("(a) small filters holding n = m/%g keys, %s%s", bpk, kWords, hashingTitle(rows[0])), "filter size m (bits)", plots.RateLabel)
 	plots.LogX(a)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.Y.Scale = plot.LogScale{}
@@ -159,4 +160,13 @@ func minMax(v []float64) (lo, hi float64) {
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
 	return lo, hi
+}
+
+// hashingTitle returns what a title adds for a row's hashing: ", H
+// hashing" unless it is the default.
+func hashingTitle(row *experiments.Row) string {
+	if row.Hashing == "" || row.Hashing == hashingName(variants.Hashing{}) {
+		return ""
+	}
+	return ", " + row.Hashing + " hashing"
 }
