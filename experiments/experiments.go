@@ -90,14 +90,26 @@ type Params struct {
 	// median it reports, and MinAdds the fewest adds it times per pass.
 	Passes  int    `json:"passes,omitempty"`
 	MinAdds uint64 `json:"min_adds,omitempty"`
+	// M and K fix the geometry of the fill experiment's fixed-size
+	// filters: M bits (counters for a counting filter), K hashes, in
+	// place of the geometry sized for N at P; zero means sized. Hash and
+	// Derivation name the hashing of fill, hashes and small-m
+	// ([variants.HashKind] and [variants.Derivation] names as
+	// cmd/experiment's -hash and -derivation take them); empty means the
+	// default (xxh3, enhanced double hashing). Unlike the lists above,
+	// they are never defaulted.
+	M          uint64 `json:"m,omitempty"`
+	K          int    `json:"k,omitempty"`
+	Hash       string `json:"hash,omitempty"`
+	Derivation string `json:"derivation,omitempty"`
 	// Quick selects smaller default sizes where an experiment's full
 	// default is slow or large (memory and speed stop at 1e6 keys).
 	Quick bool `json:"quick,omitempty"`
 }
 
 // Or returns p with its zero fields taken from d: the defaults d of a run
-// filled in where p leaves them zero (nil for the lists). [KeySource] and
-// Quick are p's.
+// filled in where p leaves them zero (nil for the lists). [KeySource],
+// M, K, Hash, Derivation and Quick are p's.
 func (p Params) Or(d Params) Params {
 	p.N = cmp.Or(p.N, d.N)
 	p.P = cmp.Or(p.P, d.P)

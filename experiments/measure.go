@@ -76,6 +76,9 @@ type Spec struct {
 	// Model names the theory in the results and their notes ("theory" if
 	// empty). It is ignored without a Theory.
 	Model string
+	// Target is the false-positive rate the filter was sized for, which
+	// its rows carry (Row.Target) and figures draw as a line; 0 for none.
+	Target float64
 	// Members is the number of inserted keys each filter is queried with
 	// at every item count, to count its false negatives: all of its keys
 	// when it holds at most Members, otherwise a seeded sample of them
@@ -240,6 +243,9 @@ func (pl *Plan) AddSpec(key string, s Spec, decorate func(*Row)) error {
 	if s.Members > maxQueries {
 		return paramError("members", "spec %q: %d members, want members <= %d", s.Name, s.Members, uint64(maxQueries))
 	}
+	if math.IsNaN(s.Target) || s.Target < 0 || s.Target >= 1 {
+		return paramError("target", "spec %q: target %v, want 0 (none) or a rate between 0 and 1", s.Name, s.Target)
+	}
 	model := ""
 	if s.Theory != nil {
 		model = s.Model
@@ -263,7 +269,7 @@ func (pl *Plan) AddSpec(key string, s Spec, decorate func(*Row)) error {
 			return paramError("items", "spec %q: %d items after %d, want increasing item counts", s.Name, n, last)
 		}
 		last = n
-		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Members: min(n, s.Members), Model: model, Keys: keysName(s.Keys)}
+		r := Row{Series: s.Name, Items: n, Filters: s.Filters, Queries: s.Queries, Members: min(n, s.Members), Model: model, Keys: keysName(s.Keys), Target: s.Target}
 		if s.Theory != nil {
 			r.Theory = s.Theory(n)
 			if math.IsNaN(r.Theory) || r.Theory < 0 || r.Theory > 1 {

@@ -17,8 +17,8 @@ import (
 // the speed experiment: random loads of 64-byte lines (see [TimeLines]).
 const RandomLines = "random lines"
 
-// timedRun is the Experiment of the Results that Time returns.
-const timedRun = "time"
+// Timed is the Experiment of the [Results] that [Time] returns.
+const Timed = "time"
 
 // TimeSpec describes one filter to time: how to build one for a number of
 // keys, and the keys to time it with.
@@ -90,6 +90,9 @@ const (
 // and its Clopper-Pearson interval) and the held keys that tested absent
 // (FalseNegatives of Members = Queries times Passes). A false negative makes Time return
 // the results with an error wrapping ErrFalseNegative, as Measure does.
+// P sizes the baseline's table only: the specs' rows carry no Target,
+// since their New sizes the filters. [Experiment] is [Timed]; package
+// plots draws the results (plots.Time).
 //
 // Time reads Keys (default 1e3, 1e4, 1e5, 1e6, 1e7 and 3e7), Queries
 // (default 1e6), MinAdds (default Queries), Passes (default 3), P (default
@@ -107,7 +110,7 @@ func Time(ctx context.Context, specs []TimeSpec, p Params, o Options) (*Results,
 	if len(specs) == 1 {
 		variant = specs[0].Name
 	}
-	pl.Experiment, pl.Variant, pl.Sequential = timedRun, variant, true
+	pl.Experiment, pl.Variant, pl.Sequential = Timed, variant, true
 	return pl.results(ctx, p, o)
 }
 
@@ -184,12 +187,12 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
 		for _, n := range p.Keys {
 			pl.Groups = append(pl.Groups, Group{
 				// Every spec at n gets the same keys and hash seed.
-				Key:     fmt.Sprintf("%s/n=%d", timedRun, n),
+				Key:     fmt.Sprintf("%s/n=%d", Timed, n),
 				Filters: 1,
 				Run:     TimeFilter(s, n, p),
 				Keys:    s.Keys,
 				Rows: []int{pl.AddRow(Row{Series: s.Name, Items: n, Capacity: n, Filters: 1,
-					Queries: p.Queries, Members: p.Queries * uint64(p.Passes), Target: p.P, Keys: keysName(s.Keys)})},
+					Queries: p.Queries, Members: p.Queries * uint64(p.Passes), Keys: keysName(s.Keys)})},
 			})
 		}
 	}
@@ -199,7 +202,7 @@ func planTime(specs []TimeSpec, p Params, o Options) (Params, *Plan, error) {
 			return fail(paramError("keys", "%v", err))
 		}
 		pl.Groups = append(pl.Groups, Group{
-			Key:     fmt.Sprintf("%s/%s/n=%d", timedRun, RandomLines, n),
+			Key:     fmt.Sprintf("%s/%s/n=%d", Timed, RandomLines, n),
 			Filters: 1,
 			Run:     TimeLines(sd.Bits),
 			Rows:    []int{pl.AddRow(Row{Series: RandomLines, Items: n, Capacity: n, Filters: 1, Queries: p.Queries, Target: p.P})},

@@ -157,15 +157,3 @@ func (p Points) ClampLow(floor float64) Points {
 	}
 	return p
 }
-
-// ys returns every y value of p, the interval ends included.
-func (p Points) ys() []float64 {
-	var v []float64
-	for i, xy := range p.XYs {
-		v = append(v, xy.Y, xy.Y+p.Errors[i].High)
-		if lo := xy.Y - p.Errors[i].Low; lo > 0 {
-			v = append(v, lo)
-		}
-	}
-	return v
-}

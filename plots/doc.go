@@ -2,8 +2,10 @@
 //
 // # Contents
 //
-// One style for every figure the repository draws: the figure of
-// [github.com/bloomlab/bloomlab/experiments.Measure] results, and the
+// One style for every figure the repository draws: the figures of
+// [github.com/bloomlab/bloomlab/experiments.Measure] results ([Measure])
+// and of [github.com/bloomlab/bloomlab/experiments.Time] results
+// ([Time]), and the
 // pieces from which the named experiments of
 // [github.com/bloomlab/bloomlab/experiments/catalog], the bloomcalc page
 // and the comparison module build theirs.

@@ -122,11 +122,13 @@ func AddPoints(p *plot.Plot, pts Points, c color.Color, shape int, label string)
 	if len(pts.open) > 0 {
 		notes = append(notes, fmt.Sprintf("arrows: %d %s down to 0", len(pts.open), plural(len(pts.open), "interval reaches", "intervals reach")))
 	}
-	// The notes go on a line of their own under the label, so that the
+	// Each note goes on a line of its own under the label, so that the
 	// legend stays narrow.
 	addNotes := func() {
-		if label != "" && len(notes) > 0 {
-			p.Legend.Add("   (" + strings.Join(notes, "; ") + ")")
+		if label != "" {
+			for _, n := range notes {
+				p.Legend.Add("   (" + n + ")")
+			}
 		}
 	}
 	if len(pts.XYs) == 0 {

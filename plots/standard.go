@@ -7,7 +7,8 @@ package plots
 //     sit exactly at the value they print (plain and [Decades]), with at
 //     least three labelled ticks per numeric axis;
 //   - a linear axis whose range straddles zero has a tick labelled 0;
-//   - legends are drawn beside the panel, outside its data area (Render);
+//   - legends are drawn beside the panel or in a band above it, outside
+//     its data area (Render; a panel asks for the band with Legend.Top);
 //   - no legend entry names a series that another one covers completely;
 //   - an interval whose lower end is zero, which a logarithmic axis cannot
 //     show, is drawn as an arrow pointing down, and the legend says so;
@@ -253,9 +254,14 @@ const legendGap = 6
 // panelLayout is where Render draws one panel: its title at the top of
 // Tile, the axes and data in Plot, the legend in Legend, a strip to the
 // right of the plot or, where that would take more than 45% of the
-// panel's width, a band between the title and the plot.
+// panel's width or the panel's Legend.Top asks for it, a band between the
+// title and the plot.
 type panelLayout struct {
 	Tile, Plot, Legend draw.Canvas
+	// TitleY is the top of the panel's title: the highest tile top of
+	// its row, so that the titles of a row stand at one height whatever
+	// plot.Align did to align the data areas.
+	TitleY vg.Length
 }
 
 // layout splits dc among f's panels, aligned as plot.Align does. Legends
@@ -266,7 +272,9 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 	rows, cols := len(f.Panels), len(f.Panels[0])
 	var canvases [][]draw.Canvas
 	if rows == 1 && cols == 1 {
-		canvases = [][]draw.Canvas{{dc}}
+		// A margin on the right and at the top, so that the axis end,
+		// a legend and the title do not touch the image's edge.
+		canvases = [][]draw.Canvas{{draw.Crop(dc, 0, -vg.Millimeter*2, 0, -vg.Millimeter*1.5)}}
 	} else {
 		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 6, PadY: vg.Millimeter * 6,
 			PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
@@ -286,7 +294,7 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 			if size.X <= 0 {
 				continue
 			}
-			if size.X <= 0.45*canvases[i][j].Size().X {
+			if size.X <= 0.45*canvases[i][j].Size().X && !p.Legend.Top {
 				right[i][j] = true
 				widths[j] = max(widths[j], size.X+gap)
 			} else {
@@ -297,6 +305,10 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 	out := make([][]panelLayout, rows)
 	for i, row := range canvases {
 		out[i] = make([]panelLayout, cols)
+		top := row[0].Max.Y
+		for _, c := range row {
+			top = max(top, c.Max.Y)
+		}
 		for j, c := range row {
 			var title vg.Length
 			if p := f.Panels[i][j]; p != nil && p.Title.Text != "" {
@@ -310,11 +322,12 @@ func (f *Figure) layout(dc draw.Canvas) [][]panelLayout {
 				lc.Min.X = pc.Max.X + gap
 				lc.Max.Y -= title
 			} else {
-				lc.Max.Y -= title
+				// Under the title, which stands at the row's top.
+				lc.Max.Y = top - title
 				lc.Min.Y = lc.Max.Y - heights[i] + gap
 				lc.Min.X += vg.Points(40) // clear of the y axis' labels
 			}
-			out[i][j] = panelLayout{Tile: c, Plot: pc, Legend: lc}
+			out[i][j] = panelLayout{Tile: c, Plot: pc, Legend: lc, TitleY: top}
 		}
 	}
 	return out
@@ -334,12 +347,16 @@ func drawPanel(p *plot.Plot, l panelLayout) {
 	title, leg := p.Title.Text, p.Legend
 	if title != "" {
 		descent := p.Title.TextStyle.FontExtents().Descent
-		l.Tile.FillText(p.Title.TextStyle, vg.Point{X: l.Tile.Center().X, Y: l.Tile.Max.Y + descent}, title)
+		l.Tile.FillText(p.Title.TextStyle, vg.Point{X: l.Tile.Center().X, Y: l.TitleY + descent}, title)
 	}
 	p.Title.Text, p.Legend = "", plot.NewLegend()
 	p.Draw(l.Plot)
 	p.Title.Text, p.Legend = title, leg
+	// Drawn from the top left of its place; p keeps its own settings
+	// (Top asks for the band above the data, see layout).
+	top, left, xoffs, yoffs := leg.Top, leg.Left, leg.XOffs, leg.YOffs
 	leg.Top, leg.Left = true, true
 	leg.XOffs, leg.YOffs = 0, 0
 	leg.Draw(l.Legend)
+	leg.Top, leg.Left, leg.XOffs, leg.YOffs = top, left, xoffs, yoffs
 }

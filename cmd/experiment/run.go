@@ -46,6 +46,8 @@ other than uniform the names end in -keys-K (-keys-file-NAME for a file).
                                                      the hashing options on sequential keys
   go run ./cmd/experiment -exp fill -variant standard -keys file:keys.txt
                                                      a filter filled from your own keys
+  go run ./cmd/experiment -exp fill -variant standard -m 1e5 -k 3 -derivation double -keys url
+                                                     any geometry and hashing, against its theory
 
 Sharding: run -shard i/N for i = 0..N-1 (same flags, any machines), then
 -merge the N shard files; the merged output equals the unsharded run's.
@@ -57,8 +59,8 @@ Flags:
 type options struct {
 	exp, variant, out, format, shard, merge string
 	n, p, queries, r, s, conf, keys         string
-	candidates                              string
-	filters, workers                        int
+	candidates, m, hash, derivation         string
+	filters, workers, k                     int
 	seed                                    uint64
 	list, quick                             bool
 }
@@ -74,6 +76,10 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.conf, "conf", "", "confidence level of the intervals (default 0.95)")
 	fs.StringVar(&o.r, "r", "", "scalable tightening ratios, comma-separated, as 0.5,0.9 (default: the experiment's)")
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
+	fs.StringVar(&o.m, "m", "", "fill: bits m of each filter (counting: counters), in place of the size for -n and -p; a count as 1e5 or a size as 1Mb, 12KiB (blocked: rounded up to whole blocks). Without -k, k is the best for m and -n")
+	fs.IntVar(&o.k, "k", 0, "fill: hashes k of each filter (with -m, or with the m sized for -n and -p)")
+	fs.StringVar(&o.hash, "hash", "", "fill, hashes, small-m: hash of the keys: "+strings.Join(catalog.HashNames, ", ")+" (xxh64: split-block only; default xxh3)")
+	fs.StringVar(&o.derivation, "derivation", "", "fill, hashes, small-m: how the k indexes come from the digest: "+strings.Join(catalog.DerivationNames, ", ")+" (default enhanced; blocked and split-block take only enhanced)")
 	fs.StringVar(&o.candidates, "candidates", "", "adversary: candidate keys T the pollution attacker examines per inserted key, comma-separated, as 1,10,100,1000; SI suffixes allowed (default: the experiment's)")
 	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (a regular file of at most 4 GiB, one key a line of at most 64 KiB, split into members and queries per filter; reading it takes the file's size plus 8 bytes a line of memory); for the experiments that measure rates against inserted keys")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every filter's hash seed and keys")
@@ -138,7 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usagef("-out: empty output directory")
 	}
 	if o.merge != "" {
-		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "candidates", "seed", "workers", "shard", "quick", "keys"} {
+		for _, name := range []string{"exp", "variant", "n", "p", "filters", "queries", "conf", "r", "s", "candidates", "seed", "workers", "shard", "quick", "keys", "m", "k", "hash", "derivation"} {
 			if set[name] {
 				return usagef("-merge cannot be combined with -%s: the shard files hold the run's parameters", name)
 			}
@@ -182,7 +188,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			fmt.Fprintln(stdout)
 		}
 		if res.Shard != nil {
-			path := filepath.Join(o.out, fmt.Sprintf("%s-%s%s.shard-%d-of-%d.json", rn.exp, rn.variant, keysSuffix(rn.params.KeySource), res.Shard.Index, res.Shard.Count))
+			path := filepath.Join(o.out, fmt.Sprintf("%s-%s%s.shard-%d-of-%d.json", rn.exp, rn.variant, fileSuffix(rn.params), res.Shard.Index, res.Shard.Count))
 			if err := writeFiles([]output{{path, func(w io.Writer) error { return experiments.WriteJSON(w, res) }}}); err != nil {
 				return err
 			}
@@ -254,6 +260,32 @@ func plan(ctx context.Context, o options, set map[string]bool) ([]runSpec, error
 			p.Candidates = append(p.Candidates, t)
 		}
 	}
+	if set["m"] {
+		if p.M, err = units.ParseBits(o.m); err != nil || p.M == 0 {
+			return nil, usagef("-m: %s", why(err, "want at least 8 bits"))
+		}
+	}
+	if set["k"] {
+		if o.k < 1 || o.k > 64 {
+			return nil, usagef("-k: %d, want 1 <= k <= 64", o.k)
+		}
+		p.K = o.k
+	}
+	if set["m"] && set["p"] {
+		return nil, usagef("-p: -m sets the bits, so no rate sizes the filter; give -n and -p, or -m (and -k)")
+	}
+	if set["hash"] {
+		if !slices.Contains(catalog.HashNames, o.hash) {
+			return nil, usagef("-hash: unknown hash %q, want %s", o.hash, strings.Join(catalog.HashNames, ", "))
+		}
+		p.Hash = o.hash
+	}
+	if set["derivation"] {
+		if d := o.derivation; !slices.Contains(catalog.DerivationNames, d) && d != "enhanced-double" {
+			return nil, usagef("-derivation: unknown derivation %q, want %s", d, strings.Join(catalog.DerivationNames, ", "))
+		}
+		p.Derivation = o.derivation
+	}
 	p.Quick = o.quick
 	if set["keys"] {
 		if _, isFile := strings.CutPrefix(o.keys, "file:"); !isFile && !slices.Contains(experiments.KeySourceNames, o.keys) {
@@ -311,12 +343,21 @@ func plan(ctx context.Context, o options, set map[string]bool) ([]runSpec, error
 		}
 		for _, v := range vs {
 			q := p
-			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "candidates", "conf", "quick", "keys"} {
+			for _, name := range []string{"n", "p", "filters", "queries", "r", "s", "candidates", "conf", "quick", "keys", "m", "k", "hash", "derivation"} {
 				if !set[name] || uses(e, name, v) {
 					continue
 				}
 				if o.exp != "all" {
 					if v == "all" || len(vs) > 1 {
+						var some []string
+						for _, w := range e.Variants {
+							if uses(e, name, w) {
+								some = append(some, w)
+							}
+						}
+						if len(some) > 0 {
+							return nil, usagef("-%s: experiment %s uses it only with -variant %s", name, e.Name, strings.Join(some, ", "))
+						}
 						return nil, usagef("-%s: experiment %s does not use it", name, e.Name)
 					}
 					return nil, usagef("-%s: experiment %s does not use it for -variant %s", name, e.Name, v)
@@ -366,6 +407,14 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 		p.Quick = false
 	case "keys":
 		p.KeySource = ""
+	case "m":
+		p.M = 0
+	case "k":
+		p.K = 0
+	case "hash":
+		p.Hash = ""
+	case "derivation":
+		p.Derivation = ""
 	}
 	return p
 }
@@ -521,7 +570,7 @@ func writeAtomic(path string, data []byte) (err error) {
 // table and notes: the files come first, so that a reader who stops
 // reading the table (a pipe into head) does not lose the measurements.
 func report(stdout io.Writer, head string, res *experiments.Results, dir string, formats []string) error {
-	base := filepath.Join(dir, res.Experiment+"-"+res.Variant+keysSuffix(res.Params.KeySource))
+	base := filepath.Join(dir, res.Experiment+"-"+res.Variant+fileSuffix(res.Params))
 	var outs []output
 	for _, f := range formats {
 		switch f {
@@ -647,6 +696,27 @@ func missingShards(shards []*experiments.Results) error {
 		return usagef("-merge: shard files %s are missing (the run has %d shards)", strings.Join(missing, ", "), first.Shard.Count)
 	}
 	return usagef("-merge: %d of the %d shard files are missing, %s first", len(missing), first.Shard.Count, missing[0])
+}
+
+// fileSuffix returns what the output files of a run with parameters p
+// add to their names: keysSuffix of the key source, then "-m-M", "-k-K",
+// "-hash-H" and "-derivation-D" for the geometry and hashing given, so
+// that they do not overwrite the files of the default run.
+func fileSuffix(p experiments.Params) string {
+	s := keysSuffix(p.KeySource)
+	if p.M != 0 {
+		s += fmt.Sprintf("-m-%d", p.M)
+	}
+	if p.K != 0 {
+		s += fmt.Sprintf("-k-%d", p.K)
+	}
+	if p.Hash != "" {
+		s += "-hash-" + p.Hash
+	}
+	if p.Derivation != "" {
+		s += "-derivation-" + p.Derivation
+	}
+	return s
 }
 
 // keysSuffix returns what the output files of a run with key source src

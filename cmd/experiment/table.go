@@ -73,6 +73,9 @@ func tableColumns(res *experiments.Results) []col {
 			}
 			return cs
 		}
+		if res.Params.M != 0 || res.Params.K != 0 {
+			return []col{colItems, colMeasured, colTheory, colClassic, colInside} // a geometry given has no target
+		}
 		return []col{colItems, colMeasured, colTheory, colClassic, colTarget, colInside}
 	case "bits":
 		return []col{colSeries, colBitsPerKey, colK, colQueries, colMeasured, colTheory, colClassic, colInside}

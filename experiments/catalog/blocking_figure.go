@@ -38,6 +38,7 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 	}
 	a := plots.Panel(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per key (m/n)", plots.RateLabel)
+	var points string
 	plots.LogY(a, lo, hi)
 	for i, name := range names {
 		rows := plots.Rows(r, name, sweep)
@@ -47,10 +48,14 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		if err := plots.AddLine(a, plots.Values(rows, bpe, theory), plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
-		if err := plots.AddPoints(a, plots.Rates(rows, bpe).ClampLow(lo), plots.Color(i), i, name+": "+measuredLabel(r, rows)); err != nil {
+		if err := plots.AddPoints(a, plots.Rates(rows, bpe).ClampLow(lo), plots.Color(i), i, name); err != nil {
 			return nil, err
 		}
+		if points == "" {
+			points = "points: " + measuredLabel(r, rows)
+		}
 	}
+	a.Legend.Add(points)
 	a.Legend.Add("lines: each variant's exact theory at the built m, k")
 	a.X.Min = 0
 
@@ -97,7 +102,7 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	if err := penaltyLines(c); err != nil {
 		return nil, err
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 6 * vg.Inch}, nil
+	return twoByTwo(4.8*vg.Inch, a, b, c), nil
 }
 
 // penaltyLines draws, against p, the bits per key a standard filter

@@ -124,8 +124,8 @@ func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 	b.Legend.Add("lines: predicted standard error")
 	b.Y.Min = 0
 
-	c := plots.Panel(fmt.Sprintf("(c) union and intersection of two sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
-	d := plots.Panel("(d) union and intersection: spread over the filter pairs", "overlap, % of n", "standard deviation of the error, % of n")
+	c := plots.Panel(fmt.Sprintf("(c) union, intersection, sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
+	d := plots.Panel("(d) union, intersection: spread over the pairs", "overlap, % of n", "standard deviation of the error, % of n")
 	variantsSeen := map[string]int{}
 	for i, name := range sets {
 		rows := plots.Rows(r, name, nil)
@@ -163,7 +163,12 @@ func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 		panels = append(panels, []*plot.Plot{e, f})
 	}
-	return &plots.Figure{Panels: panels, Width: 16 * vg.Inch, Height: 6 * vg.Length(len(panels)) * vg.Inch}, nil
+	for _, row := range panels {
+		for _, p := range row {
+			p.Legend.Top = true // a band above: beside, it narrows the column
+		}
+	}
+	return &plots.Figure{Panels: panels, Width: readmeWidth, Height: 5 * vg.Length(len(panels)) * vg.Inch}, nil
 }
 
 // saturationPanels draws the rows of small filters filled close to
@@ -186,7 +191,7 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 			return col(e) / float64(row.Items)
 		}
 	}
-	title := fmt.Sprintf("standard filters of m = %d bits, k = %d, near saturation", m, k)
+	title := fmt.Sprintf("standard, m = %d, k = %d, near saturation", m, k)
 	mean = plots.Panel("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
 	spread = plots.Panel("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
 	var sat []string
@@ -208,11 +213,18 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 	if err := plots.AddLine(spread, predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.StdDev }), 100), black, plots.Dashed, plots.LineWidth, "delta method"); err != nil {
 		return nil, nil, err
 	}
-	mean.Legend.Add("solid line: exact prediction (of the finite estimates)")
-	spread.Legend.Add("solid line: exact prediction (of the finite estimates)")
+	mean.Legend.Add("solid line: exact prediction")
+	mean.Legend.Add("  (of the finite estimates)")
+	spread.Legend.Add("solid line: exact prediction")
+	spread.Legend.Add("  (of the finite estimates)")
 	if len(sat) > 0 {
-		mean.Legend.Add("saturated filters (+Inf, left out), measured (predicted) at")
-		mean.Legend.Add("  " + strings.Join(sat, ", ") + " clear bits")
+		// Saturated filters, a few numbers a line so that the legend
+		// stays narrow: clear bits: measured (predicted).
+		mean.Legend.Add("saturated filters (+Inf, left out), measured")
+		mean.Legend.Add("(predicted), at clear bits:")
+		for i := 0; i < len(sat); i += 3 {
+			mean.Legend.Add("  " + strings.Join(sat[i:min(i+3, len(sat))], ", "))
+		}
 	}
 	spread.Y.Min = 0
 	for _, p := range []*plot.Plot{mean, spread} {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -22,7 +21,7 @@ func countingFigure(r *experiments.Results) (*plots.Figure, error) {
 		return nil, fmt.Errorf("no counter histogram in the results")
 	}
 	first := hist[0]
-	a := plots.Panel(fmt.Sprintf("(a) counter values, n = %d items in m = %d counters, k = %d", first.Items, first.Cells, first.Hashes),
+	a := plots.Panel(fmt.Sprintf("(a) counter values: n = %d, m = %d counters, k = %d", first.Items, first.Cells, first.Hashes),
 		"counter value (15: saturated)", "fraction of counters")
 	pts := plots.Rates(hist, value)
 	th := plots.Values(hist, value, theory)
@@ -41,7 +40,7 @@ func countingFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	a.X.Min, a.X.Max = -0.5, 15.5
 
-	b := plots.Panel("(b) saturated counters (theory: binomial tail P[c >= 2^w - 1])", "items inserted", "fraction of counters saturated")
+	b := plots.Panel("(b) saturated counters, theory P[c >= 2^w - 1]", "items inserted", "fraction of counters saturated")
 	plots.LogX(b)
 	var all []float64
 	var sat []string
@@ -100,7 +99,7 @@ func countingFigure(r *experiments.Results) (*plots.Figure, error) {
 		c.X.Tick.Marker = powerTicks(xs)
 		c.X.Min, c.X.Max = xs[0]/1.3, xs[len(xs)-1]*1.3
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 18 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+	return twoByTwo(4.8*vg.Inch, a, b, c), nil
 }
 
 // bytesText writes a cache size as "48 KiB", "1 MiB" or "1536 B".

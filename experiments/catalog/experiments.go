@@ -134,7 +134,9 @@ func (e Experiment) Defaults(variant string, quick bool) experiments.Params {
 
 // Uses reports whether a run of the experiment on variant reads the
 // parameter that cmd/experiment sets with the flag named param: one of
-// "n" (N), "p" (P), "filters", "queries", "r" and "s". A command should
+// "n" (N), "p" (P), "filters", "queries", "r", "s", "candidates", "keys",
+// the geometry of fill, "m" (M) and "k" (K), and the hashing of fill,
+// hashes and small-m, "hash" and "derivation". A command should
 // refuse a parameter that the experiment would ignore rather than record a
 // value that was never used.
 func (e Experiment) Uses(param, variant string) bool {
@@ -255,6 +257,14 @@ func prepare(ctx context.Context, name, variant string, p experiments.Params, o 
 	}
 	if o.Shard.Count > 1 && !e.Shardable {
 		return fail(paramError("shard", "experiment %s measures time or memory on one machine and cannot be sharded", name))
+	}
+	for _, g := range []struct {
+		name string
+		set  bool
+	}{{"m", p.M != 0}, {"k", p.K != 0}, {"hash", p.Hash != ""}, {"derivation", p.Derivation != ""}} {
+		if g.set && !e.Uses(g.name, variant) {
+			return fail(paramError(g.name, "experiment %s does not use it for %s", name, variant))
+		}
 	}
 	p = p.Or(e.Defaults(variant, p.Quick))
 	if err := validate(p); err != nil {

@@ -16,12 +16,16 @@ import (
 )
 
 // Figure returns the figure of r: that of its named experiment, or, for
-// the results of [experiments.Measure], the figure of [plots.Measure].
+// the results of [experiments.Measure] and [experiments.Time], the
+// figures of [plots.Measure] and [plots.Time].
 // It reports an error if r's experiment has no figure, r holds one
 // shard's partial results, or r holds nothing to draw.
 func Figure(r *experiments.Results) (*plots.Figure, error) {
-	if r.Experiment == experiments.Measured {
+	switch r.Experiment {
+	case experiments.Measured:
 		return plots.Measure(r)
+	case experiments.Timed:
+		return plots.Time(r)
 	}
 	if r.Shard != nil {
 		return nil, fmt.Errorf("catalog: results of shard %d/%d are partial; merge the shards first", r.Shard.Index, r.Shard.Count)
@@ -40,9 +44,12 @@ func Figure(r *experiments.Results) (*plots.Figure, error) {
 	return f, nil
 }
 
-// single returns a figure of one panel at the figures' usual size.
+// single returns a figure of one panel, readmeWidth wide, its legend in
+// a band above the data: beside it, the legend took about 30% of the
+// width.
 func single(p *plot.Plot) *plots.Figure {
-	return &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: 11 * vg.Inch, Height: 5.5 * vg.Inch}
+	p.Legend.Top = true
+	return &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: readmeWidth, Height: 6 * vg.Inch}
 }
 
 // Colours of the figures beside the palette of [plots.Color]: black for
@@ -196,4 +203,29 @@ func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (b *bars) Thumbnail(c *draw.Canvas) {
 	r := c.Rectangle
 	c.FillPolygon(b.color, []vg.Point{r.Min, {X: r.Min.X, Y: r.Max.Y}, r.Max, {X: r.Max.X, Y: r.Min.Y}})
+}
+
+// readmeWidth is the width of a multi-panel figure: 9.5 inches, 1368
+// pixels as PNG, within the figure standard's 1,400 so that the labels
+// stay legible at the width of a README column.
+const readmeWidth = 9.5 * vg.Inch
+
+// twoByTwo lays panels out two a row, the last row padded with an empty
+// cell, in a figure readmeWidth wide and rowHeight high per row, each
+// legend in a band above its panel.
+func twoByTwo(rowHeight vg.Length, panels ...*plot.Plot) *plots.Figure {
+	for _, p := range panels {
+		// Legends in a band above each panel: beside it, the widest
+		// would narrow every panel of its column.
+		p.Legend.Top = true
+	}
+	var grid [][]*plot.Plot
+	for i := 0; i < len(panels); i += 2 {
+		row := []*plot.Plot{panels[i], nil}
+		if i+1 < len(panels) {
+			row[1] = panels[i+1]
+		}
+		grid = append(grid, row)
+	}
+	return &plots.Figure{Panels: grid, Width: readmeWidth, Height: rowHeight * vg.Length(len(grid))}
 }

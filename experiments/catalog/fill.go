@@ -21,10 +21,13 @@ var fillExperiment = Experiment{
 	PerVariant: true,
 	Shardable:  true,
 	flags: func(variant string) []string {
-		if variant == "scalable" {
+		switch variant {
+		case "scalable":
 			return []string{"n", "p", "filters", "queries", "r", "s", "keys"}
+		case "split-block":
+			return []string{"n", "p", "filters", "queries", "keys", "m", "hash"}
 		}
-		return []string{"n", "p", "filters", "queries", "keys"}
+		return []string{"n", "p", "filters", "queries", "keys", "m", "k", "hash", "derivation"}
 	},
 	defaults: func(variant string, quick bool) experiments.Params {
 		if variant == "scalable" {
@@ -42,21 +45,27 @@ var fillExperiment = Experiment{
 // Checkpoints equal steps to Span N and queried with Queries
 // never-inserted keys at every step, beside the variant's exact theory at
 // the geometry built; the rows add the geometry, the classic rate and the
-// target.
+// target. M and K replace the sized geometry (see fillBuilder), and Hash
+// and Derivation the default hashing (see hashingOf); a run with M or K
+// set has no target.
 func planFill(variant string, p experiments.Params) (*experiments.Plan, error) {
 	if variant == "scalable" {
 		return planScalable("fill", p, false, false)
 	}
-	b, err := sized(variant, p.N, p.P, 0)
+	h, err := hashingOf(variant, p)
 	if err != nil {
 		return nil, err
 	}
-	st, err := probe(b)
+	b, err := fillBuilder(variant, p)
 	if err != nil {
-		return nil, paramError("n", "%v", err)
+		return nil, err
 	}
-	h := variants.Hashing{}
-	theory, model := variantTheory(variant, st)
+	st, err := b(experiments.SeedHashing(h, 0))
+	if err != nil {
+		return nil, paramError(geometryParam(p), "%v", err)
+	}
+	stats := st.Stats()
+	theory, model := variantTheory(variant, stats)
 	spec := experiments.Spec{
 		Name:    variant,
 		New:     b.seeded(h),
@@ -71,17 +80,30 @@ func planFill(variant string, p experiments.Params) (*experiments.Plan, error) {
 		r.Variant = variant
 		r.Hashing = hashingName(h)
 		r.Capacity = p.N
-		r.Bits = st.Bits
-		r.Cells = cellsColumn(st)
-		r.Hashes = st.Hashes
-		r.Classic = classicOf(st, r.Items)
-		r.Target = p.P
+		r.Bits = stats.Bits
+		r.Cells = cellsColumn(stats)
+		r.Hashes = stats.Hashes
+		r.Classic = classicOf(stats, r.Items)
+		if p.M == 0 && p.K == 0 {
+			r.Target = p.P // a geometry given is sized for no rate
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	pl.Notes = append(pl.Notes, fmt.Sprintf("%s filter sized for n = %d items at p = %g: %s, k = %d hashes; theory is the %s rate at that geometry",
-		variant, p.N, p.P, geometryWords(st), st.Hashes, modelWords(variant)))
+	sizing := fmt.Sprintf("sized for n = %d items at p = %g", p.N, p.P)
+	switch {
+	case p.M != 0 && p.K != 0:
+		sizing = fmt.Sprintf("of the geometry given, filled to %g n = %d items", p.Span, uint64(p.Span*float64(p.N)))
+	case p.M != 0 && variant == "split-block":
+		sizing = fmt.Sprintf("of the m given (k = 8 always), filled to %g n = %d items", p.Span, uint64(p.Span*float64(p.N)))
+	case p.M != 0:
+		sizing = fmt.Sprintf("of the m given, with the k that minimises the rate at n = %d items", p.N)
+	case p.K != 0:
+		sizing = fmt.Sprintf("of the m sized for n = %d items at p = %g, with the k given", p.N, p.P)
+	}
+	pl.Notes = append(pl.Notes, fmt.Sprintf("%s filter %s: %s, k = %d hashes, %s hashing; theory is the %s rate at that geometry%s",
+		variant, sizing, geometryWords(stats), stats.Hashes, hashingName(h), modelWords(variant), derivationWords(h)))
 	return pl, nil
 }
 

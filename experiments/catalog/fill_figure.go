@@ -7,6 +7,7 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -28,15 +29,24 @@ func fillFigure(r *experiments.Results) (*plots.Figure, error) {
 	if first.Cells > 0 {
 		geom = fmt.Sprintf("m = %d counters of %d bits", first.Cells, first.Bits/first.Cells)
 	}
-	p := plots.Panel(fmt.Sprintf("%s Bloom filter sized for n = %d at p = %g (%s, k = %d)",
-		titleCase(first.Variant), first.Capacity, first.Target, geom, first.Hashes),
-		"items inserted", plots.RateLabel)
+	title := fmt.Sprintf("%s Bloom filter sized for n = %d at p = %g (%s, k = %d)",
+		titleCase(first.Variant), first.Capacity, first.Target, geom, first.Hashes)
+	if first.Target == 0 {
+		// A geometry given (experiment -m, -k): sized for no rate.
+		title = fmt.Sprintf("%s Bloom filter, %s, k = %d", titleCase(first.Variant), geom, first.Hashes)
+	}
+	if first.Hashing != "" && first.Hashing != hashingName(variants.Hashing{}) {
+		title += ", " + first.Hashing + " hashing"
+	}
+	p := plots.Panel(title, "items inserted", plots.RateLabel)
 	plots.LogY(p, lo, hi)
 	if err := vline(p, float64(first.Capacity), lo, hi, grey, plots.DashDot, plots.ThinWidth, fmt.Sprintf("capacity n = %d", first.Capacity)); err != nil {
 		return nil, err
 	}
-	if err := hline(p, first.Target, 0, xmax, red, plots.Dotted, fmt.Sprintf("target p = %g", first.Target)); err != nil {
-		return nil, err
+	if first.Target > 0 {
+		if err := hline(p, first.Target, 0, xmax, red, plots.Dotted, fmt.Sprintf("target p = %g", first.Target)); err != nil {
+			return nil, err
+		}
 	}
 	if err := plots.AddLine(p, th, plots.Color(0), nil, plots.LineWidth, plots.TheoryLabel(first.Model)); err != nil {
 		return nil, err
@@ -139,8 +149,10 @@ func stageBoundaries(s analysis.Scalable, limit uint64) []float64 {
 // target P, and, for a single series, the stage boundaries.
 func scalableFillFigure(r *experiments.Results) (*plots.Figure, error) {
 	names := plots.SeriesNames(r)
-	lo, hi := plots.LogRange(append(rateValues(r, items, nil), r.Params.P)...)
-	hi = math.Max(hi, r.Params.P*10)
+	lo, _ := plots.LogRange(append(rateValues(r, items, nil), r.Params.P)...)
+	// Room above the target, not a decade of it: every rate stays
+	// below P.
+	hi := math.Max(r.Params.P*2, maxRate(r))
 	first := plots.Rows(r, names[0], nil)[0]
 	xmin, xmax := xRange(allRows(r), items)
 	title := fmt.Sprintf("Scalable Bloom filter growing from n0 = %d to %d items, target P = %g", first.Capacity, uint64(xmax), r.Params.P)
@@ -158,7 +170,7 @@ func scalableFillFigure(r *experiments.Results) (*plots.Figure, error) {
 			if i == 0 {
 				label = "stage boundaries (a stage is full, the next one opens)"
 			}
-			if err := vline(p, b, lo, r.Params.P*3, grey, plots.Dotted, plots.ThinWidth, label); err != nil {
+			if err := vline(p, b, lo, hi, grey, plots.Dotted, plots.ThinWidth, label); err != nil {
 				return nil, err
 			}
 		}
@@ -199,4 +211,14 @@ func fillFigures(r *experiments.Results) (*plots.Figure, error) {
 		return scalableFillFigure(r)
 	}
 	return fillFigure(r)
+}
+
+// maxRate returns the largest upper end of r's measured intervals, and of
+// its theory.
+func maxRate(r *experiments.Results) float64 {
+	var m float64
+	for i := range r.Rows {
+		m = math.Max(m, math.Max(r.Rows[i].Hi, r.Rows[i].Theory))
+	}
+	return m
 }

@@ -50,8 +50,8 @@ func sized(variant string, n uint64, p float64, width int) (builder, error) {
 	return nil, fmt.Errorf("experiments: no sized builder for variant %q", variant)
 }
 
-// geometry returns a builder of variant with exactly m bits (counters)
-// and k hashes.
+// geometry returns a builder of variant with exactly m bits (counters of
+// the default width for counting) and k hashes.
 func geometry(variant string, m uint64, k int) (builder, error) {
 	g := variants.Geometry{Bits: m, Hashes: k}
 	switch variant {
@@ -59,6 +59,11 @@ func geometry(variant string, m uint64, k int) (builder, error) {
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewStandard(g, h)) }, nil
 	case "partitioned":
 		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewPartitioned(g, h)) }, nil
+	case "counting":
+		// m counters of the default width.
+		return func(h variants.Hashing) (filter, error) {
+			return wrap(variants.NewCounting(variants.CountingParams{Geometry: g, Hashing: h}))
+		}, nil
 	case "split-block":
 		// k is always 8; m is rounded up to whole blocks.
 		sb := variants.Geometry{Bits: m, Hashes: 8}

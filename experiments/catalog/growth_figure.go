@@ -13,12 +13,12 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// growthFigure draws the growth experiment: (a) each design's measured
-// rate with its interval beside its theory, and the target, against the
-// items inserted; (b) bits per key; (c) time per add (filling from empty,
-// stage creation included) and per query of an absent and a present key,
-// from the timed series; (d) stages. A design keeps its colour and marker
-// in every panel; in (c) the line style tells the operation.
+// growthFigure draws the growth experiment, two panels a row: (a) each
+// design's measured rate with its interval beside its theory, and the
+// target, against the items inserted; (b) bits per key; (c) time per add
+// (filling from empty, stage creation included), (d) per query of an
+// absent and (e) of a present key, from the timed series, on one time
+// axis; (f) stages. A design keeps its colour and marker in every panel.
 func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	var names []string
 	for _, name := range plots.SeriesNames(r) {
@@ -49,11 +49,15 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	plots.LogX(b)
 	b.Y.Scale = plot.LogScale{}
 	b.Y.Tick.Marker = plots.Decades{}
-	c := plots.Panel("(c) time per operation (one goroutine)", "items inserted", "ns per operation")
-	plots.LogX(c)
-	c.Y.Scale = plot.LogScale{}
-	c.Y.Tick.Marker = plots.Decades{}
-	d := plots.Panel("(d) stages", "items inserted", "stages")
+	var cs []*plot.Plot // one panel per operation timed
+	for i, op := range growthOps {
+		c := plots.Panel(fmt.Sprintf("(%c) %s", 'c'+i, op.title), "items inserted", "ns per operation")
+		plots.LogX(c)
+		c.Y.Scale = plot.LogScale{}
+		c.Y.Tick.Marker = plots.Decades{}
+		cs = append(cs, c)
+	}
+	d := plots.Panel("(f) stages", "items inserted", "stages")
 	plots.LogX(d)
 	d.Y.Scale = plot.LogScale{}
 	d.Y.Tick.Marker = plots.Decades{}
@@ -100,10 +104,10 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		if len(timed) == 0 {
 			continue
 		}
-		for _, op := range growthOps {
+		for j, op := range growthOps {
 			xy := plots.Values(timed, items, op.get)
 			times = append(times, xysY(xy)...)
-			if err := plots.AddPolyline(c, xy, col, i, op.dashes, ""); err != nil {
+			if err := plots.AddPolyline(cs[j], xy, col, i, nil, ""); err != nil {
 				return nil, err
 			}
 		}
@@ -113,10 +117,11 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	if err := hline(a, r.Params.P, a.X.Min, a.X.Max, red, plots.Dashed, fmt.Sprintf("target P = %g (drawn over the series)", r.Params.P)); err != nil {
 		return nil, err
 	}
-	for _, op := range growthOps {
-		c.Legend.Add(op.label)
-	}
-	c.Legend.Add("colours and markers as in (a)")
+	cs[0].Legend.Add("one goroutine, median of the passes;")
+	cs[0].Legend.Add("  colours and markers as in (a)")
+	cs[0].Legend.Add("  (stages made on the way included)")
+	cs[1].Legend.Add("colours and markers as in (a)")
+	cs[2].Legend.Add("colours and markers as in (a)")
 	b.Legend.Add("points: measured, mean over the filters")
 	b.Legend.Add("lines: the designs' geometry (a new stage")
 	b.Legend.Add("  makes each jump); colours as in (a)")
@@ -124,7 +129,10 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		b.Y.Min, b.Y.Max = plots.LogRange(bpe...)
 	}
 	if len(times) > 0 {
-		c.Y.Min, c.Y.Max = plots.LogRange(times...)
+		lo, hi := plots.LogRange(times...)
+		for _, c := range cs {
+			c.Y.Min, c.Y.Max = lo, hi
+		}
 	}
 	if len(stages) > 0 {
 		_, d.Y.Max = plots.LogRange(stages...)
@@ -153,7 +161,7 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 		d.Legend.Add("the standard filter has one table")
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
+	return twoByTwo(4.4*vg.Inch, a, b, cs[0], cs[1], cs[2], d), nil
 }
 
 // growthBitsLine returns the bits per key of design's geometry
@@ -177,13 +185,12 @@ func growthBitsLine(r *experiments.Results, design string, lo, hi float64) (plot
 	return xys, nil
 }
 
-// growthOps are the operations of the growth figure's panel (c).
+// growthOps are the operations of the growth figure's panels (c) to (e).
 var growthOps = []struct {
-	label  string
-	dashes []vg.Length
-	get    func(*experiments.Row) float64
+	title string
+	get   func(*experiments.Row) float64
 }{
-	{"solid lines: add, filling from empty (stages made on the way)", nil, func(r *experiments.Row) float64 { return r.NsPerAdd }},
-	{"dashed lines: query of an absent key", plots.Dashed, func(r *experiments.Row) float64 { return r.NsPerQuery }},
-	{"dotted lines: query of a present key", plots.Dotted, func(r *experiments.Row) float64 { return r.NsPerPresent }},
+	{"time per add, filling from empty", func(r *experiments.Row) float64 { return r.NsPerAdd }},
+	{"time per query of an absent key", func(r *experiments.Row) float64 { return r.NsPerQuery }},
+	{"time per query of a present key", func(r *experiments.Row) float64 { return r.NsPerPresent }},
 }

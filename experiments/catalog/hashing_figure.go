@@ -7,7 +7,6 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -50,7 +49,7 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 	}
 	lo, hi := minMax(append(ys, 0))
-	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+1.2*(hi-lo)
+	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+0.05*(hi-lo) // the legend stands above the panel
 	a.X.Tick.Marker = powerTicks(xs)
 	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
 	if err := hline(a, 0, a.X.Min, a.X.Max, black, plots.Dashed, "exact theory"); err != nil {
@@ -81,5 +80,5 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 		b.X.Max = 1.08 * math.Max(slices.Max(add), slices.Max(query)) // no bar at the edge
 	}
 	b.Y.Min, b.Y.Max = -0.7, float64(len(pos))-0.3
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 13 * vg.Inch, Height: 5.5 * vg.Inch}, nil
+	return twoByTwo(5*vg.Inch, a, b), nil
 }

@@ -105,13 +105,25 @@ func scalableFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	for _, g := range groups {
 		if len(g) > 1 {
-			c.Legend.Add(fmt.Sprintf("one line for %s (same stages)", strings.Join(g, ", ")))
+			// Names without their common "scalable ", three a line,
+			// so that the legend stays narrow.
+			var short []string
+			for _, name := range g {
+				short = append(short, strings.TrimPrefix(name, "scalable "))
+			}
+			for i := 0; i < len(short); i += 3 {
+				text := "  " + strings.Join(short[i:min(i+3, len(short))], ", ")
+				if i == 0 {
+					text = "one line for " + strings.Join(short[:min(3, len(short))], ", ")
+				}
+				c.Legend.Add(text)
+			}
 		}
 	}
 	blo, bhi := plots.LogRange(bpe...)
 	b.Y.Min, b.Y.Max = blo, bhi
 	c.Y.Min, d.Y.Min = 0, 0
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}}, Width: 18 * vg.Inch, Height: 10 * vg.Inch}, nil
+	return twoByTwo(4.8*vg.Inch, a, b, c, d), nil
 }
 
 // blockedModel reports the block size of a Model "blocked/B".

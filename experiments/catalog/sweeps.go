@@ -38,7 +38,10 @@ func queriesFor(theory float64, p experiments.Params) uint64 {
 // items, beside the variant's theory, with queries raised where the rate
 // is small (queriesFor). decorate sets the row's other columns.
 func addPoint(pl *experiments.Plan, key, name, variant string, b builder, st variants.Stats, n uint64, filters int, p experiments.Params, decorate func(*experiments.Row)) error {
-	h := variants.Hashing{}
+	h, err := hashingOf(variant, p) // the default unless the run sets Hash or Derivation
+	if err != nil {
+		return err
+	}
 	theory, model := variantTheory(variant, st)
 	return pl.AddSpec(key, experiments.Spec{
 		Name:    name,
@@ -132,7 +135,7 @@ var hashesExperiment = Experiment{
 	Summary:   "false-positive rate against the number of hashes k at fixed bits per key, with the optimum near (m/n) ln 2",
 	Variants:  []string{"standard", "partitioned"},
 	Shardable: true,
-	flags:     fixedFlags("n", "filters", "queries", "keys"),
+	flags:     fixedFlags("n", "filters", "queries", "keys", "hash", "derivation"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 10_000, P: 0.01, Filters: 20, Queries: 100_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerKey: []float64{10}, Hashes: seq(1, 16)}
@@ -157,6 +160,9 @@ func planHashes(variant string, p experiments.Params) (*experiments.Plan, error)
 	}
 	pl.Notes = append(pl.Notes, fmt.Sprintf("m = %d bits for n = %d items (%g bits per key): the classic optimum is k = (m/n) ln 2 = %.2f, best integer k = %d",
 		m, p.N, bpe, float64(m)/float64(p.N)*math.Ln2, analysis.OptimalHashes(m, p.N)))
+	if n := hashingNote(p); n != "" {
+		pl.Notes = append(pl.Notes, n)
+	}
 	return pl, nil
 }
 
@@ -165,7 +171,7 @@ var smallMExperiment = Experiment{
 	Summary:   "small filters (64 to 4096 bits), where the classic formula underestimates the rate: measured against classic and exact",
 	Variants:  []string{"standard"},
 	Shardable: true,
-	flags:     fixedFlags("filters", "queries", "keys"),
+	flags:     fixedFlags("filters", "queries", "keys", "hash", "derivation"),
 	defaults: func(string, bool) experiments.Params {
 		return experiments.Params{N: 8, P: 0.01, Filters: 1000, Queries: 10_000, Conf: 0.95, Span: 1, Checkpoints: 1,
 			BitsPerKey: []float64{8}, Bits: []uint64{64, 128, 256, 512, 1024, 2048, 4096}}
@@ -192,5 +198,8 @@ func planSmallM(variant string, p experiments.Params) (*experiments.Plan, error)
 		}
 	}
 	pl.Notes = append(pl.Notes, fmt.Sprintf("each filter holds m/%g items with the best integer k; the exact rate is E[(X/m)^k] over the number X of set bits", bpe))
+	if n := hashingNote(p); n != "" {
+		pl.Notes = append(pl.Notes, n)
+	}
 	return pl, nil
 }

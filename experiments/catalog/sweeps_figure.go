@@ -6,6 +6,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -51,8 +52,8 @@ func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
 	lo, hi := plots.LogRange(all...)
 	first := r.Rows[0]
 	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
-	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per key)",
-		first.Bits, first.Items, float64(first.Bits)/float64(first.Items)),
+	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per key)%s",
+		first.Bits, first.Items, float64(first.Bits)/float64(first.Items), hashingTitle(&first)),
 		"hashes k", plots.RateLabel)
 	plots.LogY(p, lo, hi)
 	if err := vline(p, opt, lo, hi, red, plots.Dotted, plots.LineWidth, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
@@ -97,7 +98,21 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	th := plots.Values(rows, m, theory)
 	cl := plots.Values(rows, m, classic)
 
-	a := plots.Panel("(a) false-positive rate of small filters", "filter size m (bits)", plots.RateLabel)
+	// n and k as the panels' titles say them: n = m/(bits per key), and
+	// the best integer k, the same at every m when the bits per key are.
+	ks := map[int]bool{}
+	for _, row := range rows {
+		ks[row.Hashes] = true
+	}
+	kWords := "the best integer k"
+	if len(ks) == 1 {
+		kWords = fmt.Sprintf("k = %d", rows[0].Hashes)
+	}
+	bpk := 0.0
+	if len(r.Params.BitsPerKey) > 0 {
+		bpk = r.Params.BitsPerKey[0]
+	}
+	a := plots.Panel(fmt.Sprintf("(a) small filters holding n = m/%g keys, %s%s", bpk, kWords, hashingTitle(rows[0])), "filter size m (bits)", plots.RateLabel)
 	plots.LogX(a)
 	a.X.Tick.Marker = powerTicks(xs)
 	a.Y.Scale = plot.LogScale{}
@@ -115,7 +130,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 		return nil, err
 	}
 
-	b := plots.Panel("(b) the same, divided by the classic rate", "filter size m (bits)", "rate / classic rate")
+	b := plots.Panel(fmt.Sprintf("(b) the same, divided by the classic rate (n = m/%g, %s)", bpk, kWords), "filter size m (bits)", "rate / classic rate")
 	plots.LogX(b)
 	b.X.Tick.Marker = powerTicks(xs)
 	ratio := plots.Ratio(rows, m, classic)
@@ -136,7 +151,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	if err := plots.AddPoints(b, ratio, black, 0, "measured"); err != nil {
 		return nil, err
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 12 * vg.Inch, Height: 5 * vg.Inch}, nil
+	return twoByTwo(5*vg.Inch, a, b), nil
 }
 
 func minMax(v []float64) (lo, hi float64) {
@@ -145,4 +160,13 @@ func minMax(v []float64) (lo, hi float64) {
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
 	return lo, hi
+}
+
+// hashingTitle returns what a title adds for a row's hashing: ", H
+// hashing" unless it is the default.
+func hashingTitle(row *experiments.Row) string {
+	if row.Hashing == "" || row.Hashing == hashingName(variants.Hashing{}) {
+		return ""
+	}
+	return ", " + row.Hashing + " hashing"
 }

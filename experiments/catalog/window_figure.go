@@ -144,7 +144,7 @@ func windowFigure(r *experiments.Results) (*plots.Figure, error) {
 	if len(ns) > 0 {
 		f.Y.Min, f.Y.Max = 0, 1.1*slices.Max(ns)
 	}
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b}, {c, d}, {e, f}}, Width: 15 * vg.Inch, Height: 15 * vg.Inch}, nil
+	return twoByTwo(4.8*vg.Inch, a, b, c, d, e, f), nil
 }
 
 // windowSawtooth draws the rate of the age-partitioned filter at target
@@ -261,7 +261,8 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 		xmax = math.Max(xmax, x)
 	}
 	p.X.Min, p.X.Max = 0, xmax*1.02
-	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals; lines: exact theory", 100*r.Params.Conf))
+	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals;", 100*r.Params.Conf))
+	p.Legend.Add("  lines: exact theory")
 	if err := hline(p, target, 0, xmax*1.02, red, plots.Dashed, fmt.Sprintf("target %g", target)); err != nil {
 		return nil, err
 	}
