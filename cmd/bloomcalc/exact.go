@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/bloomlab/bloomlab/analysis"
-	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 // exactResult is the exact sizing printed beside the classic one when n
@@ -13,10 +12,13 @@ import (
 // is at most p (analysis.ExactStandardSize), and how far the classic geometry's
 // exact rate lands from p.
 type exactResult struct {
-	M     uint64  `json:"m"`
-	Bytes string  `json:"bytes"`
-	K     int     `json:"k"`
-	FPR   float64 `json:"fpr_exact"`
+	M uint64 `json:"m"`
+	// Bytes is the memory of M bits in whole 64-bit words, and Memory the
+	// same for people.
+	Bytes  uint64  `json:"bytes"`
+	Memory string  `json:"memory"`
+	K      int     `json:"k"`
+	FPR    float64 `json:"fpr_exact"`
 	// ExtraBits is M less the classic m (negative if fewer).
 	ExtraBits int64 `json:"extra_bits"`
 	// ClassicMiss is the classic geometry's exact rate divided by p, less
@@ -40,7 +42,8 @@ func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	m, k := sd.Bits, sd.Hashes
 	return &exactResult{
 		M:           m,
-		Bytes:       units.FormatBytes(m),
+		Bytes:       wordBytes(m),
+		Memory:      memory(wordBytes(m)),
 		K:           k,
 		FPR:         analysis.ExactFPR(m, s.N, k),
 		ExtraBits:   int64(m) - int64(s.M),
@@ -64,7 +67,7 @@ func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error
 	}
 	lines := [][2]string{
 		{"classic sizing", verdict},
-		{"exact sizing", fmt.Sprintf("m = %d (%s), k = %d: exact rate %.7g <= p", e.M, e.Bytes, e.K, e.FPR)},
+		{"exact sizing", fmt.Sprintf("m = %d (%s), k = %d: exact rate %.7g <= p", e.M, e.Memory, e.K, e.FPR)},
 		{"", fmt.Sprintf("the fewest bits that keep p: %+d bits (%+.3f%%) against the classic m", e.ExtraBits, 100*float64(e.ExtraBits)/float64(classicM))},
 	}
 	for _, l := range lines {

@@ -198,9 +198,12 @@ classic sizing is printed with a note.
 
 // result is what bloomcalc prints.
 type result struct {
-	N                  uint64  `json:"n"`
-	M                  uint64  `json:"m"`
-	Bytes              string  `json:"bytes"`
+	N uint64 `json:"n"`
+	M uint64 `json:"m"`
+	// Bytes is the memory of the m bits in whole 64-bit words, as
+	// variants holds them, and Memory the same for people ("1.14 MiB").
+	Bytes              uint64  `json:"bytes"`
+	Memory             string  `json:"memory"`
 	K                  int     `json:"k"`
 	P                  float64 `json:"p"`
 	BitsPerKey         float64 `json:"bits_per_key"`
@@ -396,7 +399,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	r := result{
 		N:                  s.N,
 		M:                  s.M,
-		Bytes:              units.FormatBytes(s.M),
+		Bytes:              wordBytes(s.M),
+		Memory:             memory(wordBytes(s.M)),
 		K:                  s.K,
 		P:                  s.P,
 		BitsPerKey:         analysis.BitsPerKey(s.M, s.N),
@@ -478,7 +482,7 @@ func printText(w io.Writer, r result, target bool) error {
 	lines := [][2]string{
 		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
-		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Bytes)},
+		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Memory)},
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
 		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 		{"information minimum", fmt.Sprintf("%.3f bits per key at p", r.InformationMinimum)},

@@ -45,7 +45,7 @@ func TestRunJSON(t *testing.T) {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
 	// 1.2 KB = 9600 bits; the rates are those of analysis at (9600, 1000, 5).
-	if r.N != 1000 || r.M != 9600 || r.K != 5 || r.Bytes != "1.17 KiB" {
+	if r.N != 1000 || r.M != 9600 || r.K != 5 || r.Bytes != 1200 || r.Memory != "1.17 KiB" {
 		t.Errorf("JSON = %+v", r)
 	}
 	if r.ClassicFPR != analysis.ClassicFPR(9600, 1000, 5) || r.ExactFPR != analysis.ExactFPR(9600, 1000, 5) || r.P != r.ClassicFPR {
@@ -187,13 +187,16 @@ func checkStandard(t *testing.T, r variantResult) {
 		t.Fatal(err)
 	}
 	std := sd.Bits
-	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerKey: analysis.BitsPerKey(std, r.N),
+	// A standard filter holds its bits in whole 64-bit words.
+	stdBytes := (std + 63) / 64 * 8
+	want := standardSize{M: std, Bytes: stdBytes, Memory: units.FormatBytes(stdBytes * 8), BitsPerKey: analysis.BitsPerKey(std, r.N),
 		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
 	if r.Standard == nil || *r.Standard != want {
 		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
 	}
-	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
-		t.Errorf("memory %q, %v bits per key for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
+	// Whole blocks of at least 64 bits are whole words: m/8 bytes.
+	if r.Bytes != r.M/8 || r.Memory != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
+		t.Errorf("memory %d B, %v bits per key for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
 	}
 }
 

@@ -83,8 +83,9 @@ func unknownVariant(v string) error {
 type partitionedResult struct {
 	Variant            string  `json:"variant"`
 	N                  uint64  `json:"n"`
-	M                  uint64  `json:"m"` // k slices of slice_bits bits
-	Bytes              string  `json:"bytes"`
+	M                  uint64  `json:"m"`     // k slices of slice_bits bits
+	Bytes              uint64  `json:"bytes"` // k slices of whole 64-bit words
+	Memory             string  `json:"memory"`
 	K                  int     `json:"k"`
 	SliceBits          uint64  `json:"slice_bits"`
 	P                  float64 `json:"p"`
@@ -105,7 +106,8 @@ type countingResult struct {
 	M                  uint64  `json:"m"` // counters
 	Width              int     `json:"width"`
 	MemoryBits         uint64  `json:"memory_bits"` // m * width
-	Bytes              string  `json:"bytes"`       // of memory_bits
+	Bytes              uint64  `json:"bytes"`       // of memory_bits, in whole 64-bit words
+	Memory             string  `json:"memory"`
 	K                  int     `json:"k"`
 	P                  float64 `json:"p"`
 	BitsPerKey         float64 `json:"bits_per_key"` // memory bits per key
@@ -117,9 +119,11 @@ type countingResult struct {
 	// counter reaches 2^width - 1 and sticks there, after n items.
 	SaturationProbability float64 `json:"saturation_probability"`
 	// FanOverflowBound is the union bound of Fan et al. on a counter
-	// reaching 2^width (analysis.FanOverflowBound); omitted when it
-	// overflows float64, where it says nothing.
+	// reaching 2^width (analysis.FanOverflowBound), given only when it is
+	// a probability (below 1); at 1 or more it bounds nothing, and
+	// FanOverflowNote says so in its place.
 	FanOverflowBound *float64 `json:"fan_overflow_bound,omitempty"`
+	FanOverflowNote  string   `json:"fan_overflow_note,omitempty"`
 }
 
 // runSolved sizes a partitioned or counting filter: the geometry comes from
@@ -158,7 +162,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 			return usage(fmt.Errorf("%s: %d slices of %d bits exceed the maximum %d bits", strings.Join(given, ", "), s.K, b, uint64(analysis.MaxBits)))
 		}
 		r := partitionedResult{
-			Variant: v, N: s.N, M: m, Bytes: units.FormatBytes(m), K: s.K, SliceBits: b, P: s.P,
+			Variant: v, N: s.N, M: m, Bytes: uint64(s.K) * wordBytes(b), Memory: memory(uint64(s.K) * wordBytes(b)), K: s.K, SliceBits: b, P: s.P,
 			BitsPerKey:         analysis.BitsPerKey(m, s.N),
 			InformationMinimum: analysis.InformationMinimum(s.P),
 			ClassicFPR:         analysis.ClassicFPR(m, s.N, s.K),
@@ -170,7 +174,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 	case counting:
 		mem := s.M * uint64(width)
 		r := countingResult{
-			Variant: v, N: s.N, M: s.M, Width: width, MemoryBits: mem, Bytes: units.FormatBytes(mem), K: s.K, P: s.P,
+			Variant: v, N: s.N, M: s.M, Width: width, MemoryBits: mem, Bytes: wordBytes(mem), Memory: memory(wordBytes(mem)), K: s.K, P: s.P,
 			BitsPerKey:            analysis.BitsPerKey(mem, s.N),
 			InformationMinimum:    analysis.InformationMinimum(s.P),
 			ClassicFPR:            analysis.ClassicFPR(s.M, s.N, s.K),
@@ -178,8 +182,13 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 			SaturationProbability: analysis.SaturationProbability(s.M, s.N, s.K, width),
 		}
 		r.Overhead = r.BitsPerKey / r.InformationMinimum
-		if fan := analysis.FanOverflowBound(s.M, s.N, s.K, width); !math.IsInf(fan, 0) && !math.IsNaN(fan) {
+		switch fan := analysis.FanOverflowBound(s.M, s.N, s.K, width); {
+		case fan < 1:
 			r.FanOverflowBound = &fan
+		case math.IsInf(fan, 0) || math.IsNaN(fan):
+			r.FanOverflowNote = "vacuous (the bound overflows float64, not a probability)"
+		default:
+			r.FanOverflowNote = fmt.Sprintf("vacuous (the bound is %.4g, not a probability)", fan)
 		}
 		out = r
 	}
@@ -201,7 +210,8 @@ type scalableResult struct {
 	BlockBits uint64  `json:"block_bits"` // 0: Almeida's partitioned stages
 	N         uint64  `json:"n"`          // items held
 	M         uint64  `json:"m"`          // bits of all the stages
-	Bytes     string  `json:"bytes"`
+	Bytes     uint64  `json:"bytes"`      // of every stage, in whole 64-bit words
+	Memory    string  `json:"memory"`
 	// BitsPerKey is m / n.
 	BitsPerKey float64 `json:"bits_per_key"`
 	// InformationMinimum is log2(1/P) bits per key, and Overhead the
@@ -275,7 +285,14 @@ func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysi
 		r.Stages = append(r.Stages, scalableStage{Index: st.Index, Capacity: st.Capacity, Items: items, Hashes: st.Hashes,
 			SliceBits: st.SliceBits, Bits: st.Bits, Error: st.Error, FPR: sc.StageFPR(st, items)})
 	}
-	r.Bytes = units.FormatBytes(r.M)
+	for _, st := range r.Stages {
+		if st.SliceBits != 0 {
+			r.Bytes += uint64(st.Hashes) * wordBytes(st.SliceBits)
+		} else {
+			r.Bytes += wordBytes(st.Bits)
+		}
+	}
+	r.Memory = memory(r.Bytes)
 	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
@@ -302,7 +319,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("variant", "partitioned, %d slices of %d bits", r.K, r.SliceBits)
 		add("capacity (n)", "%d items", r.N)
 		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
-		add("bits (m)", "%d (%s)", r.M, r.Bytes)
+		add("bits (m)", "%d (%s)", r.M, r.Memory)
 		add("hashes (k)", "%d", r.K)
 		add("bits per key", "%.3f", r.BitsPerKey)
 		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
@@ -312,13 +329,13 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("variant", "counting, %d-bit counters", r.Width)
 		add("capacity (n)", "%d items", r.N)
 		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
-		add("counters (m)", "%d, %d bits of memory (%s)", r.M, r.MemoryBits, r.Bytes)
+		add("counters (m)", "%d, %d bits of memory (%s)", r.M, r.MemoryBits, r.Memory)
 		add("hashes (k)", "%d", r.K)
 		add("bits per key", "%.3f (memory)", r.BitsPerKey)
 		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
 		add("overhead", "%.3f x the minimum", r.Overhead)
 		add("FPR at (m, n, k)", "classic %.6g, exact %.6g", r.ClassicFPR, r.ExactFPR)
-		fan := "overflows float64"
+		fan := r.FanOverflowNote
 		if r.FanOverflowBound != nil {
 			fan = fmt.Sprintf("%.4g", *r.FanOverflowBound)
 		}
@@ -331,7 +348,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("variant", "scalable, %s, r = %g, s = %g, n0 = %d", stages, r.R, r.S, r.N0)
 		add("items held (n)", "%d", r.N)
 		add(pLabel, "%.4g (bound P0/(1-r) = %.4g)", r.P, r.Bound)
-		add("bits (m)", "%d (%s) in %d stages", r.M, r.Bytes, len(r.Stages))
+		add("bits (m)", "%d (%s) in %d stages", r.M, r.Memory, len(r.Stages))
 		add("bits per key", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerKey, r.Overhead, r.InformationMinimum)
 		add("FPR at n", "%.6g (compound)", r.ExactFPR)
 	}

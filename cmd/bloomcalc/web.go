@@ -11,10 +11,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -64,7 +67,9 @@ var params = []param{
 var errQuery = errors.New("bad query")
 
 // parseQuery checks a raw query string and returns its non-empty values,
-// each trimmed, by parameter name.
+// each trimmed, by parameter name. Parameters the page does not know are
+// ignored; a known one given twice is refused, since the page cannot tell
+// which one was meant.
 func parseQuery(raw string) (map[string]string, error) {
 	if len(raw) > maxQuery {
 		return nil, fmt.Errorf("%w: %d bytes, the page takes at most %d", errQuery, len(raw), maxQuery)
@@ -80,11 +85,10 @@ func parseQuery(raw string) (map[string]string, error) {
 			known = known || p.Name == name
 		}
 		if !known {
-			names := make([]string, len(params))
-			for i, p := range params {
-				names[i] = p.Name
-			}
-			return nil, fmt.Errorf("%w: unknown parameter %q; the page takes %s", errQuery, name, strings.Join(names, ", "))
+			// A shared link gathers parameters of its own on the way
+			// (utm_source, fbclid, ...): they are not the page's, and the
+			// link still works.
+			continue
 		}
 		if len(vs) > 1 {
 			return nil, fmt.Errorf("%w: parameter %q given %d times", errQuery, name, len(vs))
@@ -108,15 +112,101 @@ func canonical(vals map[string]string) string {
 	return strings.Join(parts, "&")
 }
 
-// args returns the command line of bloomcalc for vals, with -json.
+// args returns the command line of bloomcalc for vals, with -json. A p
+// written as hur.st's calculator takes it, a whole number N of 2 or more
+// for "1 in N" (hur.st/bloomfilter/?n=4000&p=100), is passed as "1 in N".
 func args(vals map[string]string) []string {
 	a := []string{"-json"}
 	for _, p := range params {
 		if v, ok := vals[p.Name]; ok {
+			if p.Name == "p" {
+				v = oneInForm(v)
+			}
 			a = append(a, "-"+p.Flag+"="+v)
 		}
 	}
 	return a
+}
+
+// oneInForm returns "1 in N" for a p that is a whole number N >= 2 (the
+// form of hur.st's calculator, where p is "a fraction between 0 and 1 or a
+// number indicating 1-in-p"), and p unchanged otherwise: a rate above 1
+// that is not whole, as 1.5, stays a mistake.
+func oneInForm(p string) string {
+	x, err := strconv.ParseFloat(p, 64)
+	if err != nil || !(x >= 2) || x != math.Trunc(x) || math.IsInf(x, 0) {
+		return p
+	}
+	return "1 in " + p
+}
+
+// pageFields are the page's names of bloomcalc's flags, longest first, so
+// that -n0 is found before -n.
+var pageFields = func() [][2]string {
+	var out [][2]string
+	for _, p := range params {
+		out = append(out, [2]string{"-" + p.Flag, p.Name})
+	}
+	slices.SortStableFunc(out, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+	return out
+}()
+
+// pageMessage rewords bloomcalc's message for the page: the flags become
+// the page's fields ("-block" is "B", "-n" is "n"; "(-m 1000000)" is
+// "(m = 1,000,000)"), and whole numbers of five digits or more get
+// thousands separators.
+func pageMessage(msg string) string {
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		start := i == 0 || strings.IndexByte(" (,[\"", msg[i-1]) >= 0
+		if msg[i] == '-' && start {
+			done := false
+			for _, f := range pageFields {
+				rest, ok := strings.CutPrefix(msg[i:], f[0])
+				if !ok || (rest != "" && (isWordByte(rest[0]))) {
+					continue
+				}
+				b.WriteString(f[1])
+				i += len(f[0])
+				if len(rest) > 1 && rest[0] == ' ' && rest[1] >= '0' && rest[1] <= '9' {
+					b.WriteString(" =")
+				}
+				done = true
+				break
+			}
+			if done {
+				continue
+			}
+		}
+		if msg[i] >= '0' && msg[i] <= '9' && (i == 0 || !isNumberByte(msg[i-1])) {
+			j := i
+			for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+				j++
+			}
+			if j-i >= 5 && (j == len(msg) || !isNumberByte(msg[j])) {
+				b.WriteString(group(msg[i:j]))
+			} else {
+				b.WriteString(msg[i:j])
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(msg[i])
+		i++
+	}
+	return b.String()
+}
+
+// isWordByte reports whether c continues a flag's name.
+func isWordByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isNumberByte reports whether c belongs to a number written beside a run
+// of digits (a decimal point, an exponent, a sign), which then is not a
+// whole number to group.
+func isNumberByte(c byte) bool {
+	return c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // calculate is the computation the page and its JSON endpoint share with
@@ -412,7 +502,7 @@ func buildPage(ctx context.Context, l *limiter, raw string) (*page, int) {
 		return answer{rows, stages, figs}, nil
 	})
 	if err != nil {
-		pg.Error = "bloomcalc: " + err.Error()
+		pg.Error = "bloomcalc: " + pageMessage(err.Error())
 		return pg, status(err)
 	}
 	pg.Rows, pg.Stages, pg.Figures = a.rows, a.stages, a.figures
@@ -426,7 +516,7 @@ func serveJSON(w http.ResponseWriter, r *http.Request, l *limiter) {
 			w.Header().Set("Retry-After", retryAfter)
 		}
 		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(map[string]string{"error": "bloomcalc: " + err.Error()})
+		json.NewEncoder(w).Encode(map[string]string{"error": "bloomcalc: " + pageMessage(err.Error())})
 	}
 	vals, err := parseQuery(r.URL.RawQuery)
 	if err != nil {

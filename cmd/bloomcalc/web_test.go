@@ -89,6 +89,17 @@ func pageNumbers(body string) map[string][2]string {
 	return out
 }
 
+// unformat undoes the page's formatting of a number: its "1 in N", its
+// unit and its thousands separators.
+func unformat(s string) string {
+	s, _, _ = strings.Cut(s, " (1 in ")
+	s = strings.TrimSuffix(s, " B")
+	if strings.IndexFunc(s, func(r rune) bool { return r != ',' && (r < '0' || r > '9') }) < 0 {
+		s = strings.ReplaceAll(s, ",", "")
+	}
+	return s
+}
+
 // leaves flattens a JSON object as describe does, the values as printed.
 func leaves(t *testing.T, out []byte) map[string]string {
 	t.Helper()
@@ -149,12 +160,13 @@ func TestPageEqualsCommandLine(t *testing.T) {
 			if got[0] != v {
 				t.Errorf("/?%s: %s = %q, bloomcalc -json prints %q", q, k, got[0], v)
 			}
+			shownNum := unformat(got[1])
 			if x, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, ".e") {
-				y, err := strconv.ParseFloat(got[1], 64)
+				y, err := strconv.ParseFloat(shownNum, 64)
 				if err != nil || math.Abs(y-x) > 5e-6*math.Abs(x) {
 					t.Errorf("/?%s: %s shown as %q, is %v", q, k, got[1], x)
 				}
-			} else if got[1] != v {
+			} else if shownNum != v {
 				t.Errorf("/?%s: %s shown as %q, is %q", q, k, got[1], v)
 			}
 		}
@@ -241,7 +253,7 @@ var badQueries = []string{
 	"n=-5&p=0.01",           // negative
 	"n=1M&p=-0.1",           // negative rate
 	"n=1M&p=NaN",            // NaN rate
-	"n=1M&p=2",              // rate above 1
+	"n=1M&p=1.5",            // rate above 1, not a whole "1 in N"
 	"n=0&p=0.01",            // zero
 	"n=1M",                  // not enough
 	"variant=standard",      // nothing given
@@ -268,8 +280,9 @@ var badQueries = []string{
 	"variant=scalable&n=1M&p=0.01&r=x",
 }
 
-// TestBadInput checks that every bad input gets bloomcalc's own message, on
-// the page and as JSON, with status 400.
+// TestBadInput checks that every bad input gets bloomcalc's own message, in
+// the words of the page's fields (pageMessage), on the page and as JSON,
+// with status 400.
 func TestBadInput(t *testing.T) {
 	for _, q := range badQueries {
 		_, errOut, err := runArgs(cliArgs(t, q)...)
@@ -279,6 +292,10 @@ func TestBadInput(t *testing.T) {
 			continue
 		}
 		msg, _, _ := strings.Cut(errOut, "\n")
+		msg = "bloomcalc: " + pageMessage(strings.TrimPrefix(msg, "bloomcalc: "))
+		if strings.Contains(msg, " -") && regexp.MustCompile(` \(?-(n|p|m|k|block|width|r|s|n0|variant)\b`).MatchString(msg) {
+			t.Errorf("/?%s: the page's message %q names a flag, not a field of the page", q, msg)
+		}
 		pg := get(t, "/?"+q)
 		body := pg.Body.String()
 		if pg.Code != http.StatusBadRequest || !strings.Contains(html.UnescapeString(body), `<div id="error">`+msg+`</div>`) {
@@ -296,7 +313,6 @@ func TestBadInput(t *testing.T) {
 func TestBadQuery(t *testing.T) {
 	for _, c := range []struct{ q, want string }{
 		{"n=1M&p=0.01&" + strings.Repeat("x", maxQuery), "bytes, the page takes at most 1024"},
-		{"n=1M&p=0.01&foo=1", `unknown parameter "foo"`},
 		{"n=1M&n=2M&p=0.01", `parameter "n" given 2 times`},
 		{"n=%zz", "invalid URL escape"},
 	} {
@@ -710,4 +726,48 @@ func mustParse(t *testing.T, q string) map[string]string {
 		t.Fatal(err)
 	}
 	return vals
+}
+
+// TestForgivingQueries checks the links the page takes as they come:
+// parameters of others (utm_source) are ignored, and hur.st's forms,
+// empty m and k and p as a whole "1 in N", give the page of the same
+// inputs written the page's way.
+func TestForgivingQueries(t *testing.T) {
+	for _, c := range []struct{ q, same string }{
+		{"n=1M&p=0.01&utm_source=x&fbclid=abc", "n=1M&p=0.01"},
+		{"n=4000&p=1.0E-7&m=&k=", "n=4000&p=1.0E-7"},
+		{"n=4000&p=10000000&m=&k=", "n=4000&p=1e-7"},
+		{"n=1M&p=100", "n=1M&p=1+in+100"},
+		{"m=64KiB&p=0.5E-5", "m=64KiB&p=5e-6"},
+	} {
+		got, want := get(t, "/json?"+c.q), get(t, "/json?"+c.same)
+		if got.Code != http.StatusOK || got.Body.String() != want.Body.String() {
+			t.Errorf("/json?%s: status %d,\n%s\nwant that of ?%s:\n%s", c.q, got.Code, got.Body, c.same, want.Body)
+		}
+		if pg := get(t, "/?"+c.q); pg.Code != http.StatusOK {
+			t.Errorf("/?%s: status %d, want 200", c.q, pg.Code)
+		}
+	}
+	// hur.st's own example: m = 134,191 bits (as hur.st gives it).
+	if rec := get(t, "/?n=4000&p=1.0E-7&m=&k="); !strings.Contains(rec.Body.String(), ">134,191<") {
+		t.Errorf("hur.st's example does not show m = 134,191")
+	}
+}
+
+// TestPageMessage checks the rewording of bloomcalc's messages for the page.
+func TestPageMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"-n: 0 items, want a capacity of at least 1":                     "n: 0 items, want a capacity of at least 1",
+		"-block: 100 bits, want a power of two from 64 to 4096":          "B: 100 bits, want a power of two from 64 to 4096",
+		"-p, -r, -s, -n0: tightening ratio r = 2":                        "p, r, s, n0: tightening ratio r = 2",
+		"-n, -m: 1000 bits for 1000000 items is 0.001 bits (-m 1000000)": "n, m: 1000 bits for 1,000,000 items is 0.001 bits (m = 1,000,000)",
+		"-n: -5 is not valid (rate 7.387479093976264e-20)":               "n: -5 is not valid (rate 7.387479093976264e-20)",
+		"needs more bits than the maximum 281474976710656":               "needs more bits than the maximum 281,474,976,710,656",
+		"-variant: unknown variant \"cuckoo\"":                           "variant: unknown variant \"cuckoo\"",
+		"-width: only -variant counting takes a counter width":           "width: only variant counting takes a counter width",
+	} {
+		if got := pageMessage(in); got != want {
+			t.Errorf("pageMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
