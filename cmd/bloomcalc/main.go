@@ -56,7 +56,14 @@
 // rate.
 //
 // With -http addr it serves the same calculator as a web page on addr (see
-// serve), with figures, and each result also as JSON. The page gives a
+// serve), with figures, and each result also as JSON. The page updates as
+// you type (its script fetches the page of the form's values; without
+// JavaScript the form submits), every state is a link, parameters it does
+// not know (utm_source) are ignored, and hur.st's links (?n=&p=&m=&k=,
+// with p a rate or a whole N for 1 in N) work.
+//
+// In the JSON, bytes is the memory in bytes as the variant holds it (whole
+// 64-bit words, whole blocks, every stage), and memory the same for people. The page gives a
 // request 1 s of computing once it holds one of the page's slots (one per
 // core), cancels it after that and answers 400; a request that finds no
 // free slot within 2 s is answered 503 with Retry-After.

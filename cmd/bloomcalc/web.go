@@ -331,11 +331,12 @@ var (
 // know style-src-elem and style-src-attr (CSP level 3), which fall back to
 // it; the browsers that know them allow no inline style element. Nothing
 // else is loaded: no images (the figures are inline SVG, not data: URIs),
-// no fonts, no connections. The form submits only to the page itself, the
+// no fonts. The one connection is the script's fetch of the page itself
+// (connect-src 'self'), to update the answer as the user types. The form submits only to the page itself, the
 // page cannot be framed (frame-ancestors; X-Frame-Options for browsers
 // that predate it), and a <base> element cannot redirect its relative URLs.
 const pagePolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"style-src-elem 'self'; style-src-attr 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	"style-src-elem 'self'; style-src-attr 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // asset is a static file of the page, embedded in the command.
 type asset struct {
@@ -378,6 +379,39 @@ type page struct {
 	Rows    []row
 	Stages  [][]string // scalable: the stages table, formatted
 	Figures []figure
+	Check   *pageCheck // the verdict, when n, m and p are all given
+}
+
+// pageCheck is the verdict of check mode as the page shows it, above the
+// table: the geometry, the target and bloomcalc's verdict.
+type pageCheck struct {
+	N, M, K, Target, Verdict string
+	Meets                    bool
+}
+
+// checkOf returns the page's verdict from the rows of a check, or nil.
+func checkOf(rows []row) *pageCheck {
+	c := &pageCheck{}
+	for _, r := range rows {
+		switch r.Key {
+		case "check.verdict":
+			c.Verdict = r.Text
+		case "check.meets":
+			c.Meets = r.Raw == "true"
+		case "n":
+			c.N = r.Text
+		case "m":
+			c.M = r.Text
+		case "k":
+			c.K = r.Text
+		case "check.target":
+			c.Target = r.Text
+		}
+	}
+	if c.Verdict == "" {
+		return nil
+	}
+	return c
 }
 
 // row is one line of the answer: a label, the JSON key it shows, the
@@ -389,7 +423,8 @@ type row struct {
 // figure is one SVG figure, inline, with its caption.
 type figure struct {
 	ID      string
-	SVG     template.HTML
+	SVG     template.HTML // for wide screens, the legend to the right
+	Narrow  template.HTML // for phones, the legend above the data
 	Caption string
 }
 
@@ -506,6 +541,7 @@ func buildPage(ctx context.Context, l *limiter, raw string) (*page, int) {
 		return pg, status(err)
 	}
 	pg.Rows, pg.Stages, pg.Figures = a.rows, a.stages, a.figures
+	pg.Check = checkOf(a.rows)
 	return pg, http.StatusOK
 }
 

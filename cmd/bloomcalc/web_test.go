@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/plot/plotter"
+
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
@@ -401,6 +403,7 @@ func TestPagePolicy(t *testing.T) {
 		"style-src":       {"'self'", "'unsafe-inline'"},
 		"style-src-elem":  {"'self'"},
 		"style-src-attr":  {"'unsafe-inline'"},
+		"connect-src":     {"'self'"}, // page.js fetches the page as you type
 		"form-action":     {"'self'"},
 		"frame-ancestors": {"'none'"},
 		"base-uri":        {"'none'"},
@@ -630,6 +633,12 @@ func FuzzHandler(f *testing.F) {
 	f.Add("n=1&m=1&k=1")
 	f.Add("variant=blocked&n=1&m=64&k=4096&B=64")
 	f.Add("%00=%ff&n=\x00")
+	// Forgiving links: parameters of others, hur.st's forms, check mode.
+	f.Add("n=1M&p=0.01&utm_source=x&utm_source=y")
+	f.Add("n=4000&p=10000000&m=&k=")
+	f.Add("n=1&p=1e300")
+	f.Add("n=1M&m=10Mb&p=1%25")
+	f.Add("n=1e12&m=1e14&k=4096&p=1e-300")
 	h := newLimitedHandler(&limiter{slots: make(chan struct{}, 1), wait: fuzzTime, limit: fuzzLimit, grace: fuzzTime})
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, path := range []string{"/", "/json"} {
@@ -769,5 +778,46 @@ func TestPageMessage(t *testing.T) {
 		if got := pageMessage(in); got != want {
 			t.Errorf("pageMessage(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestPageCheck checks that check mode's verdict stands above the table,
+// with the geometry and the target, for "1M keys in 10 Mbit: does it meet
+// 1%?" (meets) and for a geometry that misses.
+func TestPageCheck(t *testing.T) {
+	for q, want := range map[string]string{
+		"n=1M&m=10Mb&p=1%25":   `<div id="verdict" class="meets"><span class="q">Does n = 1,000,000, m = 10,000,000 bits, k = 7 meet p = 0.01 (1 in 100)?</span>` + "\n<strong>meets it: 0.82%",
+		"n=1000&m=9586&p=0.01": `<div id="verdict" class="misses">`,
+	} {
+		rec := get(t, "/?"+q)
+		if body := html.UnescapeString(rec.Body.String()); rec.Code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("/?%s: status %d, want 200 and %q", q, rec.Code, want)
+		}
+	}
+	if rec := get(t, "/?n=1M&m=10Mb"); strings.Contains(rec.Body.String(), `id="verdict"`) {
+		t.Errorf("/?n=1M&m=10Mb shows a verdict without a target")
+	}
+}
+
+// TestFigureLayout checks what makes the figures read on every screen:
+// each comes in a wide and a narrow layout, scaled to the column (a
+// viewBox, no size in points), and the y range of the rate lies around
+// the data: ?n=10&p=0.5 spans about 0.06 to 0.9, not 1e-6 to 1.
+func TestFigureLayout(t *testing.T) {
+	body := get(t, "/?variant=blocked&n=1M&p=0.01").Body.String()
+	if n := strings.Count(body, "<svg"); n != 4 {
+		t.Errorf("blocked page: %d SVGs, want 4 (two figures, two layouts each)", n)
+	}
+	if regexp.MustCompile(`<svg[^>]*\swidth="[0-9.]+pt"`).MatchString(body) || strings.Count(body, `width="100%"`) != 4 {
+		t.Errorf("the figures keep a fixed width, or lack width=100%%")
+	}
+	m, n, k := uint64(15), uint64(10), 1
+	line := plotter.XYs{}
+	for x := uint64(1); x <= 3*n; x++ {
+		line = append(line, plotter.XY{X: float64(x), Y: analysis.ExactFPR(m, x, k)})
+	}
+	lo, top := rateRange(analysis.ExactFPR(m, n, k), 0.5, []plotter.XYs{line})
+	if lo < 0.02 || lo > line[0].Y || top < line[len(line)-1].Y || top > 1 {
+		t.Errorf("n = 10, p = 0.5: y range %g to %g, want about %g to %g", lo, top, line[0].Y, line[len(line)-1].Y)
 	}
 }
