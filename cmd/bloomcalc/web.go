@@ -380,6 +380,10 @@ type page struct {
 	Stages  [][]string // scalable: the stages table, formatted
 	Figures []figure
 	Check   *pageCheck // the verdict, when n, m and p are all given
+	// Upload is what a saved filter sent to /filter is (see upload.go),
+	// and UploadError why it could not be read.
+	Upload      []row
+	UploadError string
 }
 
 // pageCheck is the verdict of check mode as the page shows it, above the
@@ -439,6 +443,7 @@ func newLimitedHandler(l *limiter) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { servePage(w, r, l) })
 	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) { serveJSON(w, r, l) })
+	mux.HandleFunc("/filter", func(w http.ResponseWriter, r *http.Request) { serveUpload(w, r, l) })
 	mux.HandleFunc("/page.js", newAsset(pageJS, "text/javascript; charset=utf-8").serve)
 	mux.HandleFunc("/page.css", newAsset(pageCSS, "text/css; charset=utf-8").serve)
 	return limits(mux)
@@ -448,10 +453,26 @@ func newLimitedHandler(l *limiter) http.Handler {
 const retryAfter = "1"
 
 // limits refuses methods other than GET and HEAD, request bodies, and long
-// queries, before the handlers see them.
+// queries, before the handlers see them; the one exception is a POST to
+// /filter, a saved filter of at most maxUpload bytes (and a little more
+// for the form around it).
 func limits(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if r.URL.Path == "/filter" {
+			if r.Method != http.MethodPost {
+				w.Header().Set("Allow", "POST")
+				http.Error(w, "bloomcalc: /filter takes a saved filter by POST; use the page's form", http.StatusMethodNotAllowed)
+				return
+			}
+			if r.ContentLength > maxUpload+64<<10 {
+				http.Error(w, "bloomcalc: "+errTooLarge.Error(), http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
+			h.ServeHTTP(w, r)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "bloomcalc: only GET and HEAD", http.StatusMethodNotAllowed)
@@ -479,6 +500,11 @@ func servePage(w http.ResponseWriter, r *http.Request, l *limiter) {
 		return
 	}
 	pg, code := buildPage(r.Context(), l, r.URL.RawQuery)
+	writePage(w, pg, code)
+}
+
+// writePage writes the page pg with status code and the page's headers.
+func writePage(w http.ResponseWriter, pg *page, code int) {
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		http.Error(w, "bloomcalc: internal error: "+err.Error(), http.StatusInternalServerError)
