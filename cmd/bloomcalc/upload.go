@@ -92,7 +92,7 @@ func inspect(ctx context.Context, data []byte) (*uploadResult, error) {
 	st := f.Stats()
 	r := &uploadResult{
 		Variant: st.Variant, FileSize: len(data), Cells: st.Cells, CellBits: st.CellBits, Bits: st.Bits,
-		Memory: memory(wordBytes(st.Bits)), Hashes: st.Hashes, Capacity: st.Capacity, Items: st.Items,
+		Memory: memory((st.Bits + 7) / 8), Hashes: st.Hashes, Capacity: st.Capacity, Items: st.Items,
 		Fill: st.FillRatio, Stages: len(st.Stages), Saturated: st.Saturated, OccupancyFPR: st.EstimatedFPR,
 	}
 	if fpr := modelFPR(f); fpr != nil {
@@ -125,7 +125,7 @@ func uploadRows(r *uploadResult) []row {
 		{Label: "file", Key: "file_bytes", Raw: strconv.Itoa(r.FileSize), Text: group(strconv.Itoa(r.FileSize)) + " B"},
 		{Label: "cells m", Key: "cells", Raw: strconv.FormatUint(r.Cells, 10), Text: groupUint(r.Cells)},
 		{Label: "bits per cell", Key: "cell_bits", Raw: strconv.Itoa(r.CellBits), Text: strconv.Itoa(r.CellBits)},
-		{Label: "memory of the cells", Key: "memory", Raw: r.Memory, Text: r.Memory},
+		{Label: "memory of the cells (m × bits per cell)", Key: "memory", Raw: r.Memory, Text: r.Memory},
 		{Label: "hashes k (the newest stage's, if it grows)", Key: "k", Raw: strconv.Itoa(r.Hashes), Text: strconv.Itoa(r.Hashes)},
 		{Label: "capacity (0: built from a geometry)", Key: "capacity", Raw: strconv.FormatUint(r.Capacity, 10), Text: groupUint(r.Capacity)},
 		{Label: "items added", Key: "items", Raw: strconv.FormatUint(r.Items, 10), Text: groupUint(r.Items)},

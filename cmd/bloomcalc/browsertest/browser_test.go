@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
 )
 
 // blocked is the name of the blocked variant in the page's form and on
@@ -502,6 +503,23 @@ func TestBrowserWidths(t *testing.T) {
 	}
 	bin := buildBloomcalc(t)
 	base := startServer(t, bin)
+	// A saved scalable filter of 50,000 keys, for the page's upload.
+	sf, err := variants.NewScalable(variants.ScalableParams{P: 0.001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50000 {
+		sf.Add([]byte("key " + strconv.Itoa(i)))
+	}
+	savedItems := sf.Stats().Items
+	data, err := sf.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(t.TempDir(), "keys.bloom")
+	if err := os.WriteFile(saved, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -610,6 +628,21 @@ func TestBrowserWidths(t *testing.T) {
 				chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
 			if err != nil || !strings.Contains(verdict, "meets it: 0.82%") {
 				t.Errorf("typing m = 10Mb beside n = 1M, p = 1%%: verdict %q (%v), want meets it: 0.82%%", verdict, err)
+			}
+			// A saved filter, uploaded by the page's form: what it is.
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?n=1M&p=1%25"), chromedp.WaitVisible(chromedp.CSS("#result")),
+				chromedp.SetUploadFiles(chromedp.CSS("#in-filter"), []string{saved}),
+				chromedp.Click(chromedp.CSS("#upload-submit")),
+				chromedp.WaitVisible(chromedp.CSS("#filter"))); err != nil {
+				t.Fatal(err)
+			}
+			variant, _ := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#f-variant")))
+			items, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#f-items"), "data-value"))
+			if variant != "scalable" || items.Value != strconv.FormatUint(savedItems, 10) {
+				t.Errorf("the uploaded filter shows variant %q, items %q; want scalable and %d", variant, items.Value, savedItems)
+			}
+			if !evalBool(`document.documentElement.scrollWidth <= window.innerWidth`) {
+				t.Errorf("the upload's page at %d px overflows the screen (scrollWidth %s)", s.width, widths())
 			}
 			checkConsole(t, s.name, console())
 		})
