@@ -19,6 +19,13 @@ var labels = []struct{ key, label string }{
 	{"check.ratio", "check: exact rate over p (at most 1 when met)"},
 	{"check.fpr_exact", "check: exact rate at (m, n, k)"},
 	{"check.target", "check: target p"},
+	{"budget.verdict", "budget: does n fit in it?"},
+	{"budget.fits", "budget: n fits"},
+	{"budget.memory", "budget"},
+	{"budget.bytes", "budget, bytes"},
+	{"budget.items_within", "budget: the most items it holds"},
+	{"budget.stages_within", "budget: stages then"},
+	{"budget.next_bytes", "budget: memory with one more stage (0: none can open)"},
 	{"bound", "bound P0 / (1 − r) on the compound rate"},
 	{"r", "tightening ratio r"},
 	{"s", "growth factor s"},
@@ -182,7 +189,7 @@ func formatKey(key, raw string) string {
 			}
 		}
 	}
-	if key == "bytes" || strings.HasSuffix(key, ".bytes") {
+	if key == "bytes" || strings.HasSuffix(key, ".bytes") || key == "budget.next_bytes" {
 		s += " B"
 	}
 	return s

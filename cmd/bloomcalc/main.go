@@ -154,7 +154,8 @@ func flagError(err error) error {
 func (e *usageError) Unwrap() error { return e.err }
 
 const usageText = `usage: bloomcalc [-variant v] [-block bits] [-width bits] [-r ratio] [-s growth]
-                 [-n0 items] [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+                 [-n0 items] [-mem size] [-n items] [-p rate] [-m bits] [-k hashes]
+                 [-json]
        bloomcalc -http localhost:8080
 
 Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
@@ -173,7 +174,8 @@ penalty of the blocks; for blocked also the approximation of Putze et al.
 
 Partitioned and counting filters take the combinations of a standard one.
 A scalable filter takes -n (the items it holds) and -p (the target P), with
--r, -s, -n0 and -block (blocked stages) optional, and prints its stages.
+-r, -s, -n0, -block (blocked stages) and -mem (a budget) optional, and
+prints its stages.
 
 Flags:
   -variant v  standard (the default), partitioned (one slice per hash),
@@ -188,6 +190,8 @@ Flags:
   -r ratio    scalable: tightening ratio, 0 < r < 1 (default 0.9)
   -s growth   scalable: growth factor of stage capacity, s >= 1 (default 2)
   -n0 items   scalable: capacity of the first stage (default 1000)
+  -mem size   scalable: a memory budget (as -m: 64MiB, 1GB): does the
+              filter of -n items fit in it, and how many items does it hold
   -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
   -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
   -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
@@ -377,7 +381,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if set["block"] {
 			b = uint64(*blockFlag)
 		}
-		return runScalable(stdout, more, b, known, *jsonFlag, usage)
+		return runScalable(ctx, stdout, more, b, known, *jsonFlag, usage)
 	case blocked, splitBlock:
 		return runVariant(stdout, *variantFlag, uint64(*blockFlag), known, given, *jsonFlag, usage)
 	}

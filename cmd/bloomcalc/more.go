@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -32,6 +33,7 @@ type moreFlags struct {
 	width *int    // -width: counter width of a counting filter
 	r, s  *string // -r, -s: tightening ratio and growth factor of a scalable filter
 	n0    *string // -n0: capacity of a scalable filter's first stage
+	mem   *string // -mem: a memory budget for a scalable filter
 }
 
 // addMoreFlags defines the flags of moreFlags on fs.
@@ -41,6 +43,7 @@ func addMoreFlags(fs *flag.FlagSet) moreFlags {
 		r:     fs.String("r", "", "tightening ratio for -variant scalable"),
 		s:     fs.String("s", "", "growth factor for -variant scalable"),
 		n0:    fs.String("n0", "", "first stage's capacity for -variant scalable"),
+		mem:   fs.String("mem", "", "memory budget for -variant scalable"),
 	}
 }
 
@@ -54,7 +57,7 @@ func (mf moreFlags) check(v string, fs *flag.FlagSet) error {
 		switch {
 		case f.Name == "width" && v != counting:
 			err = fmt.Errorf("-width: only -variant counting takes a counter width, not -variant %s", v)
-		case (f.Name == "r" || f.Name == "s" || f.Name == "n0") && v != scalable:
+		case (f.Name == "r" || f.Name == "s" || f.Name == "n0" || f.Name == "mem") && v != scalable:
 			err = fmt.Errorf("-%s: only -variant scalable takes -%s, not -variant %s", f.Name, f.Name, v)
 		case (f.Name == "m" || f.Name == "k") && v == scalable:
 			err = fmt.Errorf("-%s: a scalable filter sizes its own stages; give -n (items held), -p (the target P) and optionally -r, -s, -n0 and -block", f.Name)
@@ -221,8 +224,83 @@ type scalableResult struct {
 	// Bound is P0/(1 - r), which bounds the compound rate at every size.
 	Bound float64 `json:"bound"`
 	// ExactFPR is the compound rate at n items (analysis.Scalable.FPR).
-	ExactFPR float64         `json:"fpr_exact"`
-	Stages   []scalableStage `json:"stages"`
+	ExactFPR float64 `json:"fpr_exact"`
+	// Budget answers "does it reach n within this memory?", given -mem.
+	Budget *budgetResult   `json:"budget,omitempty"`
+	Stages []scalableStage `json:"stages"`
+}
+
+// budgetResult says whether a scalable filter holding n items fits in a
+// memory budget, and how many items the budget holds: a stage takes its
+// memory when it opens, so the budget holds the items of the stages that
+// fit in it whole.
+type budgetResult struct {
+	Bytes  uint64 `json:"bytes"` // the budget
+	Memory string `json:"memory"`
+	Fits   bool   `json:"fits"` // n items fit
+	// ItemsWithin is the most items the filter holds before it opens a
+	// stage that the budget cannot take, and StagesWithin its stages.
+	ItemsWithin  uint64 `json:"items_within"`
+	StagesWithin int    `json:"stages_within"`
+	// NextBytes is the memory with one more stage, the first over the
+	// budget; 0 if the filter cannot grow further (analysis.MaxStages or
+	// MaxBits).
+	NextBytes uint64 `json:"next_bytes"`
+	Verdict   string `json:"verdict"`
+}
+
+// stageBytes is the memory of a stage: k slices of whole 64-bit words, or
+// whole blocks.
+func stageBytes(st analysis.Stage) uint64 {
+	if st.SliceBits != 0 {
+		return uint64(st.Hashes) * wordBytes(st.SliceBits)
+	}
+	return wordBytes(st.Bits)
+}
+
+// budget answers -mem for sc holding n items in the stages known (those
+// of n items): the stages past them are built one at a time, with one
+// BlockedSizer for blocked stages, until one exceeds the budget, the
+// filter cannot grow, or ctx is done.
+//
+// atN is the memory of the stages of n items.
+func budget(ctx context.Context, sc analysis.Scalable, known []analysis.Stage, n, atN, budgetBytes uint64) (*budgetResult, error) {
+	b := &budgetResult{Bytes: budgetBytes, Memory: memory(budgetBytes)}
+	var z *analysis.BlockedSizer
+	if sc.BlockBits != 0 {
+		z = analysis.NewBlockedSizer(sc.BlockBits)
+	}
+	var used, held uint64
+	for i := 0; i < analysis.MaxStages; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var st analysis.Stage
+		if i < len(known) {
+			st = known[i]
+		} else {
+			var err error
+			if st, err = sc.StageWith(i, z); err != nil {
+				break // the filter cannot grow past i stages
+			}
+		}
+		if used+stageBytes(st) > budgetBytes {
+			b.NextBytes = used + stageBytes(st)
+			break
+		}
+		used += stageBytes(st)
+		held += st.Capacity
+		b.ItemsWithin, b.StagesWithin = held, i+1
+	}
+	b.Fits = b.ItemsWithin >= n
+	if b.Fits {
+		b.Verdict = fmt.Sprintf("fits: %s items take %s, %s%% of %s, which holds up to %s items in %d stages",
+			groupUint(n), memory(atN), strconv.FormatFloat(100*float64(atN)/float64(budgetBytes), 'g', 2, 64), b.Memory, groupUint(b.ItemsWithin), b.StagesWithin)
+	} else {
+		b.Verdict = fmt.Sprintf("does not fit: %s items take %s; %s holds up to %s items in %d stages",
+			groupUint(n), memory(atN), b.Memory, groupUint(b.ItemsWithin), b.StagesWithin)
+	}
+	return b, nil
 }
 
 // scalableStage is one row of the stages table.
@@ -239,7 +317,7 @@ type scalableStage struct {
 
 // runScalable sizes a scalable filter holding known.N items for the target
 // known.P, with blocked stages of blockBits bits (0: partitioned stages).
-func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysis.Sizing, jsonOut bool,
+func runScalable(ctx context.Context, stdout io.Writer, mf moreFlags, blockBits uint64, known analysis.Sizing, jsonOut bool,
 	usage func(error) error) error {
 	if known.N == 0 || known.P == 0 {
 		return usage(errors.New("not enough to size a scalable filter: give -n (the items it holds) and -p (the target rate P), and optionally -r, -s, -n0 and -block"))
@@ -293,6 +371,18 @@ func runScalable(stdout io.Writer, mf moreFlags, blockBits uint64, known analysi
 		}
 	}
 	r.Memory = memory(r.Bytes)
+	if *mf.mem != "" {
+		bits, err := units.ParseBits(*mf.mem)
+		if err != nil {
+			return usage(fmt.Errorf("-mem: %w", err))
+		}
+		if bits < 8 {
+			return usage(fmt.Errorf("-mem: %d bits, want a budget of at least one byte", bits))
+		}
+		if r.Budget, err = budget(ctx, sc, c.Stages, known.N, r.Bytes, bits/8); err != nil {
+			return err
+		}
+	}
 	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
@@ -351,6 +441,9 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("bits (m)", "%d (%s) in %d stages", r.M, r.Memory, len(r.Stages))
 		add("bits per key", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerKey, r.Overhead, r.InformationMinimum)
 		add("FPR at n", "%.6g (compound)", r.ExactFPR)
+		if r.Budget != nil {
+			add("within memory", "%s", r.Budget.Verdict)
+		}
 	}
 	var b strings.Builder
 	for _, l := range lines {

@@ -12,7 +12,7 @@
     "counting": ["n", "p", "m", "k", "width"],
     "blocked": ["n", "p", "m", "k", "B"],
     "split-block": ["n", "p", "m"],
-    "scalable": ["n", "p", "B", "r", "s", "n0"]
+    "scalable": ["n", "p", "B", "r", "s", "n0", "mem"]
   };
   var debounce = 300;
   var form = document.getElementById("calc");

@@ -61,6 +61,7 @@ var params = []param{
 	{"r", "r", "ratio r", "0.9"},
 	{"s", "s", "growth s", "2"},
 	{"n0", "n0", "first stage n0", "1000"},
+	{"mem", "mem", "memory budget", "64MiB"},
 }
 
 // errQuery marks a query the page refuses before bloomcalc sees it.
@@ -389,33 +390,28 @@ type page struct {
 // pageCheck is the verdict of check mode as the page shows it, above the
 // table: the geometry, the target and bloomcalc's verdict.
 type pageCheck struct {
-	N, M, K, Target, Verdict string
-	Meets                    bool
+	Question, Verdict string
+	Meets             bool
 }
 
-// checkOf returns the page's verdict from the rows of a check, or nil.
+// checkOf returns the page's verdict from the rows of a check (n, m and
+// p given) or of a scalable filter's memory budget, or nil.
 func checkOf(rows []row) *pageCheck {
-	c := &pageCheck{}
+	v := map[string]row{}
 	for _, r := range rows {
-		switch r.Key {
-		case "check.verdict":
-			c.Verdict = r.Text
-		case "check.meets":
-			c.Meets = r.Raw == "true"
-		case "n":
-			c.N = r.Text
-		case "m":
-			c.M = r.Text
-		case "k":
-			c.K = r.Text
-		case "check.target":
-			c.Target = r.Text
-		}
+		v[r.Key] = r
 	}
-	if c.Verdict == "" {
-		return nil
+	switch {
+	case v["check.verdict"].Text != "":
+		return &pageCheck{
+			Question: fmt.Sprintf("Does n = %s, m = %s bits, k = %s meet p = %s?", v["n"].Text, v["m"].Text, v["k"].Text, v["check.target"].Text),
+			Verdict:  v["check.verdict"].Text, Meets: v["check.meets"].Raw == "true"}
+	case v["budget.verdict"].Text != "":
+		return &pageCheck{
+			Question: fmt.Sprintf("Does a scalable filter reach n = %s within %s?", v["n"].Text, v["budget.memory"].Text),
+			Verdict:  v["budget.verdict"].Text, Meets: v["budget.fits"].Raw == "true"}
 	}
-	return c
+	return nil
 }
 
 // row is one line of the answer: a label, the JSON key it shows, the

@@ -639,6 +639,11 @@ func FuzzHandler(f *testing.F) {
 	f.Add("n=1&p=1e300")
 	f.Add("n=1M&m=10Mb&p=1%25")
 	f.Add("n=1e12&m=1e14&k=4096&p=1e-300")
+	// Memory budgets of scalable filters, up to the largest.
+	f.Add("variant=scalable&n=1M&p=0.001&mem=1MiB")
+	f.Add("variant=scalable&n=1&p=1e-9&B=64&s=1.01&n0=1&mem=32TiB")
+	f.Add("variant=scalable&n=1e12&p=1e-3&B=4096&s=1&n0=1&mem=1e300")
+	f.Add("variant=standard&n=1M&p=0.01&mem=1MiB")
 	h := newLimitedHandler(&limiter{slots: make(chan struct{}, 1), wait: fuzzTime, limit: fuzzLimit, grace: fuzzTime})
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, path := range []string{"/", "/json"} {
