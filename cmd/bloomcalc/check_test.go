@@ -66,3 +66,36 @@ func hasRow(rows []row, key string) bool {
 	}
 	return false
 }
+
+// TestCheckModeVariants checks check mode for partitioned and counting
+// filters, which size as a standard one does: n, m and p judged by the
+// variant's exact rate, not refused as contradictory.
+func TestCheckModeVariants(t *testing.T) {
+	for _, v := range []string{"partitioned", "counting"} {
+		for _, c := range []struct {
+			m     string
+			meets bool
+		}{{"10Mb", true}, {"9Mb", false}} {
+			args := []string{"-json", "-variant", v, "-n", "1M", "-m", c.m, "-p", "1%"}
+			out, errOut, err := runArgs(args...)
+			if err != nil {
+				t.Errorf("%q: %v %s", args, err, errOut)
+				continue
+			}
+			var r struct {
+				ExactFPR float64      `json:"fpr_exact"`
+				Check    *checkResult `json:"check"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Check == nil || r.Check.Meets != c.meets || r.Check.FPR != r.ExactFPR || r.Check.Target != 0.01 {
+				t.Errorf("%q: check %+v, want meets %v at the exact rate %g", args, r.Check, c.meets, r.ExactFPR)
+			}
+		}
+	}
+	rec := get(t, "/?variant=partitioned&n=1M&m=10Mb&p=1%25")
+	if !strings.Contains(rec.Body.String(), `<div id="verdict" class="meets">`) {
+		t.Errorf("the partitioned page in check mode has no verdict")
+	}
+}

@@ -172,7 +172,8 @@ m must be a whole number of blocks and at least one bit per item. The
 output adds the bits of a standard filter for the same n and p and the
 penalty of the blocks; for blocked also the approximation of Putze et al.
 
-Partitioned and counting filters take the combinations of a standard one.
+Partitioned and counting filters take the combinations of a standard one,
+check included.
 A scalable filter takes -n (the items it holds) and -p (the target P), with
 -r, -s, -n0, -block (blocked stages) and -mem (a budget) optional, and
 prints its stages.

@@ -100,6 +100,8 @@ type partitionedResult struct {
 	// StandardExactFPR is the exact rate of a standard filter of the same
 	// m, n and k, for comparison.
 	StandardExactFPR float64 `json:"fpr_standard_exact"`
+	// Check is the verdict when n, m and p are all given.
+	Check *checkResult `json:"check,omitempty"`
 }
 
 // countingResult is what bloomcalc prints for a counting filter.
@@ -127,6 +129,8 @@ type countingResult struct {
 	// FanOverflowNote says so in its place.
 	FanOverflowBound *float64 `json:"fan_overflow_bound,omitempty"`
 	FanOverflowNote  string   `json:"fan_overflow_note,omitempty"`
+	// Check is the verdict when n, m and p are all given.
+	Check *checkResult `json:"check,omitempty"`
 }
 
 // runSolved sizes a partitioned or counting filter: the geometry comes from
@@ -151,9 +155,26 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 		}
 		return usage(fmt.Errorf("not enough to size a filter: %s; %s", have, need))
 	}
-	s, err := analysis.Solve(known)
+	// Check mode, as for a standard filter: given n, m and p, the geometry
+	// is n, m and k, and p the target it is judged against.
+	solveFor, checking := known, known.N != 0 && known.M != 0 && known.P != 0
+	if checking {
+		solveFor.P = 0
+	}
+	s, err := analysis.Solve(solveFor)
 	if err != nil {
 		return usage(fmt.Errorf("%s: %w", strings.Join(given, ", "), err))
+	}
+	if checking {
+		s.P = known.P
+	}
+	check := func(fpr float64) *checkResult {
+		if !checking {
+			return nil
+		}
+		c := &checkResult{Target: s.P, FPR: fpr, Meets: fpr <= s.P, Ratio: fpr / s.P}
+		c.Verdict = c.verdict()
+		return c
 	}
 	var out any
 	switch v {
@@ -173,6 +194,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 			StandardExactFPR:   analysis.ExactFPR(m, s.N, s.K),
 		}
 		r.Overhead = r.BitsPerKey / r.InformationMinimum
+		r.Check = check(r.ExactFPR)
 		out = r
 	case counting:
 		mem := s.M * uint64(width)
@@ -193,6 +215,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 		default:
 			r.FanOverflowNote = fmt.Sprintf("vacuous (the bound is %.4g, not a probability)", fan)
 		}
+		r.Check = check(r.ExactFPR)
 		out = r
 	}
 	if jsonOut {
@@ -415,6 +438,9 @@ func printMore(w io.Writer, out any, target bool) error {
 		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
 		add("Bloom overhead", "%.3f x the minimum", r.Overhead)
 		add("FPR at (m, n, k)", "classic %.6g, exact %.6g (a standard filter: exact %.6g)", r.ClassicFPR, r.ExactFPR, r.StandardExactFPR)
+		if r.Check != nil {
+			add("check against p", "%s", r.Check.Verdict)
+		}
 	case countingResult:
 		add("variant", "counting, %d-bit counters", r.Width)
 		add("capacity (n)", "%d items", r.N)
@@ -430,6 +456,9 @@ func printMore(w io.Writer, out any, target bool) error {
 			fan = fmt.Sprintf("%.4g", *r.FanOverflowBound)
 		}
 		add("counter overflow", "P(some counter saturates) %.4g; Fan et al. bound %s", r.SaturationProbability, fan)
+		if r.Check != nil {
+			add("check against p", "%s", r.Check.Verdict)
+		}
 	case scalableResult:
 		stages := "partitioned stages"
 		if r.BlockBits != 0 {
