@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/bloomlab/bloomlab/analysis"
@@ -629,6 +630,42 @@ func TestBrowserWidths(t *testing.T) {
 			if err != nil || !strings.Contains(verdict, "meets it: 0.82%") {
 				t.Errorf("typing m = 10Mb beside n = 1M, p = 1%%: verdict %q (%v), want meets it: 0.82%%", verdict, err)
 			}
+			// Without JavaScript the form still works: Compute submits it
+			// (empty fields then stay in the URL, as a plain form sends them).
+			nojs, cancelNoJS := chromedp.NewContext(bctx)
+			defer cancelNoJS()
+			if _, err := chromedp.Call(nojs, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(nojs, chromedp.EmulateViewport(s.width, s.height, vopts...),
+				chromedp.Navigate(base+"/?n=1M&p=0.01"), chromedp.WaitVisible(chromedp.CSS("#result")),
+				chromedp.Clear(chromedp.CSS("#in-n")), chromedp.SendKeys(chromedp.CSS("#in-n"), "3M"),
+				chromedp.Click(chromedp.CSS("#submit"))); err != nil {
+				t.Fatalf("without JavaScript: %v", err)
+			}
+			// Until the new page has loaded, evaluating fails or finds the
+			// old one. (Evaluate runs in the page's world, which the
+			// disabled scripts do not stop.)
+			for deadline := time.Now().Add(20 * time.Second); ; {
+				done, err := chromedp.Run(nojs, chromedp.Evaluate[bool](`location.search.indexOf("n=3M") >= 0 && document.readyState === "complete" && !!document.getElementById("v-n")`))
+				if err == nil && done {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("without JavaScript, submitting n = 3M: no new page within 20 s (%v)", err)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if n, err := chromedp.Run(nojs, chromedp.AttributeValue(chromedp.CSS("#v-n"), "data-value")); err != nil || n.Value != "3000000" {
+				t.Errorf("without JavaScript, submitting n = 3M shows n = %q (%v)", n.Value, err)
+			}
+			// page.js disables the width field of a standard filter; here
+			// it did not run.
+			if ran, err := chromedp.Run(nojs, chromedp.Evaluate[bool](`document.getElementById("in-width").disabled`)); err != nil || ran {
+				t.Errorf("the tab without JavaScript ran page.js (%v)", err)
+			}
+			cancelNoJS()
+
 			// A saved filter, uploaded by the page's form: what it is.
 			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?n=1M&p=1%25"), chromedp.WaitVisible(chromedp.CSS("#result")),
 				chromedp.SetUploadFiles(chromedp.CSS("#in-filter"), []string{saved}),
