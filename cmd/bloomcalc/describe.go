@@ -161,7 +161,9 @@ func describe(out []byte) (rows []row, stages [][]string, in figInput, err error
 		if v := variantLabels[variant][l.key]; v != "" {
 			label = v
 		}
-		rows = append(rows, row{Label: label, Key: l.key, Raw: strings.Trim(raw, `"`), Text: formatKey(l.key, raw)})
+		text, oneIn := formatKey(l.key, raw)
+		rows = append(rows, row{Label: label, Key: l.key, Raw: strings.Trim(raw, `"`), Text: text, OneIn: oneIn,
+			IsText: strings.HasPrefix(raw, `"`) && strings.Count(raw, " ") >= 3})
 	}
 	for k := range leaves {
 		return nil, nil, in, fmt.Errorf("bloomcalc -json printed %q, which the page has no label for", k)
@@ -178,21 +180,19 @@ var rateKeys = map[string]bool{
 	"check.fpr_exact": true, "check.target": true, "exact.fpr_exact": true, "bound": true,
 }
 
-// formatKey shows the value raw of key: as format does, and a rate also
-// as "1 in N", a number of bytes with its unit.
-func formatKey(key, raw string) string {
-	s := format(raw)
+// formatKey shows the value raw of key: as format does, a number of
+// bytes with its unit, and a rate also as "1 in N" (the N in oneIn).
+func formatKey(key, raw string) (s, oneIn string) {
+	s = format(raw)
 	if rateKeys[key] {
 		if x, err := strconv.ParseFloat(raw, 64); err == nil {
-			if n := oneInText(x); n != "" {
-				s += " (1 in " + n + ")"
-			}
+			oneIn = oneInText(x)
 		}
 	}
 	if key == "bytes" || strings.HasSuffix(key, ".bytes") || key == "budget.next_bytes" {
 		s += " B"
 	}
-	return s
+	return s, oneIn
 }
 
 // format shows a JSON value: a string without its quotes, an integer with

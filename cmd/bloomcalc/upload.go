@@ -113,13 +113,7 @@ func inspect(ctx context.Context, data []byte) (*uploadResult, error) {
 
 // uploadRows are the page's rows of r, as the calculator's rows are.
 func uploadRows(r *uploadResult) []row {
-	rate := func(x float64) string {
-		s := strconv.FormatFloat(x, 'g', 6, 64)
-		if n := oneInText(x); n != "" {
-			s += " (1 in " + n + ")"
-		}
-		return s
-	}
+	rate := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	rows := []row{
 		{Label: "variant", Key: "variant", Raw: r.Variant, Text: r.Variant},
 		{Label: "file", Key: "file_bytes", Raw: strconv.Itoa(r.FileSize), Text: group(strconv.Itoa(r.FileSize)) + " B"},
@@ -138,14 +132,14 @@ func uploadRows(r *uploadResult) []row {
 		rows = append(rows, row{Label: "saturated counters", Key: "saturated", Raw: strconv.FormatUint(r.Saturated, 10), Text: groupUint(r.Saturated)})
 	}
 	rows = append(rows, row{Label: "rate its occupancy implies (as it is now)", Key: "fpr_occupancy",
-		Raw: strconv.FormatFloat(r.OccupancyFPR, 'g', -1, 64), Text: rate(r.OccupancyFPR)})
+		Raw: strconv.FormatFloat(r.OccupancyFPR, 'g', -1, 64), Text: rate(r.OccupancyFPR), OneIn: oneInText(r.OccupancyFPR)})
 	if r.TheoryFPR != nil {
 		rows = append(rows, row{Label: "rate theory gives at the items added", Key: "fpr_theory_items",
-			Raw: strconv.FormatFloat(*r.TheoryFPR, 'g', -1, 64), Text: rate(*r.TheoryFPR)})
+			Raw: strconv.FormatFloat(*r.TheoryFPR, 'g', -1, 64), Text: rate(*r.TheoryFPR), OneIn: oneInText(*r.TheoryFPR)})
 	}
 	if r.DesignFPR != nil {
 		rows = append(rows, row{Label: "design rate (theory at capacity)", Key: "fpr_design",
-			Raw: strconv.FormatFloat(*r.DesignFPR, 'g', -1, 64), Text: rate(*r.DesignFPR)})
+			Raw: strconv.FormatFloat(*r.DesignFPR, 'g', -1, 64), Text: rate(*r.DesignFPR), OneIn: oneInText(*r.DesignFPR)})
 	}
 	return rows
 }

@@ -404,8 +404,9 @@ func checkOf(rows []row) *pageCheck {
 	switch {
 	case v["check.verdict"].Text != "":
 		return &pageCheck{
-			Question: fmt.Sprintf("Does n = %s, m = %s bits, k = %s meet p = %s?", v["n"].Text, v["m"].Text, v["k"].Text, v["check.target"].Text),
-			Verdict:  v["check.verdict"].Text, Meets: v["check.meets"].Raw == "true"}
+			Question: fmt.Sprintf("Does n = %s, m = %s bits, k = %s meet p = %s (1 in %s)?", v["n"].Text, v["m"].Text, v["k"].Text,
+				v["check.target"].Text, v["check.target"].OneIn),
+			Verdict: v["check.verdict"].Text, Meets: v["check.meets"].Raw == "true"}
 	case v["budget.verdict"].Text != "":
 		return &pageCheck{
 			Question: fmt.Sprintf("Does a scalable filter reach n = %s within %s?", v["n"].Text, v["budget.memory"].Text),
@@ -418,6 +419,10 @@ func checkOf(rows []row) *pageCheck {
 // number as bloomcalc printed it, and as the page formats it.
 type row struct {
 	Label, Key, Raw, Text string
+	// OneIn is a rate's "1 in N", N alone, shown after Text; IsText marks
+	// a value in words (a note), which wraps as text does.
+	OneIn  string
+	IsText bool
 }
 
 // figure is one SVG figure, inline, with its caption.

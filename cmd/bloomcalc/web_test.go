@@ -79,14 +79,17 @@ func cliArgs(t *testing.T, q string) []string {
 	return a
 }
 
-var cellRE = regexp.MustCompile(`<td class="num" id="v-([a-z0-9_.]+)" data-value="([^"]*)">([^<]*)</td>`)
+var cellRE = regexp.MustCompile(`<td class="num(?: text)?" id="v-([a-z0-9_.]+)" data-value="([^"]*)">(.*?)</td>`)
+
+// tagRE matches the tags within a cell (the span of "1 in N").
+var tagRE = regexp.MustCompile(`<[^>]*>`)
 
 // pageNumbers returns the numbers of the page's answer by JSON key: the
 // value as printed and as shown.
 func pageNumbers(body string) map[string][2]string {
 	out := map[string][2]string{}
 	for _, m := range cellRE.FindAllStringSubmatch(body, -1) {
-		out[m[1]] = [2]string{html.UnescapeString(m[2]), html.UnescapeString(m[3])}
+		out[m[1]] = [2]string{html.UnescapeString(m[2]), html.UnescapeString(tagRE.ReplaceAllString(m[3], ""))}
 	}
 	return out
 }
