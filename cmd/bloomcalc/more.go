@@ -374,6 +374,12 @@ func runScalable(ctx context.Context, stdout io.Writer, mf moreFlags, blockBits 
 	// Curve gives FPR(n), with the stages built once.
 	c, err := sc.Curve([]uint64{known.N})
 	if err != nil {
+		if blockBits != 0 && strings.Contains(err.Error(), "needs more bits than the maximum") {
+			// A stage of small blocks cannot reach a small stage rate
+			// within MaxBits; say so, not only which stage failed.
+			return usage(fmt.Errorf("-block, -p: blocked stages of %d-bit blocks cannot reach the stage rates P0 r^i this target needs within the largest filter (%w); use larger blocks (-block) or partitioned stages (no -block)",
+				blockBits, err))
+		}
 		return usage(fmt.Errorf("-n, -n0, -s: %w", err))
 	}
 	r := scalableResult{Variant: scalable, P: sc.P, R: sc.R, S: sc.S, N0: sc.N0, BlockBits: blockBits, N: known.N,

@@ -157,6 +157,7 @@ var pageFields = func() [][2]string {
 // "(m = 1,000,000)"), and whole numbers of five digits or more get
 // thousands separators.
 func pageMessage(msg string) string {
+	msg = strings.ReplaceAll(msg, "no flags given", "nothing given")
 	var b strings.Builder
 	for i := 0; i < len(msg); {
 		start := i == 0 || strings.IndexByte(" (,[\"", msg[i-1]) >= 0

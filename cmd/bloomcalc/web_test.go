@@ -283,6 +283,9 @@ var badQueries = []string{
 	"variant=scalable&n=1e15&p=0.01&s=1",
 	"variant=scalable&n=1M&p=0.01&m=1MiB",
 	"variant=scalable&n=1M&p=0.01&r=x",
+	"variant=scalable&n=1M&p=1e-16&B=64", // 64-bit blocks cannot reach the stage rates
+	"variant=scalable&n=1M&p=0.01&mem=1x",
+	"variant=standard&n=1M&p=0.01&mem=1MiB",
 }
 
 // TestBadInput checks that every bad input gets bloomcalc's own message, in
@@ -774,14 +777,15 @@ func TestForgivingQueries(t *testing.T) {
 // TestPageMessage checks the rewording of bloomcalc's messages for the page.
 func TestPageMessage(t *testing.T) {
 	for in, want := range map[string]string{
-		"-n: 0 items, want a capacity of at least 1":                     "n: 0 items, want a capacity of at least 1",
-		"-block: 100 bits, want a power of two from 64 to 4096":          "B: 100 bits, want a power of two from 64 to 4096",
-		"-p, -r, -s, -n0: tightening ratio r = 2":                        "p, r, s, n0: tightening ratio r = 2",
-		"-n, -m: 1000 bits for 1000000 items is 0.001 bits (-m 1000000)": "n, m: 1000 bits for 1,000,000 items is 0.001 bits (m = 1,000,000)",
-		"-n: -5 is not valid (rate 7.387479093976264e-20)":               "n: -5 is not valid (rate 7.387479093976264e-20)",
-		"needs more bits than the maximum 281474976710656":               "needs more bits than the maximum 281,474,976,710,656",
-		"-variant: unknown variant \"cuckoo\"":                           "variant: unknown variant \"cuckoo\"",
-		"-width: only -variant counting takes a counter width":           "width: only variant counting takes a counter width",
+		"-n: 0 items, want a capacity of at least 1":                             "n: 0 items, want a capacity of at least 1",
+		"-block: 100 bits, want a power of two from 64 to 4096":                  "B: 100 bits, want a power of two from 64 to 4096",
+		"-p, -r, -s, -n0: tightening ratio r = 2":                                "p, r, s, n0: tightening ratio r = 2",
+		"-n, -m: 1000 bits for 1000000 items is 0.001 bits (-m 1000000)":         "n, m: 1000 bits for 1,000,000 items is 0.001 bits (m = 1,000,000)",
+		"-n: -5 is not valid (rate 7.387479093976264e-20)":                       "n: -5 is not valid (rate 7.387479093976264e-20)",
+		"needs more bits than the maximum 281474976710656":                       "needs more bits than the maximum 281,474,976,710,656",
+		"not enough to size a filter: no flags given; give two of -n, -m and -p": "not enough to size a filter: nothing given; give two of n, m and p",
+		"-variant: unknown variant \"cuckoo\"":                                   "variant: unknown variant \"cuckoo\"",
+		"-width: only -variant counting takes a counter width":                   "width: only variant counting takes a counter width",
 	} {
 		if got := pageMessage(in); got != want {
 			t.Errorf("pageMessage(%q) = %q, want %q", in, got, want)
