@@ -621,6 +621,18 @@ func listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", net.JoinHostPort(host, port))
 }
 
+// pageURL is the URL a browser opens for the page on addr: for an address
+// of all interfaces (0.0.0.0, ::), localhost's, with a note that it
+// listens on all of them, since http://[::]:8091/ is not an address to
+// open.
+func pageURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return "http://" + addr.String() + "/"
+	}
+	return fmt.Sprintf("http://localhost:%d/ (listening on every interface, %s)", tcp.Port, addr)
+}
+
 // serve serves the page on addr until interrupted: the form of every
 // variant, the answer and its figures, each state a URL (the query holds
 // the inputs, named as the flags but for B, the block size), and the
@@ -637,7 +649,7 @@ func serve(ctx context.Context, addr string, stderr io.Writer) error {
 		defer cancel()
 		srv.Shutdown(shut)
 	}()
-	fmt.Fprintf(stderr, "bloomcalc: serving on http://%s/\n", ln.Addr())
+	fmt.Fprintf(stderr, "bloomcalc: serving on %s\n", pageURL(ln.Addr()))
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

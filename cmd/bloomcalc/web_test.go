@@ -7,6 +7,7 @@ import (
 	"errors"
 	"html"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -831,5 +832,18 @@ func TestFigureLayout(t *testing.T) {
 	lo, top := rateRange(analysis.ExactFPR(m, n, k), 0.5, []plotter.XYs{line})
 	if lo < 0.02 || lo > line[0].Y || top < line[len(line)-1].Y || top > 1 {
 		t.Errorf("n = 10, p = 0.5: y range %g to %g, want about %g to %g", lo, top, line[0].Y, line[len(line)-1].Y)
+	}
+}
+
+// TestPageURL checks the address bloomcalc prints: one a browser opens.
+func TestPageURL(t *testing.T) {
+	for addr, want := range map[*net.TCPAddr]string{
+		{IP: net.IPv4(127, 0, 0, 1), Port: 8080}: "http://127.0.0.1:8080/",
+		{IP: net.IPv6unspecified, Port: 8091}:    "http://localhost:8091/ (listening on every interface, [::]:8091)",
+		{IP: net.IPv4zero, Port: 8091}:           "http://localhost:8091/ (listening on every interface, 0.0.0.0:8091)",
+	} {
+		if got := pageURL(addr); got != want {
+			t.Errorf("pageURL(%v) = %q, want %q", addr, got, want)
+		}
 	}
 }
