@@ -99,3 +99,43 @@ func TestCheckModeVariants(t *testing.T) {
 		t.Errorf("the partitioned page in check mode has no verdict")
 	}
 }
+
+// TestDoubleHashing checks the rate of plain double hashing modulo m
+// beside the exact rate: given for power-of-two tables within the work
+// bound, as analysis.DoubleHashing gives it, and absent otherwise.
+func TestDoubleHashing(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		m    uint64
+		k    int
+		want bool
+	}{
+		{[]string{"-n", "100", "-m", "1024"}, 1024, 7, true},
+		{[]string{"-n", "1000", "-m", "16384", "-k", "5"}, 16384, 5, true},
+		{[]string{"-n", "1000", "-m", "10000"}, 10000, 7, false},            // not a power of two
+		{[]string{"-n", "5000", "-m", "65536", "-k", "9"}, 65536, 9, false}, // over the work bound
+	} {
+		out, _, err := runArgs(append([]string{"-json"}, c.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if (r.DoubleHashing != nil) != c.want || r.M != c.m || r.K != c.k {
+			t.Errorf("%q: m %d, k %d, double hashing %+v; want m %d, k %d, given: %v", c.args, r.M, r.K, r.DoubleHashing, c.m, c.k, c.want)
+			continue
+		}
+		if !c.want {
+			continue
+		}
+		dh, err := analysis.NewDoubleHashing(r.M, r.K)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := dh.FPR(r.N); r.DoubleHashing.FPR != want || r.DoubleHashing.ExcessPercent != 100*(want/r.ExactFPR-1) {
+			t.Errorf("%q: double hashing %+v, want rate %g", c.args, r.DoubleHashing, want)
+		}
+	}
+}

@@ -52,6 +52,8 @@ var labels = []struct{ key, label string }{
 	{"exact.fpr_exact", "exact sizing: exact rate at n"},
 	{"exact.extra_bits", "exact sizing: bits more than the classic m"},
 	{"exact_note", "exact sizing"},
+	{"double_hashing.fpr", "rate with plain double hashing (a + i b) mod m, as RedisBloom's power-of-two tables probe"},
+	{"double_hashing.excess_percent", "plain double hashing mod m: % above the exact rate"},
 	{"fpr_putze", "rate, approximation of Putze et al."},
 	{"fpr_standard_exact", "rate of a standard filter of the same m, n, k (exact)"},
 	{"standard.m", "standard filter for the same n and p: bits"},
@@ -177,7 +179,7 @@ func describe(out []byte) (rows []row, stages [][]string, in figInput, err error
 // rateKeys are the keys whose values are rates, shown also as "1 in N".
 var rateKeys = map[string]bool{
 	"p": true, "fpr_classic": true, "fpr_exact": true, "fpr_putze": true, "fpr_standard_exact": true,
-	"check.fpr_exact": true, "check.target": true, "exact.fpr_exact": true, "bound": true,
+	"check.fpr_exact": true, "double_hashing.fpr": true, "check.target": true, "exact.fpr_exact": true, "bound": true,
 }
 
 // formatKey shows the value raw of key: as format does, a number of

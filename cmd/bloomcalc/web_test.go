@@ -46,6 +46,7 @@ var goodQueries = []string{
 	"n=1000&m=1.2KB&k=5",
 	"n=1000&p=0.01&k=4",
 	"m=1Mb&p=1%25",
+	"n=100&m=1024", // a power-of-two table: plain double hashing's rate
 	"variant=partitioned&n=1e6&p=0.001",
 	"variant=partitioned&n=1e5&m=1MiB&k=5",
 	"variant=counting&n=1M&p=1e-3",
@@ -97,11 +98,16 @@ func pageNumbers(body string) map[string][2]string {
 
 // unformat undoes the page's formatting of a number: its "1 in N", its
 // unit and its thousands separators.
-func unformat(s string) string {
+func unformat(key, s string) string {
 	s, _, _ = strings.Cut(s, " (1 in ")
-	s = strings.TrimSuffix(s, " B")
-	if strings.IndexFunc(s, func(r rune) bool { return r != ',' && (r < '0' || r > '9') }) < 0 {
-		s = strings.ReplaceAll(s, ",", "")
+	digits := func(s string) bool {
+		return s != "" && strings.IndexFunc(s, func(r rune) bool { return r != ',' && (r < '0' || r > '9') }) < 0
+	}
+	if strings.HasSuffix(key, "bytes") {
+		s = strings.TrimSuffix(s, " B")
+	}
+	if digits(s) {
+		return strings.ReplaceAll(s, ",", "")
 	}
 	return s
 }
@@ -166,7 +172,7 @@ func TestPageEqualsCommandLine(t *testing.T) {
 			if got[0] != v {
 				t.Errorf("/?%s: %s = %q, bloomcalc -json prints %q", q, k, got[0], v)
 			}
-			shownNum := unformat(got[1])
+			shownNum := unformat(k, got[1])
 			if x, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, ".e") {
 				y, err := strconv.ParseFloat(shownNum, 64)
 				if err != nil || math.Abs(y-x) > 5e-6*math.Abs(x) {
@@ -646,6 +652,10 @@ func FuzzHandler(f *testing.F) {
 	f.Add("n=1&p=1e300")
 	f.Add("n=1M&m=10Mb&p=1%25")
 	f.Add("n=1e12&m=1e14&k=4096&p=1e-300")
+	// Plain double hashing's rate: the costliest tables within the bound.
+	f.Add("n=1000&m=16384&k=5")
+	f.Add("n=300&m=4096&k=10")
+	f.Add("n=1&m=65536&k=24")
 	// Memory budgets of scalable filters, up to the largest.
 	f.Add("variant=scalable&n=1M&p=0.001&mem=1MiB")
 	f.Add("variant=scalable&n=1&p=1e-9&B=64&s=1.01&n0=1&mem=32TiB")
