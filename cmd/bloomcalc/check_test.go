@@ -114,6 +114,7 @@ func TestDoubleHashing(t *testing.T) {
 		{[]string{"-n", "1000", "-m", "16384", "-k", "5"}, 16384, 5, true},
 		{[]string{"-n", "1000", "-m", "10000"}, 10000, 7, false},            // not a power of two
 		{[]string{"-n", "5000", "-m", "65536", "-k", "9"}, 65536, 9, false}, // over the work bound
+		{[]string{"-n", "1", "-m", "256", "-k", "24"}, 256, 24, false},      // over the memory bound
 	} {
 		out, _, err := runArgs(append([]string{"-json"}, c.args...)...)
 		if err != nil {

@@ -253,8 +253,14 @@ type doubleHashingResult struct {
 
 // maxDoubleHashingWork bounds m log2(m) k^3, the work of
 // analysis.NewDoubleHashing, to about 0.1 s (m = 2^12 with k = 10, or
-// 2^14 with k = 5), so that the page's requests stay within their limit.
-const maxDoubleHashingWork = 5e7
+// 2^14 with k = 5), so that the page's requests stay within their limit;
+// maxDoubleHashingK bounds its memory, 2^k floats for each of up to
+// log2(m) classes of steps: 512 KiB each at k = 16 (at k = 24 it would be
+// 128 MiB each).
+const (
+	maxDoubleHashingWork = 5e7
+	maxDoubleHashingK    = 16
+)
 
 // doubleHashing returns the rate of plain double hashing modulo m at n
 // items for m a power of two up to analysis.MaxDoubleHashingBits within
@@ -263,7 +269,7 @@ const maxDoubleHashingWork = 5e7
 // enhanced and triple double hashing), whose cost only the hashing
 // experiment measures.
 func doubleHashing(m, n uint64, k int, exact float64) *doubleHashingResult {
-	if m < 2 || m&(m-1) != 0 || m > analysis.MaxDoubleHashingBits || k > 24 || !(exact > 0) {
+	if m < 2 || m&(m-1) != 0 || m > analysis.MaxDoubleHashingBits || k > maxDoubleHashingK || !(exact > 0) {
 		return nil
 	}
 	if float64(m)*math.Log2(float64(m))*math.Pow(float64(k), 3) > maxDoubleHashingWork {

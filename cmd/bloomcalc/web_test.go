@@ -656,6 +656,8 @@ func FuzzHandler(f *testing.F) {
 	f.Add("n=1000&m=16384&k=5")
 	f.Add("n=300&m=4096&k=10")
 	f.Add("n=1&m=65536&k=24")
+	f.Add("n=1&m=256&k=24") // within the work bound, not the memory's
+	f.Add("n=1&m=256&k=16")
 	// Memory budgets of scalable filters, up to the largest.
 	f.Add("variant=scalable&n=1M&p=0.001&mem=1MiB")
 	f.Add("variant=scalable&n=1&p=1e-9&B=64&s=1.01&n0=1&mem=32TiB")
