@@ -204,7 +204,7 @@ func rateRange(atN, p float64, lines []plotter.XYs) (lo, top float64) {
 			}
 		}
 	}
-	if low/1.5 > lo {
+	if !math.IsInf(low, 1) && low/1.5 > lo {
 		lo = low / 1.5
 	}
 	top = math.Min(1, math.Max(high*1.5, lo*10))

@@ -859,3 +859,15 @@ func TestPageURL(t *testing.T) {
 		}
 	}
 }
+
+// TestRateRangeZero checks the y range of a rate figure whose rates are
+// all 0 (k = 4096 hashes of 10 items in 8 Mbit): finite, with p on it.
+func TestRateRangeZero(t *testing.T) {
+	lo, top := rateRange(0, 0.01, []plotter.XYs{{{X: 1, Y: 0}, {X: 30, Y: 0}}})
+	if !(lo > 0) || math.IsInf(lo, 0) || !(top > lo) || top < 0.01 || top > 1 {
+		t.Errorf("rateRange of zero rates: %g to %g", lo, top)
+	}
+	if rec := get(t, "/?n=10&p=100&m=1MB"); rec.Code != http.StatusOK {
+		t.Errorf("/?n=10&p=100&m=1MB: status %d, want 200", rec.Code)
+	}
+}
