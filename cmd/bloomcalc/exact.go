@@ -51,6 +51,14 @@ func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	}, nil
 }
 
+// signed writes x with its sign and thousands separators: "+28,384".
+func signed(x int64) string {
+	if x < 0 {
+		return "-" + groupUint(uint64(-x))
+	}
+	return "+" + groupUint(uint64(x))
+}
+
 // printExact prints the exact sizing after the classic one, or the note
 // saying why there is none.
 func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error {
@@ -67,8 +75,8 @@ func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error
 	}
 	lines := [][2]string{
 		{"classic sizing", verdict},
-		{"exact sizing", fmt.Sprintf("m = %d (%s), k = %d: exact rate %.7g <= p", e.M, e.Memory, e.K, e.FPR)},
-		{"", fmt.Sprintf("the fewest bits that keep p: %+d bits (%+.3f%%) against the classic m", e.ExtraBits, 100*float64(e.ExtraBits)/float64(classicM))},
+		{"exact sizing", fmt.Sprintf("m = %s (%s), k = %d: exact rate %.7g <= p", groupUint(e.M), e.Memory, e.K, e.FPR)},
+		{"", fmt.Sprintf("the fewest bits that keep p: %s bits (%+.3f%%) against the classic m", signed(e.ExtraBits), 100*float64(e.ExtraBits)/float64(classicM))},
 	}
 	for _, l := range lines {
 		if _, err := fmt.Fprintf(w, "%-21s %s\n", l[0], l[1]); err != nil {

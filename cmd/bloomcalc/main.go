@@ -513,11 +513,12 @@ func useless(s analysis.Sizing, exact float64, given []string) error {
 	return nil
 }
 
-// oneIn writes 1/p for "1 in ...": whole below 1e15, in scientific
+// oneIn writes 1/p for "1 in ...": whole and grouped below 1e15 ("1 in
+// 10,000"), in scientific
 // notation above, where the digits would be noise.
 func oneIn(p float64) string {
 	if 1/p < 1e15 {
-		return fmt.Sprintf("%.0f", 1/p)
+		return group(fmt.Sprintf("%.0f", 1/p))
 	}
 	return fmt.Sprintf("%.4g", 1/p)
 }
@@ -544,9 +545,9 @@ func printText(w io.Writer, r result, target bool) error {
 		pLabel = "target rate (p)"
 	}
 	lines := [][2]string{
-		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
+		{"capacity (n)", fmt.Sprintf("%s items", groupUint(r.N))},
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
-		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Memory)},
+		{"bits (m)", fmt.Sprintf("%s (%s)", groupUint(r.M), r.Memory)},
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
 		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 		{"information minimum", fmt.Sprintf("%.3f bits per key at p", r.InformationMinimum)},

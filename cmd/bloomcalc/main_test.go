@@ -27,7 +27,7 @@ func TestRunSizing(t *testing.T) {
 	if err != nil || errOut != "" {
 		t.Fatalf("run: %v, stderr %q", err, errOut)
 	}
-	for _, want := range []string{"10000000 items", "191701168 (22.85 MiB)", "hashes (k)            13",
+	for _, want := range []string{"10,000,000 items", "191,701,168 (22.85 MiB)", "hashes (k)            13",
 		"bits per key          19.170", "13.288", "1.443", "classic 0.000100135, exact 0.000100135"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -239,10 +239,10 @@ func TestRunBlockedSizing(t *testing.T) {
 		for _, want := range []string{
 			fmt.Sprintf("variant               blocked, %d-bit blocks\n", c.blockBits),
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
-			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/c.blockBits),
+			fmt.Sprintf("bits (m)              %s (%s), %s blocks\n", groupUint(m), units.FormatBytes(m), groupUint(m/c.blockBits)),
 			fmt.Sprintf("hashes (k)            %d\n", k),
 			fmt.Sprintf("bits per key          %.3f\n", analysis.BitsPerKey(m, c.n)),
-			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per key", std, units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
+			fmt.Sprintf("standard filter       %s bits (%s), %.3f bits per key", groupUint(std), units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
 			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
 		} {
@@ -277,7 +277,7 @@ func TestRunSplitBlockSizing(t *testing.T) {
 		}
 		for _, want := range []string{
 			"variant               split-block, 256-bit blocks",
-			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/256),
+			fmt.Sprintf("bits (m)              %s (%s), %s blocks\n", groupUint(m), units.FormatBytes(m), groupUint(m/256)),
 			"hashes (k)            8 (one bit in each word)\n",
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g\n", exact),
 			"standard filter", "block penalty",
@@ -403,7 +403,7 @@ func TestTinyRates(t *testing.T) {
 		t.Errorf("-p 1e-30: %v\n%s", err, out)
 	}
 	out, _, err = runArgs("-n", "1M", "-p", "1e-6")
-	if err != nil || !strings.Contains(out, "(1 in 1000000)") {
+	if err != nil || !strings.Contains(out, "(1 in 1,000,000)") {
 		t.Errorf("-p 1e-6: %v\n%s", err, out)
 	}
 	out, _, err = runArgs("-variant", "blocked", "-n", "1M", "-p", "1e-20")

@@ -435,10 +435,10 @@ func printMore(w io.Writer, out any, target bool) error {
 	}
 	switch r := out.(type) {
 	case partitionedResult:
-		add("variant", "partitioned, %d slices of %d bits", r.K, r.SliceBits)
-		add("capacity (n)", "%d items", r.N)
-		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
-		add("bits (m)", "%d (%s)", r.M, r.Memory)
+		add("variant", "partitioned, %d slices of %s bits", r.K, groupUint(r.SliceBits))
+		add("capacity (n)", "%s items", groupUint(r.N))
+		add(pLabel, "%.4g (1 in %s)", r.P, oneIn(r.P))
+		add("bits (m)", "%s (%s)", groupUint(r.M), r.Memory)
 		add("hashes (k)", "%d", r.K)
 		add("bits per key", "%.3f", r.BitsPerKey)
 		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
@@ -449,9 +449,9 @@ func printMore(w io.Writer, out any, target bool) error {
 		}
 	case countingResult:
 		add("variant", "counting, %d-bit counters", r.Width)
-		add("capacity (n)", "%d items", r.N)
-		add(pLabel, "%.4g (1 in %.0f)", r.P, 1/r.P)
-		add("counters (m)", "%d, %d bits of memory (%s)", r.M, r.MemoryBits, r.Memory)
+		add("capacity (n)", "%s items", groupUint(r.N))
+		add(pLabel, "%.4g (1 in %s)", r.P, oneIn(r.P))
+		add("counters (m)", "%s; %s bits of memory (%s)", groupUint(r.M), groupUint(r.MemoryBits), r.Memory)
 		add("hashes (k)", "%d", r.K)
 		add("bits per key", "%.3f (memory)", r.BitsPerKey)
 		add("information minimum", "%.3f bits per key at p", r.InformationMinimum)
@@ -470,10 +470,10 @@ func printMore(w io.Writer, out any, target bool) error {
 		if r.BlockBits != 0 {
 			stages = fmt.Sprintf("blocked stages, %d-bit blocks", r.BlockBits)
 		}
-		add("variant", "scalable, %s, r = %g, s = %g, n0 = %d", stages, r.R, r.S, r.N0)
-		add("items held (n)", "%d", r.N)
+		add("variant", "scalable, %s, r = %g, s = %g, n0 = %s", stages, r.R, r.S, groupUint(r.N0))
+		add("items held (n)", "%s", groupUint(r.N))
 		add(pLabel, "%.4g (bound P0/(1-r) = %.4g)", r.P, r.Bound)
-		add("bits (m)", "%d (%s) in %d stages", r.M, r.Memory, len(r.Stages))
+		add("bits (m)", "%s (%s) in %d stages", groupUint(r.M), r.Memory, len(r.Stages))
 		add("bits per key", "%.3f (%.3f x the minimum %.3f at P)", r.BitsPerKey, r.Overhead, r.InformationMinimum)
 		add("FPR at n", "%.6g (compound)", r.ExactFPR)
 		if r.Budget != nil {
@@ -487,7 +487,7 @@ func printMore(w io.Writer, out any, target bool) error {
 	if r, ok := out.(scalableResult); ok {
 		fmt.Fprintf(&b, "\n%5s %12s %12s %5s %14s %12s %12s\n", "stage", "capacity", "items", "k", "bits", "design P_i", "FPR")
 		for _, st := range r.Stages {
-			fmt.Fprintf(&b, "%5d %12d %12d %5d %14d %12.4g %12.4g\n", st.Index, st.Capacity, st.Items, st.Hashes, st.Bits, st.Error, st.FPR)
+			fmt.Fprintf(&b, "%5d %12s %12s %5d %14s %12.4g %12.4g\n", st.Index, groupUint(st.Capacity), groupUint(st.Items), st.Hashes, groupUint(st.Bits), st.Error, st.FPR)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

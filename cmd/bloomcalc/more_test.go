@@ -31,7 +31,7 @@ func TestRunPartitioned(t *testing.T) {
 		t.Errorf("rates = %+v", r)
 	}
 	text, _, err := runArgs("-variant", "partitioned", "-n", "1e5", "-m", "1MiB", "-k", "5")
-	if err != nil || !strings.Contains(text, "partitioned, 5 slices of 1677722 bits") {
+	if err != nil || !strings.Contains(text, "partitioned, 5 slices of 1,677,722 bits") {
 		t.Errorf("text: %v\n%s", err, text)
 	}
 }
@@ -111,7 +111,7 @@ func TestRunScalable(t *testing.T) {
 		t.Errorf("blocked stages: %+v, want rate %v", r, fpr)
 	}
 	text, _, err := runArgs("-variant", "scalable", "-n", "1e4", "-p", "0.01")
-	if err != nil || !strings.Contains(text, "stage     capacity") || !strings.Contains(text, "partitioned stages, r = 0.9, s = 2, n0 = 1000") {
+	if err != nil || !strings.Contains(text, "stage     capacity") || !strings.Contains(text, "partitioned stages, r = 0.9, s = 2, n0 = 1,000") {
 		t.Errorf("text: %v\n%s", err, text)
 	}
 }

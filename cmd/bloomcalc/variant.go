@@ -225,15 +225,15 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 	}
 	lines := [][2]string{
 		{"variant", kind},
-		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
+		{"capacity (n)", fmt.Sprintf("%s items", groupUint(r.N))},
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
-		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Memory, r.Blocks)},
+		{"bits (m)", fmt.Sprintf("%s (%s), %s blocks", groupUint(r.M), r.Memory, groupUint(r.Blocks))},
 		{"hashes (k)", hashes},
 		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 	}
 	if s := r.Standard; s != nil {
 		lines = append(lines,
-			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per key, for the same n and p", s.M, s.Memory, s.BitsPerKey)},
+			[2]string{"standard filter", fmt.Sprintf("%s bits (%s), %.3f bits per key, for the same n and p", groupUint(s.M), s.Memory, s.BitsPerKey)},
 			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
 	}
 	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})
