@@ -66,3 +66,77 @@ func hasRow(rows []row, key string) bool {
 	}
 	return false
 }
+
+// TestCheckModeVariants checks check mode for partitioned and counting
+// filters, which size as a standard one does: n, m and p judged by the
+// variant's exact rate, not refused as contradictory.
+func TestCheckModeVariants(t *testing.T) {
+	for _, v := range []string{"partitioned", "counting"} {
+		for _, c := range []struct {
+			m     string
+			meets bool
+		}{{"10Mb", true}, {"9Mb", false}} {
+			args := []string{"-json", "-variant", v, "-n", "1M", "-m", c.m, "-p", "1%"}
+			out, errOut, err := runArgs(args...)
+			if err != nil {
+				t.Errorf("%q: %v %s", args, err, errOut)
+				continue
+			}
+			var r struct {
+				ExactFPR float64      `json:"fpr_exact"`
+				Check    *checkResult `json:"check"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Check == nil || r.Check.Meets != c.meets || r.Check.FPR != r.ExactFPR || r.Check.Target != 0.01 {
+				t.Errorf("%q: check %+v, want meets %v at the exact rate %g", args, r.Check, c.meets, r.ExactFPR)
+			}
+		}
+	}
+	rec := get(t, "/?variant=partitioned&n=1M&m=10Mb&p=1%25")
+	if !strings.Contains(rec.Body.String(), `<div id="verdict" class="meets">`) {
+		t.Errorf("the partitioned page in check mode has no verdict")
+	}
+}
+
+// TestDoubleHashing checks the rate of plain double hashing modulo m
+// beside the exact rate: given for power-of-two tables within the work
+// bound, as analysis.DoubleHashing gives it, and absent otherwise.
+func TestDoubleHashing(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		m    uint64
+		k    int
+		want bool
+	}{
+		{[]string{"-n", "100", "-m", "1024"}, 1024, 7, true},
+		{[]string{"-n", "1000", "-m", "16384", "-k", "5"}, 16384, 5, true},
+		{[]string{"-n", "1000", "-m", "10000"}, 10000, 7, false},            // not a power of two
+		{[]string{"-n", "5000", "-m", "65536", "-k", "9"}, 65536, 9, false}, // over the work bound
+		{[]string{"-n", "1", "-m", "256", "-k", "24"}, 256, 24, false},      // over the memory bound
+	} {
+		out, _, err := runArgs(append([]string{"-json"}, c.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if (r.DoubleHashing != nil) != c.want || r.M != c.m || r.K != c.k {
+			t.Errorf("%q: m %d, k %d, double hashing %+v; want m %d, k %d, given: %v", c.args, r.M, r.K, r.DoubleHashing, c.m, c.k, c.want)
+			continue
+		}
+		if !c.want {
+			continue
+		}
+		dh, err := analysis.NewDoubleHashing(r.M, r.K)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := dh.FPR(r.N); r.DoubleHashing.FPR != want || r.DoubleHashing.ExcessPercent != 100*(want/r.ExactFPR-1) {
+			t.Errorf("%q: double hashing %+v, want rate %g", c.args, r.DoubleHashing, want)
+		}
+	}
+}

@@ -19,6 +19,13 @@ var labels = []struct{ key, label string }{
 	{"check.ratio", "check: exact rate over p (at most 1 when met)"},
 	{"check.fpr_exact", "check: exact rate at (m, n, k)"},
 	{"check.target", "check: target p"},
+	{"budget.verdict", "budget: does n fit in it?"},
+	{"budget.fits", "budget: n fits"},
+	{"budget.memory", "budget"},
+	{"budget.bytes", "budget, bytes"},
+	{"budget.items_within", "budget: the most items it holds"},
+	{"budget.stages_within", "budget: stages then"},
+	{"budget.next_bytes", "budget: memory with one more stage (0: none can open)"},
 	{"bound", "bound P0 / (1 − r) on the compound rate"},
 	{"r", "tightening ratio r"},
 	{"s", "growth factor s"},
@@ -26,7 +33,8 @@ var labels = []struct{ key, label string }{
 	{"m", "bits m"},
 	{"width", "counter width (bits)"},
 	{"memory_bits", "memory (bits)"},
-	{"bytes", "memory"},
+	{"memory", "memory"},
+	{"bytes", "memory, bytes (whole 64-bit words)"},
 	{"k", "hashes k"},
 	{"slice_bits", "bits per slice"},
 	{"block_bits", "block size B (bits)"},
@@ -38,26 +46,41 @@ var labels = []struct{ key, label string }{
 	{"fpr_exact", "rate at (m, n, k), exact"},
 	{"exact.classic_miss", "exact rate of the geometry above over p, less one (above 0: the classic sizing misses p)"},
 	{"exact.m", "exact sizing: the fewest bits m whose exact rate is at most p"},
-	{"exact.bytes", "exact sizing: memory"},
+	{"exact.memory", "exact sizing: memory"},
+	{"exact.bytes", "exact sizing: memory, bytes"},
 	{"exact.k", "exact sizing: hashes k"},
 	{"exact.fpr_exact", "exact sizing: exact rate at n"},
 	{"exact.extra_bits", "exact sizing: bits more than the classic m"},
 	{"exact_note", "exact sizing"},
+	{"double_hashing.fpr", "rate with plain double hashing (a + i b) mod m, as RedisBloom's power-of-two tables probe"},
+	{"double_hashing.excess_percent", "plain double hashing mod m: % above the exact rate"},
 	{"fpr_putze", "rate, approximation of Putze et al."},
 	{"fpr_standard_exact", "rate of a standard filter of the same m, n, k (exact)"},
 	{"standard.m", "standard filter for the same n and p: bits"},
-	{"standard.bytes", "standard filter: memory"},
+	{"standard.memory", "standard filter: memory"},
+	{"standard.bytes", "standard filter: memory, bytes"},
 	{"standard.bits_per_key", "standard filter: bits per key"},
 	{"standard.penalty_percent", "block penalty (% more bits than the standard filter)"},
 	{"saturation_probability", "probability that some counter saturates at n"},
 	{"fan_overflow_bound", "bound of Fan et al. on a counter overflowing"},
+	{"fan_overflow_note", "bound of Fan et al. on a counter overflowing"},
 }
 
 // variantLabels replaces labels whose meaning differs for a variant.
 var variantLabels = map[string]map[string]string{
+	partitioned: {
+		"bytes": "memory, bytes (k slices of whole 64-bit words)",
+	},
 	counting: {
 		"m":            "counters m",
 		"bits_per_key": "memory bits per key",
+		"bytes":        "memory, bytes (the counters packed in whole 64-bit words)",
+	},
+	blocked: {
+		"bytes": "memory, bytes (whole blocks)",
+	},
+	splitBlock: {
+		"bytes": "memory, bytes (whole 256-bit blocks)",
 	},
 	scalable: {
 		"p":          "target rate P",
@@ -65,6 +88,7 @@ var variantLabels = map[string]map[string]string{
 		"m":          "bits m, all stages",
 		"block_bits": "block size B of the stages (0: partitioned)",
 		"fpr_exact":  "compound rate at n",
+		"bytes":      "memory, bytes (every stage in whole 64-bit words)",
 	},
 }
 
@@ -107,8 +131,8 @@ func describe(out []byte) (rows []row, stages [][]string, in figInput, err error
 			}
 			for _, st := range sts {
 				stages = append(stages, []string{
-					string(st["index"]), string(st["capacity"]), string(st["items"]), string(st["k"]),
-					string(st["bits"]), format(string(st["design_error"])), format(string(st["fpr"])),
+					string(st["index"]), format(string(st["capacity"])), format(string(st["items"])), string(st["k"]),
+					format(string(st["bits"])), format(string(st["design_error"])), format(string(st["fpr"])),
 				})
 			}
 			continue
@@ -139,7 +163,9 @@ func describe(out []byte) (rows []row, stages [][]string, in figInput, err error
 		if v := variantLabels[variant][l.key]; v != "" {
 			label = v
 		}
-		rows = append(rows, row{Label: label, Key: l.key, Raw: strings.Trim(raw, `"`), Text: format(raw)})
+		text, oneIn := formatKey(l.key, raw)
+		rows = append(rows, row{Label: label, Key: l.key, Raw: strings.Trim(raw, `"`), Text: text, OneIn: oneIn,
+			IsText: strings.HasPrefix(raw, `"`) && strings.Count(raw, " ") >= 3})
 	}
 	for k := range leaves {
 		return nil, nil, in, fmt.Errorf("bloomcalc -json printed %q, which the page has no label for", k)
@@ -150,8 +176,30 @@ func describe(out []byte) (rows []row, stages [][]string, in figInput, err error
 	return rows, stages, in, nil
 }
 
-// format shows a JSON value: a string without its quotes, an integer as
-// it is, any other number with six significant digits.
+// rateKeys are the keys whose values are rates, shown also as "1 in N".
+var rateKeys = map[string]bool{
+	"p": true, "fpr_classic": true, "fpr_exact": true, "fpr_putze": true, "fpr_standard_exact": true,
+	"check.fpr_exact": true, "double_hashing.fpr": true, "check.target": true, "exact.fpr_exact": true, "bound": true,
+}
+
+// formatKey shows the value raw of key: as format does, a number of
+// bytes with its unit, and a rate also as "1 in N" (the N in oneIn).
+func formatKey(key, raw string) (s, oneIn string) {
+	s = format(raw)
+	if rateKeys[key] {
+		if x, err := strconv.ParseFloat(raw, 64); err == nil {
+			oneIn = oneInText(x)
+		}
+	}
+	if key == "bytes" || strings.HasSuffix(key, ".bytes") || key == "budget.next_bytes" {
+		s += " B"
+	}
+	return s, oneIn
+}
+
+// format shows a JSON value: a string without its quotes, an integer with
+// thousands separators ("9,585,059"), any other number with six
+// significant digits.
 func format(raw string) string {
 	if strings.HasPrefix(raw, `"`) {
 		s, err := strconv.Unquote(raw)
@@ -161,6 +209,9 @@ func format(raw string) string {
 		return raw
 	}
 	if !strings.ContainsAny(raw, ".eE") {
+		if _, err := strconv.ParseInt(raw, 10, 64); err == nil {
+			return group(raw)
+		}
 		return raw
 	}
 	x, err := strconv.ParseFloat(raw, 64)

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/bloomlab/bloomlab/analysis"
-	"github.com/bloomlab/bloomlab/internal/units"
 )
 
 // exactResult is the exact sizing printed beside the classic one when n
@@ -13,10 +12,13 @@ import (
 // is at most p (analysis.ExactStandardSize), and how far the classic geometry's
 // exact rate lands from p.
 type exactResult struct {
-	M     uint64  `json:"m"`
-	Bytes string  `json:"bytes"`
-	K     int     `json:"k"`
-	FPR   float64 `json:"fpr_exact"`
+	M uint64 `json:"m"`
+	// Bytes is the memory of M bits in whole 64-bit words, and Memory the
+	// same for people.
+	Bytes  uint64  `json:"bytes"`
+	Memory string  `json:"memory"`
+	K      int     `json:"k"`
+	FPR    float64 `json:"fpr_exact"`
 	// ExtraBits is M less the classic m (negative if fewer).
 	ExtraBits int64 `json:"extra_bits"`
 	// ClassicMiss is the classic geometry's exact rate divided by p, less
@@ -40,12 +42,21 @@ func exactSizing(known, s analysis.Sizing) (*exactResult, error) {
 	m, k := sd.Bits, sd.Hashes
 	return &exactResult{
 		M:           m,
-		Bytes:       units.FormatBytes(m),
+		Bytes:       wordBytes(m),
+		Memory:      memory(wordBytes(m)),
 		K:           k,
 		FPR:         analysis.ExactFPR(m, s.N, k),
 		ExtraBits:   int64(m) - int64(s.M),
 		ClassicMiss: analysis.ExactFPR(s.M, s.N, s.K)/s.P - 1,
 	}, nil
+}
+
+// signed writes x with its sign and thousands separators: "+28,384".
+func signed(x int64) string {
+	if x < 0 {
+		return "-" + groupUint(uint64(-x))
+	}
+	return "+" + groupUint(uint64(x))
 }
 
 // printExact prints the exact sizing after the classic one, or the note
@@ -64,8 +75,8 @@ func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error
 	}
 	lines := [][2]string{
 		{"classic sizing", verdict},
-		{"exact sizing", fmt.Sprintf("m = %d (%s), k = %d: exact rate %.7g <= p", e.M, e.Bytes, e.K, e.FPR)},
-		{"", fmt.Sprintf("the fewest bits that keep p: %+d bits (%+.3f%%) against the classic m", e.ExtraBits, 100*float64(e.ExtraBits)/float64(classicM))},
+		{"exact sizing", fmt.Sprintf("m = %s (%s), k = %d: exact rate %.7g <= p", groupUint(e.M), e.Memory, e.K, e.FPR)},
+		{"", fmt.Sprintf("the fewest bits that keep p: %s bits (%+.3f%%) against the classic m", signed(e.ExtraBits), 100*float64(e.ExtraBits)/float64(classicM))},
 	}
 	for _, l := range lines {
 		if _, err := fmt.Fprintf(w, "%-21s %s\n", l[0], l[1]); err != nil {

@@ -26,9 +26,9 @@ func TestRunExactSizing(t *testing.T) {
 	sd, _ := analysis.ExactStandardSize(1e6, 0.01)
 	m, k := sd.Bits, sd.Hashes
 	for _, want := range []string{
-		"9585059", "the classic geometry's exact rate is 0.392% above p",
-		"exact sizing          m = " + itoa(m) + " ", "k = " + itoa(uint64(k)) + ": exact rate",
-		"+" + itoa(m-9585059) + " bits",
+		"9,585,059", "the classic geometry's exact rate is 0.392% above p",
+		"exact sizing          m = " + groupUint(m) + " ", "k = " + itoa(uint64(k)) + ": exact rate",
+		"+" + groupUint(m-9585059) + " bits",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -27,8 +27,10 @@ import (
 // points of one curve share their matrices (sharedSizer), so its curves
 // have as many points as the others.
 const (
-	figWidth      = 14 * vg.Centimeter
-	figHeight     = 9 * vg.Centimeter
+	figWidth      = 16 * vg.Centimeter
+	figHeight     = 9.5 * vg.Centimeter
+	narrowWidth   = 9.5 * vg.Centimeter
+	narrowHeight  = 10 * vg.Centimeter
 	ratePoints    = 90
 	penaltyPoints = 8
 	scalePoints   = 48
@@ -143,20 +145,7 @@ func rateFigure(ctx context.Context, in figInput) (figure, error) {
 	if err := ctx.Err(); err != nil {
 		return figure{}, err
 	}
-	atN := cs[0].rate(in.N)
-	lo := math.Max(atN*1e-6, 1e-300)
-	if !(atN > 0) {
-		lo = 1e-300
-	}
-	top := lo * 10
-	for _, l := range lines {
-		for _, xy := range l {
-			if xy.Y > top {
-				top = xy.Y
-			}
-		}
-	}
-	top = math.Min(1, top*2)
+	lo, top := rateRange(cs[0].rate(in.N), in.P, lines)
 	p := plots.Panel("rate against items inserted, "+in.variant+" filter", "items inserted", "false-positive rate")
 	p.X.Min, p.X.Max = 0, hi
 	plots.LogY(p, lo, top)
@@ -166,7 +155,7 @@ func rateFigure(ctx context.Context, in figInput) (figure, error) {
 			return figure{}, err
 		}
 	}
-	if err := markX(p, float64(in.N), lo, top, "capacity n = "+strconv.FormatUint(in.N, 10)); err != nil {
+	if err := markX(p, float64(in.N), lo, top, "capacity n = "+groupUint(in.N)); err != nil {
 		return figure{}, err
 	}
 	if in.P >= lo && in.P <= top {
@@ -174,8 +163,8 @@ func rateFigure(ctx context.Context, in figInput) (figure, error) {
 			return figure{}, err
 		}
 	}
-	caption := fmt.Sprintf("The rate of this geometry (m = %d, k = %d) as it fills, at %d points from 0 to 3n = %.0f items; rates below %.3g are not drawn.",
-		in.M, in.K, points, hi, lo)
+	caption := fmt.Sprintf("The rate of this geometry (m = %s, k = %d) as it fills, at %d points from 0 to 3n = %s items; rates below %.3g are not drawn.",
+		groupUint(in.M), in.K, points, groupUint(uint64(hi)), lo)
 	// Say which lines lie on the first one, where the eye cannot tell.
 	for i := 1; i < len(cs); i++ {
 		worst := 0.0
@@ -189,6 +178,40 @@ func rateFigure(ctx context.Context, in figInput) (figure, error) {
 		}
 	}
 	return render(p, "fig-rate", caption)
+}
+
+// rateRange returns the y range of a rate figure around its data: from
+// two decades below the rate at capacity atN (or the target p, if lower),
+// or from just below the lowest rate drawn if that is higher, to just above
+// the highest, at most 1. So a filter whose rate spans 0.06 to 0.9 is drawn
+// over that span, not from 1e-6, and the rates far below the one at
+// capacity, where a filter holds few items, are left out (the caption
+// says from where).
+func rateRange(atN, p float64, lines []plotter.XYs) (lo, top float64) {
+	lo = atN
+	if p > 0 && p < lo {
+		lo = p
+	}
+	lo /= 100
+	if !(lo > 0) {
+		lo = 1e-300
+	}
+	low, high := math.Inf(1), 0.0
+	for _, l := range lines {
+		for _, xy := range l {
+			if xy.Y > 0 && !math.IsInf(xy.Y, 0) {
+				low, high = math.Min(low, xy.Y), math.Max(high, xy.Y)
+			}
+		}
+	}
+	if !math.IsInf(low, 1) && low/1.5 > lo {
+		lo = low / 1.5
+	}
+	top = math.Min(1, math.Max(high*1.5, lo*10))
+	if p > 0 && p*1.5 > top && p < 1 {
+		top = math.Min(1, p*1.5)
+	}
+	return lo, top
 }
 
 // saturationFigure draws the probability that some counter of a counting
@@ -230,7 +253,7 @@ func saturationFigure(ctx context.Context, in figInput) (figure, error) {
 			return figure{}, err
 		}
 	}
-	if err := markX(p, float64(in.N), lo, 2, "capacity n = "+strconv.FormatUint(in.N, 10)); err != nil {
+	if err := markX(p, float64(in.N), lo, 2, "capacity n = "+groupUint(in.N)); err != nil {
 		return figure{}, err
 	}
 	return render(p, "fig-saturation", "The probability that at least one counter reaches its maximum and sticks there, "+
@@ -274,11 +297,13 @@ func penaltyFigure(ctx context.Context, in figInput) (figure, error) {
 			xys = append(xys, xy)
 		}
 	}
-	p := plots.Panel(fmt.Sprintf("block penalty, %d-bit blocks, n = %d", b, n), "bits per key", "rate ÷ standard filter's rate")
+	p := plots.Panel(fmt.Sprintf("block penalty, %d-bit blocks, n = %s", b, groupUint(n)), "bits per key", "rate ÷ standard filter's rate")
 	p.X.Min, p.X.Max = 0, 25
-	top := 10.0
+	// Around the data: the ratios run from about 1 to a few, and a log
+	// axis of under a decade is labelled at 1.5, 2, 3, ... (plots.Decades).
+	top := 1.5
 	for _, xy := range xys {
-		top = math.Max(top, xy.Y*2)
+		top = math.Max(top, xy.Y*1.2)
 	}
 	plots.LogY(p, 1, top)
 	label := "blocked, best k"
@@ -363,12 +388,17 @@ func scalableFigures(in figInput) ([]figure, error) {
 	p := plots.Panel("compound rate against items held, scalable filter", "items held", "false-positive rate")
 	plots.LogX(p)
 	p.X.Min, p.X.Max = lo, hi
-	ylo := in.P / 1e4
-	for _, xy := range rate {
-		ylo = math.Min(ylo, xy.Y/2)
+	// Around the data that matters: the rate once the first stage is full
+	// (it rises from 0 before), up to just above the bound P.
+	ylo := in.P
+	for j, xy := range rate {
+		if xs[j] >= in.N0 && xy.Y > 0 {
+			ylo = math.Min(ylo, xy.Y)
+		}
 	}
-	ylo = math.Max(ylo, in.P*1e-12)
-	plots.LogY(p, ylo, math.Min(1, in.P*10))
+	ylo /= 1.5
+	ytop := math.Min(1, in.P*1.6)
+	plots.LogY(p, ylo, ytop)
 	// The rate stays just below P; the bottom is empty.
 	if err := addCurve(p, keep(rate, ylo), 0, false, "compound rate"); err != nil {
 		return nil, err
@@ -376,13 +406,15 @@ func scalableFigures(in figInput) ([]figure, error) {
 	if err := markY(p, in.P, lo, hi, "bound P = "+strconv.FormatFloat(in.P, 'g', 4, 64)); err != nil {
 		return nil, err
 	}
-	if err := markStages(p, bounds, ylo, math.Min(1, in.P*10)); err != nil {
+	if err := markStages(p, bounds, ylo, ytop); err != nil {
 		return nil, err
 	}
-	if err := markX(p, float64(in.N), ylo, math.Min(1, in.P*10), "n = "+strconv.FormatUint(in.N, 10)); err != nil {
+	if err := markX(p, float64(in.N), ylo, ytop, "n = "+groupUint(in.N)); err != nil {
 		return nil, err
 	}
-	f1, err := render(p, "fig-rate", fmt.Sprintf("The compound rate of the stages (analysis.Scalable.Curve) at %d points from %.0f to %.0f items; dotted lines where a stage fills and the next opens.", len(rate), lo, hi))
+	f1, err := render(p, "fig-rate", fmt.Sprintf("The compound rate of the stages (analysis.Scalable.Curve) at %d points from %s to %s items; "+
+		"dotted lines where a stage fills and the next opens; rates below %.3g, where the first stage holds few items, are not drawn.",
+		len(rate), groupUint(uint64(lo)), groupUint(uint64(hi)), ylo))
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +433,7 @@ func scalableFigures(in figInput) ([]figure, error) {
 	if err := markStages(q, bounds, 0, top*1.15); err != nil {
 		return nil, err
 	}
-	if err := markX(q, float64(in.N), 0, top*1.15, "n = "+strconv.FormatUint(in.N, 10)); err != nil {
+	if err := markX(q, float64(in.N), 0, top*1.15, "n = "+groupUint(in.N)); err != nil {
 		return nil, err
 	}
 	f2, err := render(q, "fig-bits", "The memory of all the stages opened so far per item held: each new stage costs its bits at once.")
@@ -513,16 +545,51 @@ func markStages(p *plot.Plot, bounds []float64, lo, hi float64) error {
 // render writes p as SVG, in the figures' style with its legend beside
 // the data, and returns it, without its XML prolog, to be placed inline
 // in the page.
+//
+// It draws p twice: at figWidth by figHeight, its legend in a strip to the
+// right of the data, for wide screens, and at narrowWidth by
+// narrowHeight, its legend in a band above the data, for phones; the
+// page's style shows one of the two (see page.css), each scaled to the
+// column's width.
 func render(p *plot.Plot, id, caption string) (figure, error) {
-	f := &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: figWidth, Height: figHeight}
+	wide, err := renderSVG(p, figWidth, figHeight)
+	if err != nil {
+		return figure{}, err
+	}
+	narrow, err := renderSVG(p, narrowWidth, narrowHeight)
+	if err != nil {
+		return figure{}, err
+	}
+	// The SVG is gonum's own output, with our labels escaped by it.
+	return figure{ID: id, SVG: template.HTML(wide), Narrow: template.HTML(narrow), Caption: caption}, nil
+}
+
+// renderSVG returns p drawn at w by h as SVG, without its XML prolog and
+// without a fixed size: it scales to its container, keeping its viewBox.
+func renderSVG(p *plot.Plot, w, h vg.Length) (string, error) {
+	f := &plots.Figure{Panels: [][]*plot.Plot{{p}}, Width: w, Height: h}
 	var b bytes.Buffer
 	if err := f.Render(&b, "svg"); err != nil {
-		return figure{}, err
+		return "", err
 	}
 	s := b.String()
 	if i := strings.Index(s, "<svg"); i > 0 {
 		s = s[i:]
 	}
-	// The SVG is gonum's own output, with our labels escaped by it.
-	return figure{ID: id, SVG: template.HTML(s), Caption: caption}, nil
+	// The figure scales to its container (the page's style gives it the
+	// column's width): its size in points goes, its viewBox stays.
+	if end := strings.Index(s, ">"); end > 0 {
+		head := s[:end]
+		for _, attr := range []string{"width", "height"} {
+			if i := strings.Index(head, " "+attr+`="`); i >= 0 {
+				if j := strings.Index(head[i+len(attr)+3:], `"`); j >= 0 {
+					head = head[:i] + head[i+len(attr)+3+j+1:]
+				}
+			}
+		}
+		if strings.Contains(head, "viewBox=") {
+			s = head + ` width="100%" preserveAspectRatio="xMidYMid meet"` + s[end:]
+		}
+	}
+	return s, nil
 }

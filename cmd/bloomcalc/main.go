@@ -13,6 +13,11 @@
 // in its place (exact_note in the JSON). An interrupt (Ctrl-C) stops the
 // computation; bloomcalc then exits with status 130.
 //
+// For a table of m bits, m a power of two up to 2^16 (within a work bound),
+// it also prints the rate of plain double hashing modulo m, as RedisBloom's
+// power-of-two tables probe (analysis.DoubleHashing), and its excess over
+// the exact rate; analysis has no theory of bloomlab's own derivations.
+//
 // Given -n, -m and -p (and -k or not), it checks: the geometry is n, m and
 // k (the best k for them if not given), and p is the target it is judged
 // against. It prints whether the geometry's exact rate meets p and by how
@@ -56,7 +61,14 @@
 // rate.
 //
 // With -http addr it serves the same calculator as a web page on addr (see
-// serve), with figures, and each result also as JSON. The page gives a
+// serve), with figures, and each result also as JSON. The page updates as
+// you type (its script fetches the page of the form's values; without
+// JavaScript the form submits), every state is a link, parameters it does
+// not know (utm_source) are ignored, and hur.st's links (?n=&p=&m=&k=,
+// with p a rate or a whole N for 1 in N) work.
+//
+// In the JSON, bytes is the memory in bytes as the variant holds it (whole
+// 64-bit words, whole blocks, every stage), and memory the same for people. The page gives a
 // request 1 s of computing once it holds one of the page's slots (one per
 // core), cancels it after that and answers 400; a request that finds no
 // free slot within 2 s is answered 503 with Retry-After.
@@ -147,7 +159,8 @@ func flagError(err error) error {
 func (e *usageError) Unwrap() error { return e.err }
 
 const usageText = `usage: bloomcalc [-variant v] [-block bits] [-width bits] [-r ratio] [-s growth]
-                 [-n0 items] [-n items] [-p rate] [-m bits] [-k hashes] [-json]
+                 [-n0 items] [-mem size] [-n items] [-p rate] [-m bits] [-k hashes]
+                 [-json]
        bloomcalc -http localhost:8080
 
 Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
@@ -164,9 +177,11 @@ m must be a whole number of blocks and at least one bit per item. The
 output adds the bits of a standard filter for the same n and p and the
 penalty of the blocks; for blocked also the approximation of Putze et al.
 
-Partitioned and counting filters take the combinations of a standard one.
+Partitioned and counting filters take the combinations of a standard one,
+check included.
 A scalable filter takes -n (the items it holds) and -p (the target P), with
--r, -s, -n0 and -block (blocked stages) optional, and prints its stages.
+-r, -s, -n0, -block (blocked stages) and -mem (a budget) optional, and
+prints its stages.
 
 Flags:
   -variant v  standard (the default), partitioned (one slice per hash),
@@ -181,6 +196,8 @@ Flags:
   -r ratio    scalable: tightening ratio, 0 < r < 1 (default 0.9)
   -s growth   scalable: growth factor of stage capacity, s >= 1 (default 2)
   -n0 items   scalable: capacity of the first stage (default 1000)
+  -mem size   scalable: a memory budget (as -m: 64MiB, 1GB): does the
+              filter of -n items fit in it, and how many items does it hold
   -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
   -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
   -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
@@ -198,9 +215,12 @@ classic sizing is printed with a note.
 
 // result is what bloomcalc prints.
 type result struct {
-	N                  uint64  `json:"n"`
-	M                  uint64  `json:"m"`
-	Bytes              string  `json:"bytes"`
+	N uint64 `json:"n"`
+	M uint64 `json:"m"`
+	// Bytes is the memory of the m bits in whole 64-bit words, as
+	// variants holds them, and Memory the same for people ("1.14 MiB").
+	Bytes              uint64  `json:"bytes"`
+	Memory             string  `json:"memory"`
 	K                  int     `json:"k"`
 	P                  float64 `json:"p"`
 	BitsPerKey         float64 `json:"bits_per_key"`
@@ -215,6 +235,52 @@ type result struct {
 	ExactNote string `json:"exact_note,omitempty"`
 	// Check is the verdict when n, m and p are all given.
 	Check *checkResult `json:"check,omitempty"`
+	// DoubleHashing is the rate of plain double hashing modulo m, where
+	// analysis has it exactly (see doubleHashing).
+	DoubleHashing *doubleHashingResult `json:"double_hashing,omitempty"`
+}
+
+// doubleHashingResult is the rate of a filter of the same m, n and k whose
+// k positions are (a + i b) mod m, plain double hashing reduced modulo a
+// power of two, as RedisBloom's power-of-two tables probe
+// (analysis.DoubleHashing), beside the exact rate of independent
+// positions.
+type doubleHashingResult struct {
+	FPR float64 `json:"fpr"`
+	// ExcessPercent is how many percent FPR is above the exact rate.
+	ExcessPercent float64 `json:"excess_percent"`
+}
+
+// maxDoubleHashingWork bounds m log2(m) k^3, the work of
+// analysis.NewDoubleHashing, to about 0.1 s (m = 2^12 with k = 10, or
+// 2^14 with k = 5), so that the page's requests stay within their limit;
+// maxDoubleHashingK bounds its memory, 2^k floats for each of up to
+// log2(m) classes of steps: 512 KiB each at k = 16 (at k = 24 it would be
+// 128 MiB each).
+const (
+	maxDoubleHashingWork = 5e7
+	maxDoubleHashingK    = 16
+)
+
+// doubleHashing returns the rate of plain double hashing modulo m at n
+// items for m a power of two up to analysis.MaxDoubleHashingBits within
+// maxDoubleHashingWork, or nil: analysis has no theory for the other
+// tables, nor for bloomlab's own derivations (multiply-shift reduction,
+// enhanced and triple double hashing), whose cost only the hashing
+// experiment measures.
+func doubleHashing(m, n uint64, k int, exact float64) *doubleHashingResult {
+	if m < 2 || m&(m-1) != 0 || m > analysis.MaxDoubleHashingBits || k > maxDoubleHashingK || !(exact > 0) {
+		return nil
+	}
+	if float64(m)*math.Log2(float64(m))*math.Pow(float64(k), 3) > maxDoubleHashingWork {
+		return nil
+	}
+	dh, err := analysis.NewDoubleHashing(m, k)
+	if err != nil {
+		return nil
+	}
+	f := dh.FPR(n)
+	return &doubleHashingResult{FPR: f, ExcessPercent: 100 * (f/exact - 1)}
 }
 
 // checkResult says whether a given geometry (n, m and k, the best k for
@@ -367,7 +433,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if set["block"] {
 			b = uint64(*blockFlag)
 		}
-		return runScalable(stdout, more, b, known, *jsonFlag, usage)
+		return runScalable(ctx, stdout, more, b, known, *jsonFlag, usage)
 	case blocked, splitBlock:
 		return runVariant(stdout, *variantFlag, uint64(*blockFlag), known, given, *jsonFlag, usage)
 	}
@@ -396,7 +462,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	r := result{
 		N:                  s.N,
 		M:                  s.M,
-		Bytes:              units.FormatBytes(s.M),
+		Bytes:              wordBytes(s.M),
+		Memory:             memory(wordBytes(s.M)),
 		K:                  s.K,
 		P:                  s.P,
 		BitsPerKey:         analysis.BitsPerKey(s.M, s.N),
@@ -412,6 +479,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		r.Check = &checkResult{Target: s.P, FPR: r.ExactFPR, Meets: r.ExactFPR <= s.P, Ratio: r.ExactFPR / s.P}
 		r.Check.Verdict = r.Check.verdict()
 	}
+	r.DoubleHashing = doubleHashing(s.M, s.N, s.K, r.ExactFPR)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -445,11 +513,12 @@ func useless(s analysis.Sizing, exact float64, given []string) error {
 	return nil
 }
 
-// oneIn writes 1/p for "1 in ...": whole below 1e15, in scientific
+// oneIn writes 1/p for "1 in ...": whole and grouped below 1e15 ("1 in
+// 10,000"), in scientific
 // notation above, where the digits would be noise.
 func oneIn(p float64) string {
 	if 1/p < 1e15 {
-		return fmt.Sprintf("%.0f", 1/p)
+		return group(fmt.Sprintf("%.0f", 1/p))
 	}
 	return fmt.Sprintf("%.4g", 1/p)
 }
@@ -476,9 +545,9 @@ func printText(w io.Writer, r result, target bool) error {
 		pLabel = "target rate (p)"
 	}
 	lines := [][2]string{
-		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
+		{"capacity (n)", fmt.Sprintf("%s items", groupUint(r.N))},
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
-		{"bits (m)", fmt.Sprintf("%d (%s)", r.M, r.Bytes)},
+		{"bits (m)", fmt.Sprintf("%s (%s)", groupUint(r.M), r.Memory)},
 		{"hashes (k)", fmt.Sprintf("%d", r.K)},
 		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 		{"information minimum", fmt.Sprintf("%.3f bits per key at p", r.InformationMinimum)},
@@ -487,6 +556,9 @@ func printText(w io.Writer, r result, target bool) error {
 	}
 	if r.Check != nil {
 		lines = append(lines, [2]string{"check against p", r.Check.Verdict})
+	}
+	if d := r.DoubleHashing; d != nil {
+		lines = append(lines, [2]string{"double hashing", fmt.Sprintf("rate %.6g with positions (a + i b) mod m, %+.3g%% against the exact rate (RedisBloom's power-of-two tables)", d.FPR, d.ExcessPercent)})
 	}
 	var b strings.Builder
 	for _, l := range lines {

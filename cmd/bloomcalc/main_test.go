@@ -27,7 +27,7 @@ func TestRunSizing(t *testing.T) {
 	if err != nil || errOut != "" {
 		t.Fatalf("run: %v, stderr %q", err, errOut)
 	}
-	for _, want := range []string{"10000000 items", "191701168 (22.85 MiB)", "hashes (k)            13",
+	for _, want := range []string{"10,000,000 items", "191,701,168 (22.85 MiB)", "hashes (k)            13",
 		"bits per key          19.170", "13.288", "1.443", "classic 0.000100135, exact 0.000100135"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -45,7 +45,7 @@ func TestRunJSON(t *testing.T) {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
 	// 1.2 KB = 9600 bits; the rates are those of analysis at (9600, 1000, 5).
-	if r.N != 1000 || r.M != 9600 || r.K != 5 || r.Bytes != "1.17 KiB" {
+	if r.N != 1000 || r.M != 9600 || r.K != 5 || r.Bytes != 1200 || r.Memory != "1.17 KiB" {
 		t.Errorf("JSON = %+v", r)
 	}
 	if r.ClassicFPR != analysis.ClassicFPR(9600, 1000, 5) || r.ExactFPR != analysis.ExactFPR(9600, 1000, 5) || r.P != r.ClassicFPR {
@@ -187,13 +187,16 @@ func checkStandard(t *testing.T, r variantResult) {
 		t.Fatal(err)
 	}
 	std := sd.Bits
-	want := standardSize{M: std, Bytes: units.FormatBytes(std), BitsPerKey: analysis.BitsPerKey(std, r.N),
+	// A standard filter holds its bits in whole 64-bit words.
+	stdBytes := (std + 63) / 64 * 8
+	want := standardSize{M: std, Bytes: stdBytes, Memory: units.FormatBytes(stdBytes * 8), BitsPerKey: analysis.BitsPerKey(std, r.N),
 		PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1)}
 	if r.Standard == nil || *r.Standard != want {
 		t.Errorf("standard filter = %+v, want %+v", r.Standard, want)
 	}
-	if r.Bytes != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
-		t.Errorf("memory %q, %v bits per key for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
+	// Whole blocks of at least 64 bits are whole words: m/8 bytes.
+	if r.Bytes != r.M/8 || r.Memory != units.FormatBytes(r.M) || r.BitsPerKey != analysis.BitsPerKey(r.M, r.N) {
+		t.Errorf("memory %d B, %v bits per key for m = %d, n = %d", r.Bytes, r.BitsPerKey, r.M, r.N)
 	}
 }
 
@@ -236,10 +239,10 @@ func TestRunBlockedSizing(t *testing.T) {
 		for _, want := range []string{
 			fmt.Sprintf("variant               blocked, %d-bit blocks\n", c.blockBits),
 			fmt.Sprintf("target rate (p)       %.4g", c.p),
-			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/c.blockBits),
+			fmt.Sprintf("bits (m)              %s (%s), %s blocks\n", groupUint(m), units.FormatBytes(m), groupUint(m/c.blockBits)),
 			fmt.Sprintf("hashes (k)            %d\n", k),
 			fmt.Sprintf("bits per key          %.3f\n", analysis.BitsPerKey(m, c.n)),
-			fmt.Sprintf("standard filter       %d bits (%s), %.3f bits per key", std, units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
+			fmt.Sprintf("standard filter       %s bits (%s), %.3f bits per key", groupUint(std), units.FormatBytes(std), analysis.BitsPerKey(std, c.n)),
 			fmt.Sprintf("block penalty         %+.2f%% bits", 100*(float64(m)/float64(std)-1)),
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g, Putze et al. approximation %.6g\n", exact, putze),
 		} {
@@ -274,7 +277,7 @@ func TestRunSplitBlockSizing(t *testing.T) {
 		}
 		for _, want := range []string{
 			"variant               split-block, 256-bit blocks",
-			fmt.Sprintf("bits (m)              %d (%s), %d blocks\n", m, units.FormatBytes(m), m/256),
+			fmt.Sprintf("bits (m)              %s (%s), %s blocks\n", groupUint(m), units.FormatBytes(m), groupUint(m/256)),
 			"hashes (k)            8 (one bit in each word)\n",
 			fmt.Sprintf("FPR at (m, n, k)      exact %.6g\n", exact),
 			"standard filter", "block penalty",
@@ -400,7 +403,7 @@ func TestTinyRates(t *testing.T) {
 		t.Errorf("-p 1e-30: %v\n%s", err, out)
 	}
 	out, _, err = runArgs("-n", "1M", "-p", "1e-6")
-	if err != nil || !strings.Contains(out, "(1 in 1000000)") {
+	if err != nil || !strings.Contains(out, "(1 in 1,000,000)") {
 		t.Errorf("-p 1e-6: %v\n%s", err, out)
 	}
 	out, _, err = runArgs("-variant", "blocked", "-n", "1M", "-p", "1e-20")

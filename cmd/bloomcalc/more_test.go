@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"html"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestRunPartitioned(t *testing.T) {
 		t.Errorf("rates = %+v", r)
 	}
 	text, _, err := runArgs("-variant", "partitioned", "-n", "1e5", "-m", "1MiB", "-k", "5")
-	if err != nil || !strings.Contains(text, "partitioned, 5 slices of 1677722 bits") {
+	if err != nil || !strings.Contains(text, "partitioned, 5 slices of 1,677,722 bits") {
 		t.Errorf("text: %v\n%s", err, text)
 	}
 }
@@ -58,9 +59,14 @@ func TestRunCounting(t *testing.T) {
 		if r.SaturationProbability != analysis.SaturationProbability(s.M, 1e6, s.K, width) {
 			t.Errorf("width %d: saturation %v", width, r.SaturationProbability)
 		}
+		// The bound is given only where it is a probability; at 2-bit
+		// counters it is 7.2e5 here, and a note says it bounds nothing.
 		fan := analysis.FanOverflowBound(s.M, 1e6, s.K, width)
-		if r.FanOverflowBound == nil || *r.FanOverflowBound != fan {
-			t.Errorf("width %d: Fan bound %v, want %v", width, r.FanOverflowBound, fan)
+		if fan < 1 && (r.FanOverflowBound == nil || *r.FanOverflowBound != fan || r.FanOverflowNote != "") {
+			t.Errorf("width %d: Fan bound %v (note %q), want %v", width, r.FanOverflowBound, r.FanOverflowNote, fan)
+		}
+		if fan >= 1 && (r.FanOverflowBound != nil || !strings.HasPrefix(r.FanOverflowNote, "vacuous")) {
+			t.Errorf("width %d: Fan bound %v (note %q), want none and a note that %v is vacuous", width, r.FanOverflowBound, r.FanOverflowNote, fan)
 		}
 	}
 }
@@ -105,7 +111,7 @@ func TestRunScalable(t *testing.T) {
 		t.Errorf("blocked stages: %+v, want rate %v", r, fpr)
 	}
 	text, _, err := runArgs("-variant", "scalable", "-n", "1e4", "-p", "0.01")
-	if err != nil || !strings.Contains(text, "stage     capacity") || !strings.Contains(text, "partitioned stages, r = 0.9, s = 2, n0 = 1000") {
+	if err != nil || !strings.Contains(text, "stage     capacity") || !strings.Contains(text, "partitioned stages, r = 0.9, s = 2, n0 = 1,000") {
 		t.Errorf("text: %v\n%s", err, text)
 	}
 }
@@ -130,5 +136,51 @@ func TestRunMoreUsageErrors(t *testing.T) {
 		{[]string{"-variant", "partitioned", "-n", "1e6"}, "not enough to size a filter"},
 	} {
 		checkMistake(t, c.args, c.want)
+	}
+}
+
+// TestScalableBudget checks -mem: 1M items at P = 0.001 take 2.63 MiB in
+// 10 stages of 1000 to 512,000 items; 1 MiB holds the first 8 stages
+// (255,000 items), 4 MiB the first 10 (1,023,000 items).
+func TestScalableBudget(t *testing.T) {
+	for _, c := range []struct {
+		mem          string
+		fits         bool
+		items        uint64
+		stages       int
+		verdictStart string
+	}{
+		{"1MiB", false, 255000, 8, "does not fit: 1,000,000 items take 2.63 MiB; 1.00 MiB holds up to 255,000 items in 8 stages"},
+		{"4MiB", true, 1023000, 10, "fits: 1,000,000 items take 2.63 MiB, 66% of 4.00 MiB"},
+		{"1B", false, 0, 0, "does not fit"},
+	} {
+		out, errOut, err := runArgs("-json", "-variant", "scalable", "-n", "1M", "-p", "0.001", "-mem", c.mem)
+		if err != nil {
+			t.Fatalf("-mem %s: %v %s", c.mem, err, errOut)
+		}
+		var r scalableResult
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		b := r.Budget
+		if b == nil || b.Fits != c.fits || b.ItemsWithin != c.items || b.StagesWithin != c.stages || !strings.HasPrefix(b.Verdict, c.verdictStart) {
+			t.Errorf("-mem %s: budget %+v, want fits %v, %d items in %d stages, %q", c.mem, b, c.fits, c.items, c.stages, c.verdictStart)
+			continue
+		}
+		// The stages within the budget fit, one more does not.
+		var used uint64
+		for _, st := range r.Stages[:min(c.stages, len(r.Stages))] {
+			used += (st.SliceBits + 63) / 64 * 8 * uint64(st.Hashes)
+		}
+		if used > b.Bytes || b.NextBytes <= b.Bytes {
+			t.Errorf("-mem %s: %d bytes in the stages within, next %d, budget %d", c.mem, used, b.NextBytes, b.Bytes)
+		}
+	}
+	if _, _, err := runArgs("-variant", "standard", "-n", "1M", "-p", "0.01", "-mem", "1MiB"); err == nil {
+		t.Errorf("-mem with a standard filter: no error")
+	}
+	rec := get(t, "/?variant=scalable&n=1M&p=0.001&mem=1MiB")
+	if body := rec.Body.String(); !strings.Contains(body, `<div id="verdict" class="misses">`) || !strings.Contains(html.UnescapeString(body), "Does a scalable filter reach n = 1,000,000 within 1.00 MiB?") {
+		t.Errorf("the page of -mem 1MiB lacks the verdict")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
-	"github.com/bloomlab/bloomlab/internal/units"
 	"github.com/bloomlab/bloomlab/variants"
 )
 
@@ -44,7 +43,8 @@ type variantResult struct {
 	Blocks     uint64  `json:"blocks"`
 	N          uint64  `json:"n"`
 	M          uint64  `json:"m"`
-	Bytes      string  `json:"bytes"`
+	Bytes      uint64  `json:"bytes"` // whole blocks of whole 64-bit words
+	Memory     string  `json:"memory"`
 	K          int     `json:"k"`
 	P          float64 `json:"p"` // the target if -p was given, else the exact rate
 	BitsPerKey float64 `json:"bits_per_key"`
@@ -65,7 +65,8 @@ type variantResult struct {
 // split-block filter is compared with.
 type standardSize struct {
 	M          uint64  `json:"m"`
-	Bytes      string  `json:"bytes"`
+	Bytes      uint64  `json:"bytes"` // whole 64-bit words
+	Memory     string  `json:"memory"`
 	BitsPerKey float64 `json:"bits_per_key"`
 	// PenaltyPercent is how many percent more bits the variant takes.
 	PenaltyPercent float64 `json:"penalty_percent"`
@@ -185,7 +186,8 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		r.P = r.ExactFPR
 	}
 	r.Blocks = r.M / blockBits
-	r.Bytes = units.FormatBytes(r.M)
+	r.Bytes = wordBytes(r.M)
+	r.Memory = memory(r.Bytes)
 	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
@@ -193,7 +195,8 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 		std := sd.Bits
 		r.Standard = &standardSize{
 			M:              std,
-			Bytes:          units.FormatBytes(std),
+			Bytes:          wordBytes(std),
+			Memory:         memory(wordBytes(std)),
 			BitsPerKey:     analysis.BitsPerKey(std, r.N),
 			PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1),
 		}
@@ -222,15 +225,15 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 	}
 	lines := [][2]string{
 		{"variant", kind},
-		{"capacity (n)", fmt.Sprintf("%d items", r.N)},
+		{"capacity (n)", fmt.Sprintf("%s items", groupUint(r.N))},
 		{pLabel, fmt.Sprintf("%.4g (1 in %s)", r.P, oneIn(r.P))},
-		{"bits (m)", fmt.Sprintf("%d (%s), %d blocks", r.M, r.Bytes, r.Blocks)},
+		{"bits (m)", fmt.Sprintf("%s (%s), %s blocks", groupUint(r.M), r.Memory, groupUint(r.Blocks))},
 		{"hashes (k)", hashes},
 		{"bits per key", fmt.Sprintf("%.3f", r.BitsPerKey)},
 	}
 	if s := r.Standard; s != nil {
 		lines = append(lines,
-			[2]string{"standard filter", fmt.Sprintf("%d bits (%s), %.3f bits per key, for the same n and p", s.M, s.Bytes, s.BitsPerKey)},
+			[2]string{"standard filter", fmt.Sprintf("%s bits (%s), %.3f bits per key, for the same n and p", groupUint(s.M), s.Memory, s.BitsPerKey)},
 			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
 	}
 	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})

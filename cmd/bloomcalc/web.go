@@ -11,10 +11,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -58,13 +61,16 @@ var params = []param{
 	{"r", "r", "ratio r", "0.9"},
 	{"s", "s", "growth s", "2"},
 	{"n0", "n0", "first stage n0", "1000"},
+	{"mem", "mem", "memory budget", "64MiB"},
 }
 
 // errQuery marks a query the page refuses before bloomcalc sees it.
 var errQuery = errors.New("bad query")
 
 // parseQuery checks a raw query string and returns its non-empty values,
-// each trimmed, by parameter name.
+// each trimmed, by parameter name. Parameters the page does not know are
+// ignored; a known one given twice is refused, since the page cannot tell
+// which one was meant.
 func parseQuery(raw string) (map[string]string, error) {
 	if len(raw) > maxQuery {
 		return nil, fmt.Errorf("%w: %d bytes, the page takes at most %d", errQuery, len(raw), maxQuery)
@@ -80,11 +86,10 @@ func parseQuery(raw string) (map[string]string, error) {
 			known = known || p.Name == name
 		}
 		if !known {
-			names := make([]string, len(params))
-			for i, p := range params {
-				names[i] = p.Name
-			}
-			return nil, fmt.Errorf("%w: unknown parameter %q; the page takes %s", errQuery, name, strings.Join(names, ", "))
+			// A shared link gathers parameters of its own on the way
+			// (utm_source, fbclid, ...): they are not the page's, and the
+			// link still works.
+			continue
 		}
 		if len(vs) > 1 {
 			return nil, fmt.Errorf("%w: parameter %q given %d times", errQuery, name, len(vs))
@@ -108,15 +113,102 @@ func canonical(vals map[string]string) string {
 	return strings.Join(parts, "&")
 }
 
-// args returns the command line of bloomcalc for vals, with -json.
+// args returns the command line of bloomcalc for vals, with -json. A p
+// written as hur.st's calculator takes it, a whole number N of 2 or more
+// for "1 in N" (hur.st/bloomfilter/?n=4000&p=100), is passed as "1 in N".
 func args(vals map[string]string) []string {
 	a := []string{"-json"}
 	for _, p := range params {
 		if v, ok := vals[p.Name]; ok {
+			if p.Name == "p" {
+				v = oneInForm(v)
+			}
 			a = append(a, "-"+p.Flag+"="+v)
 		}
 	}
 	return a
+}
+
+// oneInForm returns "1 in N" for a p that is a whole number N >= 2 (the
+// form of hur.st's calculator, where p is "a fraction between 0 and 1 or a
+// number indicating 1-in-p"), and p unchanged otherwise: a rate above 1
+// that is not whole, as 1.5, stays a mistake.
+func oneInForm(p string) string {
+	x, err := strconv.ParseFloat(p, 64)
+	if err != nil || !(x >= 2) || x != math.Trunc(x) || math.IsInf(x, 0) {
+		return p
+	}
+	return "1 in " + p
+}
+
+// pageFields are the page's names of bloomcalc's flags, longest first, so
+// that -n0 is found before -n.
+var pageFields = func() [][2]string {
+	var out [][2]string
+	for _, p := range params {
+		out = append(out, [2]string{"-" + p.Flag, p.Name})
+	}
+	slices.SortStableFunc(out, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+	return out
+}()
+
+// pageMessage rewords bloomcalc's message for the page: the flags become
+// the page's fields ("-block" is "B", "-n" is "n"; "(-m 1000000)" is
+// "(m = 1,000,000)"), and whole numbers of five digits or more get
+// thousands separators.
+func pageMessage(msg string) string {
+	msg = strings.ReplaceAll(msg, "no flags given", "nothing given")
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		start := i == 0 || strings.IndexByte(" (,[\"", msg[i-1]) >= 0
+		if msg[i] == '-' && start {
+			done := false
+			for _, f := range pageFields {
+				rest, ok := strings.CutPrefix(msg[i:], f[0])
+				if !ok || (rest != "" && (isWordByte(rest[0]))) {
+					continue
+				}
+				b.WriteString(f[1])
+				i += len(f[0])
+				if len(rest) > 1 && rest[0] == ' ' && rest[1] >= '0' && rest[1] <= '9' {
+					b.WriteString(" =")
+				}
+				done = true
+				break
+			}
+			if done {
+				continue
+			}
+		}
+		if msg[i] >= '0' && msg[i] <= '9' && (i == 0 || !isNumberByte(msg[i-1])) {
+			j := i
+			for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+				j++
+			}
+			if j-i >= 5 && (j == len(msg) || !isNumberByte(msg[j])) {
+				b.WriteString(group(msg[i:j]))
+			} else {
+				b.WriteString(msg[i:j])
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(msg[i])
+		i++
+	}
+	return b.String()
+}
+
+// isWordByte reports whether c continues a flag's name.
+func isWordByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isNumberByte reports whether c belongs to a number written beside a run
+// of digits (a decimal point, an exponent, a sign), which then is not a
+// whole number to group.
+func isNumberByte(c byte) bool {
+	return c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // calculate is the computation the page and its JSON endpoint share with
@@ -241,11 +333,12 @@ var (
 // know style-src-elem and style-src-attr (CSP level 3), which fall back to
 // it; the browsers that know them allow no inline style element. Nothing
 // else is loaded: no images (the figures are inline SVG, not data: URIs),
-// no fonts, no connections. The form submits only to the page itself, the
+// no fonts. The one connection is the script's fetch of the page itself
+// (connect-src 'self'), to update the answer as the user types. The form submits only to the page itself, the
 // page cannot be framed (frame-ancestors; X-Frame-Options for browsers
 // that predate it), and a <base> element cannot redirect its relative URLs.
 const pagePolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"style-src-elem 'self'; style-src-attr 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	"style-src-elem 'self'; style-src-attr 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // asset is a static file of the page, embedded in the command.
 type asset struct {
@@ -288,18 +381,56 @@ type page struct {
 	Rows    []row
 	Stages  [][]string // scalable: the stages table, formatted
 	Figures []figure
+	Check   *pageCheck // the verdict, when n, m and p are all given
+	// Upload is what a saved filter sent to /filter is (see upload.go),
+	// and UploadError why it could not be read.
+	Upload      []row
+	UploadError string
+}
+
+// pageCheck is the verdict of check mode as the page shows it, above the
+// table: the geometry, the target and bloomcalc's verdict.
+type pageCheck struct {
+	Question, Verdict string
+	Meets             bool
+}
+
+// checkOf returns the page's verdict from the rows of a check (n, m and
+// p given) or of a scalable filter's memory budget, or nil.
+func checkOf(rows []row) *pageCheck {
+	v := map[string]row{}
+	for _, r := range rows {
+		v[r.Key] = r
+	}
+	switch {
+	case v["check.verdict"].Text != "":
+		return &pageCheck{
+			Question: fmt.Sprintf("Does n = %s, m = %s bits, k = %s meet p = %s (1 in %s)?", v["n"].Text, v["m"].Text, v["k"].Text,
+				v["check.target"].Text, v["check.target"].OneIn),
+			Verdict: v["check.verdict"].Text, Meets: v["check.meets"].Raw == "true"}
+	case v["budget.verdict"].Text != "":
+		return &pageCheck{
+			Question: fmt.Sprintf("Does a scalable filter reach n = %s within %s?", v["n"].Text, v["budget.memory"].Text),
+			Verdict:  v["budget.verdict"].Text, Meets: v["budget.fits"].Raw == "true"}
+	}
+	return nil
 }
 
 // row is one line of the answer: a label, the JSON key it shows, the
 // number as bloomcalc printed it, and as the page formats it.
 type row struct {
 	Label, Key, Raw, Text string
+	// OneIn is a rate's "1 in N", N alone, shown after Text; IsText marks
+	// a value in words (a note), which wraps as text does.
+	OneIn  string
+	IsText bool
 }
 
 // figure is one SVG figure, inline, with its caption.
 type figure struct {
 	ID      string
-	SVG     template.HTML
+	SVG     template.HTML // for wide screens, the legend to the right
+	Narrow  template.HTML // for phones, the legend above the data
 	Caption string
 }
 
@@ -314,6 +445,7 @@ func newLimitedHandler(l *limiter) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { servePage(w, r, l) })
 	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) { serveJSON(w, r, l) })
+	mux.HandleFunc("/filter", func(w http.ResponseWriter, r *http.Request) { serveUpload(w, r, l) })
 	mux.HandleFunc("/page.js", newAsset(pageJS, "text/javascript; charset=utf-8").serve)
 	mux.HandleFunc("/page.css", newAsset(pageCSS, "text/css; charset=utf-8").serve)
 	return limits(mux)
@@ -323,10 +455,26 @@ func newLimitedHandler(l *limiter) http.Handler {
 const retryAfter = "1"
 
 // limits refuses methods other than GET and HEAD, request bodies, and long
-// queries, before the handlers see them.
+// queries, before the handlers see them; the one exception is a POST to
+// /filter, a saved filter of at most maxUpload bytes (and a little more
+// for the form around it).
 func limits(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if r.URL.Path == "/filter" {
+			if r.Method != http.MethodPost {
+				w.Header().Set("Allow", "POST")
+				http.Error(w, "bloomcalc: /filter takes a saved filter by POST; use the page's form", http.StatusMethodNotAllowed)
+				return
+			}
+			if r.ContentLength > maxUpload+64<<10 {
+				http.Error(w, "bloomcalc: "+errTooLarge.Error(), http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
+			h.ServeHTTP(w, r)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "bloomcalc: only GET and HEAD", http.StatusMethodNotAllowed)
@@ -354,6 +502,11 @@ func servePage(w http.ResponseWriter, r *http.Request, l *limiter) {
 		return
 	}
 	pg, code := buildPage(r.Context(), l, r.URL.RawQuery)
+	writePage(w, pg, code)
+}
+
+// writePage writes the page pg with status code and the page's headers.
+func writePage(w http.ResponseWriter, pg *page, code int) {
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		http.Error(w, "bloomcalc: internal error: "+err.Error(), http.StatusInternalServerError)
@@ -412,10 +565,11 @@ func buildPage(ctx context.Context, l *limiter, raw string) (*page, int) {
 		return answer{rows, stages, figs}, nil
 	})
 	if err != nil {
-		pg.Error = "bloomcalc: " + err.Error()
+		pg.Error = "bloomcalc: " + pageMessage(err.Error())
 		return pg, status(err)
 	}
 	pg.Rows, pg.Stages, pg.Figures = a.rows, a.stages, a.figures
+	pg.Check = checkOf(a.rows)
 	return pg, http.StatusOK
 }
 
@@ -426,7 +580,7 @@ func serveJSON(w http.ResponseWriter, r *http.Request, l *limiter) {
 			w.Header().Set("Retry-After", retryAfter)
 		}
 		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(map[string]string{"error": "bloomcalc: " + err.Error()})
+		json.NewEncoder(w).Encode(map[string]string{"error": "bloomcalc: " + pageMessage(err.Error())})
 	}
 	vals, err := parseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -467,6 +621,18 @@ func listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", net.JoinHostPort(host, port))
 }
 
+// pageURL is the URL a browser opens for the page on addr: for an address
+// of all interfaces (0.0.0.0, ::), localhost's, with a note that it
+// listens on all of them, since http://[::]:8091/ is not an address to
+// open.
+func pageURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return "http://" + addr.String() + "/"
+	}
+	return fmt.Sprintf("http://localhost:%d/ (listening on every interface, %s)", tcp.Port, addr)
+}
+
 // serve serves the page on addr until interrupted: the form of every
 // variant, the answer and its figures, each state a URL (the query holds
 // the inputs, named as the flags but for B, the block size), and the
@@ -483,7 +649,7 @@ func serve(ctx context.Context, addr string, stderr io.Writer) error {
 		defer cancel()
 		srv.Shutdown(shut)
 	}()
-	fmt.Fprintf(stderr, "bloomcalc: serving on http://%s/\n", ln.Addr())
+	fmt.Fprintf(stderr, "bloomcalc: serving on %s\n", pageURL(ln.Addr()))
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

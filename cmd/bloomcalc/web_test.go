@@ -7,6 +7,7 @@ import (
 	"errors"
 	"html"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -18,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/bloomlab/bloomlab/analysis"
 )
@@ -43,6 +46,7 @@ var goodQueries = []string{
 	"n=1000&m=1.2KB&k=5",
 	"n=1000&p=0.01&k=4",
 	"m=1Mb&p=1%25",
+	"n=100&m=1024", // a power-of-two table: plain double hashing's rate
 	"variant=partitioned&n=1e6&p=0.001",
 	"variant=partitioned&n=1e5&m=1MiB&k=5",
 	"variant=counting&n=1M&p=1e-3",
@@ -77,16 +81,35 @@ func cliArgs(t *testing.T, q string) []string {
 	return a
 }
 
-var cellRE = regexp.MustCompile(`<td class="num" id="v-([a-z0-9_.]+)" data-value="([^"]*)">([^<]*)</td>`)
+var cellRE = regexp.MustCompile(`<td class="num(?: text)?" id="v-([a-z0-9_.]+)" data-value="([^"]*)">(.*?)</td>`)
+
+// tagRE matches the tags within a cell (the span of "1 in N").
+var tagRE = regexp.MustCompile(`<[^>]*>`)
 
 // pageNumbers returns the numbers of the page's answer by JSON key: the
 // value as printed and as shown.
 func pageNumbers(body string) map[string][2]string {
 	out := map[string][2]string{}
 	for _, m := range cellRE.FindAllStringSubmatch(body, -1) {
-		out[m[1]] = [2]string{html.UnescapeString(m[2]), html.UnescapeString(m[3])}
+		out[m[1]] = [2]string{html.UnescapeString(m[2]), html.UnescapeString(tagRE.ReplaceAllString(m[3], ""))}
 	}
 	return out
+}
+
+// unformat undoes the page's formatting of a number: its "1 in N", its
+// unit and its thousands separators.
+func unformat(key, s string) string {
+	s, _, _ = strings.Cut(s, " (1 in ")
+	digits := func(s string) bool {
+		return s != "" && strings.IndexFunc(s, func(r rune) bool { return r != ',' && (r < '0' || r > '9') }) < 0
+	}
+	if strings.HasSuffix(key, "bytes") {
+		s = strings.TrimSuffix(s, " B")
+	}
+	if digits(s) {
+		return strings.ReplaceAll(s, ",", "")
+	}
+	return s
 }
 
 // leaves flattens a JSON object as describe does, the values as printed.
@@ -149,12 +172,13 @@ func TestPageEqualsCommandLine(t *testing.T) {
 			if got[0] != v {
 				t.Errorf("/?%s: %s = %q, bloomcalc -json prints %q", q, k, got[0], v)
 			}
+			shownNum := unformat(k, got[1])
 			if x, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, ".e") {
-				y, err := strconv.ParseFloat(got[1], 64)
+				y, err := strconv.ParseFloat(shownNum, 64)
 				if err != nil || math.Abs(y-x) > 5e-6*math.Abs(x) {
 					t.Errorf("/?%s: %s shown as %q, is %v", q, k, got[1], x)
 				}
-			} else if got[1] != v {
+			} else if shownNum != v {
 				t.Errorf("/?%s: %s shown as %q, is %q", q, k, got[1], v)
 			}
 		}
@@ -241,7 +265,7 @@ var badQueries = []string{
 	"n=-5&p=0.01",           // negative
 	"n=1M&p=-0.1",           // negative rate
 	"n=1M&p=NaN",            // NaN rate
-	"n=1M&p=2",              // rate above 1
+	"n=1M&p=1.5",            // rate above 1, not a whole "1 in N"
 	"n=0&p=0.01",            // zero
 	"n=1M",                  // not enough
 	"variant=standard",      // nothing given
@@ -266,10 +290,14 @@ var badQueries = []string{
 	"variant=scalable&n=1e15&p=0.01&s=1",
 	"variant=scalable&n=1M&p=0.01&m=1MiB",
 	"variant=scalable&n=1M&p=0.01&r=x",
+	"variant=scalable&n=1M&p=1e-16&B=64", // 64-bit blocks cannot reach the stage rates
+	"variant=scalable&n=1M&p=0.01&mem=1x",
+	"variant=standard&n=1M&p=0.01&mem=1MiB",
 }
 
-// TestBadInput checks that every bad input gets bloomcalc's own message, on
-// the page and as JSON, with status 400.
+// TestBadInput checks that every bad input gets bloomcalc's own message, in
+// the words of the page's fields (pageMessage), on the page and as JSON,
+// with status 400.
 func TestBadInput(t *testing.T) {
 	for _, q := range badQueries {
 		_, errOut, err := runArgs(cliArgs(t, q)...)
@@ -279,6 +307,10 @@ func TestBadInput(t *testing.T) {
 			continue
 		}
 		msg, _, _ := strings.Cut(errOut, "\n")
+		msg = "bloomcalc: " + pageMessage(strings.TrimPrefix(msg, "bloomcalc: "))
+		if strings.Contains(msg, " -") && regexp.MustCompile(` \(?-(n|p|m|k|block|width|r|s|n0|variant)\b`).MatchString(msg) {
+			t.Errorf("/?%s: the page's message %q names a flag, not a field of the page", q, msg)
+		}
 		pg := get(t, "/?"+q)
 		body := pg.Body.String()
 		if pg.Code != http.StatusBadRequest || !strings.Contains(html.UnescapeString(body), `<div id="error">`+msg+`</div>`) {
@@ -296,7 +328,6 @@ func TestBadInput(t *testing.T) {
 func TestBadQuery(t *testing.T) {
 	for _, c := range []struct{ q, want string }{
 		{"n=1M&p=0.01&" + strings.Repeat("x", maxQuery), "bytes, the page takes at most 1024"},
-		{"n=1M&p=0.01&foo=1", `unknown parameter "foo"`},
 		{"n=1M&n=2M&p=0.01", `parameter "n" given 2 times`},
 		{"n=%zz", "invalid URL escape"},
 	} {
@@ -385,6 +416,7 @@ func TestPagePolicy(t *testing.T) {
 		"style-src":       {"'self'", "'unsafe-inline'"},
 		"style-src-elem":  {"'self'"},
 		"style-src-attr":  {"'unsafe-inline'"},
+		"connect-src":     {"'self'"}, // page.js fetches the page as you type
 		"form-action":     {"'self'"},
 		"frame-ancestors": {"'none'"},
 		"base-uri":        {"'none'"},
@@ -614,6 +646,23 @@ func FuzzHandler(f *testing.F) {
 	f.Add("n=1&m=1&k=1")
 	f.Add("variant=blocked&n=1&m=64&k=4096&B=64")
 	f.Add("%00=%ff&n=\x00")
+	// Forgiving links: parameters of others, hur.st's forms, check mode.
+	f.Add("n=1M&p=0.01&utm_source=x&utm_source=y")
+	f.Add("n=4000&p=10000000&m=&k=")
+	f.Add("n=1&p=1e300")
+	f.Add("n=1M&m=10Mb&p=1%25")
+	f.Add("n=1e12&m=1e14&k=4096&p=1e-300")
+	// Plain double hashing's rate: the costliest tables within the bound.
+	f.Add("n=1000&m=16384&k=5")
+	f.Add("n=300&m=4096&k=10")
+	f.Add("n=1&m=65536&k=24")
+	f.Add("n=1&m=256&k=24") // within the work bound, not the memory's
+	f.Add("n=1&m=256&k=16")
+	// Memory budgets of scalable filters, up to the largest.
+	f.Add("variant=scalable&n=1M&p=0.001&mem=1MiB")
+	f.Add("variant=scalable&n=1&p=1e-9&B=64&s=1.01&n0=1&mem=32TiB")
+	f.Add("variant=scalable&n=1e12&p=1e-3&B=4096&s=1&n0=1&mem=1e300")
+	f.Add("variant=standard&n=1M&p=0.01&mem=1MiB")
 	h := newLimitedHandler(&limiter{slots: make(chan struct{}, 1), wait: fuzzTime, limit: fuzzLimit, grace: fuzzTime})
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, path := range []string{"/", "/json"} {
@@ -710,4 +759,115 @@ func mustParse(t *testing.T, q string) map[string]string {
 		t.Fatal(err)
 	}
 	return vals
+}
+
+// TestForgivingQueries checks the links the page takes as they come:
+// parameters of others (utm_source) are ignored, and hur.st's forms,
+// empty m and k and p as a whole "1 in N", give the page of the same
+// inputs written the page's way.
+func TestForgivingQueries(t *testing.T) {
+	for _, c := range []struct{ q, same string }{
+		{"n=1M&p=0.01&utm_source=x&fbclid=abc", "n=1M&p=0.01"},
+		{"n=4000&p=1.0E-7&m=&k=", "n=4000&p=1.0E-7"},
+		{"n=4000&p=10000000&m=&k=", "n=4000&p=1e-7"},
+		{"n=1M&p=100", "n=1M&p=1+in+100"},
+		{"m=64KiB&p=0.5E-5", "m=64KiB&p=5e-6"},
+	} {
+		got, want := get(t, "/json?"+c.q), get(t, "/json?"+c.same)
+		if got.Code != http.StatusOK || got.Body.String() != want.Body.String() {
+			t.Errorf("/json?%s: status %d,\n%s\nwant that of ?%s:\n%s", c.q, got.Code, got.Body, c.same, want.Body)
+		}
+		if pg := get(t, "/?"+c.q); pg.Code != http.StatusOK {
+			t.Errorf("/?%s: status %d, want 200", c.q, pg.Code)
+		}
+	}
+	// hur.st's own example: m = 134,191 bits (as hur.st gives it).
+	if rec := get(t, "/?n=4000&p=1.0E-7&m=&k="); !strings.Contains(rec.Body.String(), ">134,191<") {
+		t.Errorf("hur.st's example does not show m = 134,191")
+	}
+}
+
+// TestPageMessage checks the rewording of bloomcalc's messages for the page.
+func TestPageMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"-n: 0 items, want a capacity of at least 1":                             "n: 0 items, want a capacity of at least 1",
+		"-block: 100 bits, want a power of two from 64 to 4096":                  "B: 100 bits, want a power of two from 64 to 4096",
+		"-p, -r, -s, -n0: tightening ratio r = 2":                                "p, r, s, n0: tightening ratio r = 2",
+		"-n, -m: 1000 bits for 1000000 items is 0.001 bits (-m 1000000)":         "n, m: 1000 bits for 1,000,000 items is 0.001 bits (m = 1,000,000)",
+		"-n: -5 is not valid (rate 7.387479093976264e-20)":                       "n: -5 is not valid (rate 7.387479093976264e-20)",
+		"needs more bits than the maximum 281474976710656":                       "needs more bits than the maximum 281,474,976,710,656",
+		"not enough to size a filter: no flags given; give two of -n, -m and -p": "not enough to size a filter: nothing given; give two of n, m and p",
+		"-variant: unknown variant \"cuckoo\"":                                   "variant: unknown variant \"cuckoo\"",
+		"-width: only -variant counting takes a counter width":                   "width: only variant counting takes a counter width",
+	} {
+		if got := pageMessage(in); got != want {
+			t.Errorf("pageMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPageCheck checks that check mode's verdict stands above the table,
+// with the geometry and the target, for "1M keys in 10 Mbit: does it meet
+// 1%?" (meets) and for a geometry that misses.
+func TestPageCheck(t *testing.T) {
+	for q, want := range map[string]string{
+		"n=1M&m=10Mb&p=1%25":   `<div id="verdict" class="meets"><span class="q">Does n = 1,000,000, m = 10,000,000 bits, k = 7 meet p = 0.01 (1 in 100)?</span>` + "\n<strong>meets it: 0.82%",
+		"n=1000&m=9586&p=0.01": `<div id="verdict" class="misses">`,
+	} {
+		rec := get(t, "/?"+q)
+		if body := html.UnescapeString(rec.Body.String()); rec.Code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("/?%s: status %d, want 200 and %q", q, rec.Code, want)
+		}
+	}
+	if rec := get(t, "/?n=1M&m=10Mb"); strings.Contains(rec.Body.String(), `id="verdict"`) {
+		t.Errorf("/?n=1M&m=10Mb shows a verdict without a target")
+	}
+}
+
+// TestFigureLayout checks what makes the figures read on every screen:
+// each comes in a wide and a narrow layout, scaled to the column (a
+// viewBox, no size in points), and the y range of the rate lies around
+// the data: ?n=10&p=0.5 spans about 0.06 to 0.9, not 1e-6 to 1.
+func TestFigureLayout(t *testing.T) {
+	body := get(t, "/?variant=blocked&n=1M&p=0.01").Body.String()
+	if n := strings.Count(body, "<svg"); n != 4 {
+		t.Errorf("blocked page: %d SVGs, want 4 (two figures, two layouts each)", n)
+	}
+	if regexp.MustCompile(`<svg[^>]*\swidth="[0-9.]+pt"`).MatchString(body) || strings.Count(body, `width="100%"`) != 4 {
+		t.Errorf("the figures keep a fixed width, or lack width=100%%")
+	}
+	m, n, k := uint64(15), uint64(10), 1
+	line := plotter.XYs{}
+	for x := uint64(1); x <= 3*n; x++ {
+		line = append(line, plotter.XY{X: float64(x), Y: analysis.ExactFPR(m, x, k)})
+	}
+	lo, top := rateRange(analysis.ExactFPR(m, n, k), 0.5, []plotter.XYs{line})
+	if lo < 0.02 || lo > line[0].Y || top < line[len(line)-1].Y || top > 1 {
+		t.Errorf("n = 10, p = 0.5: y range %g to %g, want about %g to %g", lo, top, line[0].Y, line[len(line)-1].Y)
+	}
+}
+
+// TestPageURL checks the address bloomcalc prints: one a browser opens.
+func TestPageURL(t *testing.T) {
+	for addr, want := range map[*net.TCPAddr]string{
+		{IP: net.IPv4(127, 0, 0, 1), Port: 8080}: "http://127.0.0.1:8080/",
+		{IP: net.IPv6unspecified, Port: 8091}:    "http://localhost:8091/ (listening on every interface, [::]:8091)",
+		{IP: net.IPv4zero, Port: 8091}:           "http://localhost:8091/ (listening on every interface, 0.0.0.0:8091)",
+	} {
+		if got := pageURL(addr); got != want {
+			t.Errorf("pageURL(%v) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
+// TestRateRangeZero checks the y range of a rate figure whose rates are
+// all 0 (k = 4096 hashes of 10 items in 8 Mbit): finite, with p on it.
+func TestRateRangeZero(t *testing.T) {
+	lo, top := rateRange(0, 0.01, []plotter.XYs{{{X: 1, Y: 0}, {X: 30, Y: 0}}})
+	if !(lo > 0) || math.IsInf(lo, 0) || !(top > lo) || top < 0.01 || top > 1 {
+		t.Errorf("rateRange of zero rates: %g to %g", lo, top)
+	}
+	if rec := get(t, "/?n=10&p=100&m=1MB"); rec.Code != http.StatusOK {
+		t.Errorf("/?n=10&p=100&m=1MB: status %d, want 200", rec.Code)
+	}
 }

@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
 )
 
 // blocked is the name of the blocked variant in the page's form and on
@@ -107,6 +109,19 @@ func startServer(t *testing.T, bin string) string {
 		t.Fatal("bloomcalc -http 127.0.0.1:0 printed no address within 30 s")
 	}
 	return ""
+}
+
+// group writes a whole number with thousands separators, as the page
+// shows it: "9585059" is "9,585,059".
+func group(digits string) string {
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // consoleDone is the text of the console message that ends a console
@@ -348,9 +363,18 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, k := bl.Bits, bl.Hashes
+	// The numbers as bloomcalc printed them (data-value); the text shows
+	// them with separators and "1 in N".
 	texts := map[string]string{}
 	for _, id := range []string{"n", "m", "k", "blocks", "fpr_exact", "fpr_putze"} {
-		texts[id] = text(bctx, "#v-"+id)
+		v, err := chromedp.Run(bctx, chromedp.AttributeValue(chromedp.CSS("#v-"+id), "data-value"))
+		if err != nil || !v.Exists {
+			t.Fatalf("#v-%s: no data-value (%v)", id, err)
+		}
+		texts[id] = v.Value
+	}
+	if shown := text(bctx, "#v-m"); shown != group(texts["m"]) {
+		t.Errorf("the page shows m as %q, want %q", shown, group(texts["m"]))
 	}
 	for key, want := range map[string]string{"n": "2000000", "m": strconv.FormatUint(m, 10), "k": strconv.Itoa(k), "blocks": strconv.FormatUint(m/256, 10)} {
 		if texts[key] != want {
@@ -367,12 +391,12 @@ func TestBrowser(t *testing.T) {
 	// The figure: its labels and legend, and three curves.
 	var legend []string
 	var curves int
-	eval(bctx, `Array.from(document.querySelectorAll("#fig-rate svg text")).map(t => t.textContent)`, &legend)
+	eval(bctx, `Array.from(document.querySelectorAll("#fig-rate .wide svg text")).map(t => t.textContent)`, &legend)
 	// A curve is a path of one move and a line to each of its points.
-	eval(bctx, `Array.from(document.querySelectorAll("#fig-rate svg path")).filter(p => (p.getAttribute("d").match(/L/g) || []).length >= 15).length`, &curves)
+	eval(bctx, `Array.from(document.querySelectorAll("#fig-rate .wide svg path")).filter(p => (p.getAttribute("d").match(/L/g) || []).length >= 15).length`, &curves)
 	all := strings.Join(legend, "\n")
 	for _, want := range []string{"exact, blocked", "approximation of Putze et al.", "standard filter, same m and k (exact)",
-		"capacity n = 2000000", "p = 0.001", "items inserted", "false-positive rate"} {
+		"capacity n = 2,000,000", "p = 0.001", "items inserted", "false-positive rate"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the rate figure lacks %q; its texts are %q", want, legend)
 		}
@@ -403,7 +427,7 @@ func TestBrowser(t *testing.T) {
 	}
 	n2, err1 := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#in-n")))
 	variant2, err2 := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#in-variant")))
-	if m2 := text(tab, "#v-m"); m2 != texts["m"] || n2 != "2M" || variant2 != blocked || err1 != nil || err2 != nil {
+	if m2 := text(tab, "#v-m"); m2 != group(texts["m"]) || n2 != "2M" || variant2 != blocked || err1 != nil || err2 != nil {
 		t.Errorf("the shared link %s shows m = %q, n field %q, variant %q (%v, %v); want %q, 2M, blocked", share.Value, m2, n2, variant2, err1, err2, texts["m"])
 	}
 
@@ -430,11 +454,234 @@ func TestBrowser(t *testing.T) {
 	if err := cli.Run(); !errors.As(err, &exit) || exit.ExitCode() != 2 {
 		t.Errorf("bloomcalc with -n -5: %v, want exit status 2", err)
 	}
-	want, _, _ := strings.Cut(errOut.String(), "\n")
+	// The page speaks of its field n where bloomcalc names its flag -n.
+	cliMessage, _, _ := strings.Cut(errOut.String(), "\n")
+	want := strings.Replace(cliMessage, "bloomcalc: -n:", "bloomcalc: n:", 1)
 	if message != want {
-		t.Errorf("bad n: the page says %q, bloomcalc says %q", message, want)
+		t.Errorf("bad n: the page says %q, want bloomcalc's %q in the page's words, %q", message, cliMessage, want)
 	}
 
 	checkConsole(t, "first tab", consoleMain())
 	checkConsole(t, "second tab", consoleTab())
+}
+
+// screen is a width the page is tested at.
+type screen struct {
+	name          string
+	width, height int64
+	scale         float64 // device pixels per CSS pixel
+	mobile        bool
+	file          string // the screenshot's name in BLOOMCALC_SCREENSHOT_DIR
+}
+
+// screens are a phone (390 CSS pixels wide, as an iPhone 12 to 15) and a
+// desktop window.
+var screens = []screen{
+	{name: "phone-390px", width: 390, height: 844, scale: 2, mobile: true, file: "bloomcalc-web-phone.png"},
+	{name: "desktop-1280px", width: 1280, height: 900, scale: 1, file: "bloomcalc-web.png"},
+}
+
+// TestBrowserWidths loads the page in a real headless Chromium at a phone's
+// width (390 px, with the mobile viewport) and at a desktop's (1280 px),
+// and checks at each that no page of the variants, of check mode or of an
+// error is wider than the screen (document.documentElement.scrollWidth <=
+// innerWidth), that typing in a field changes the answer and the address
+// without a click (page.js), that typing m beside n and p shows check
+// mode's verdict, and that the page's policy and script report nothing on
+// the console. It takes a full-page screenshot at each width, of a
+// blocked filter's page; with BLOOMCALC_SCREENSHOT_DIR=dir it writes them
+// to dir as bloomcalc-web.png (1280 px) and bloomcalc-web-phone.png
+// (390 px), the README's screenshots (see docs/figures.md):
+//
+//	cd cmd/bloomcalc/browsertest && BLOOMCALC_SCREENSHOT_DIR=../../../plots/figures go test -run TestBrowserWidths
+func TestBrowserWidths(t *testing.T) {
+	exe := chromium()
+	if exe == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI is set but no Chromium was found (chromium, chromium-browser, google-chrome); .ci/run installs Debian's chromium package")
+		}
+		t.Skip("no Chromium found (chromium, chromium-browser, google-chrome): install Debian's chromium package to run the browser test")
+	}
+	bin := buildBloomcalc(t)
+	base := startServer(t, bin)
+	// A saved scalable filter of 50,000 keys, for the page's upload.
+	sf, err := variants.NewScalable(variants.ScalableParams{P: 0.001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50000 {
+		sf.Add([]byte("key " + strconv.Itoa(i)))
+	}
+	savedItems := sf.Stats().Items
+	data, err := sf.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(t.TempDir(), "keys.bloom")
+	if err := os.WriteFile(saved, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	if err := chromedp.Do(bctx); err != nil { // starts the browser
+		t.Fatal(err)
+	}
+
+	for _, s := range screens {
+		t.Run(s.name, func(t *testing.T) {
+			tab, cancelTab := chromedp.NewContext(bctx)
+			defer cancelTab()
+			console := collectConsole(t, tab)
+			vopts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(s.scale)}
+			if s.mobile {
+				vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(s.width, s.height, vopts...)); err != nil {
+				t.Fatal(err)
+			}
+			evalBool := func(expr string) bool {
+				t.Helper()
+				v, err := chromedp.Run(tab, chromedp.Evaluate[bool](expr))
+				if err != nil {
+					t.Fatalf("%s: %v", expr, err)
+				}
+				return v
+			}
+			widths := func() string {
+				w, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.documentElement.scrollWidth + " > " + window.innerWidth`))
+				return w
+			}
+
+			// No page is wider than the screen.
+			for _, q := range []string{
+				"variant=blocked&n=1M&p=0.01", "variant=scalable&n=1M&p=0.001", "variant=counting&n=1M&p=1%25&width=2",
+				"variant=split-block&n=1e6&p=0.001", "n=1M&m=10Mb&p=1%25", "variant=scalable&n=100T&p=1e-12&B=64&s=1.01",
+			} {
+				if err := chromedp.Do(tab, chromedp.Navigate(base+"/?"+q), chromedp.WaitReady(chromedp.CSS("#out"))); err != nil {
+					t.Fatalf("/?%s: %v", q, err)
+				}
+				if !evalBool(`document.documentElement.scrollWidth <= window.innerWidth`) {
+					t.Errorf("/?%s at %d px: the page overflows the screen (scrollWidth %s)", q, s.width, widths())
+				}
+				// Each figure is drawn as wide as its column, no wider.
+				if !evalBool(`Array.from(document.querySelectorAll("figure svg")).every(g => g.getBoundingClientRect().right <= window.innerWidth + 0.5)`) {
+					t.Errorf("/?%s at %d px: a figure runs off the screen", q, s.width)
+				}
+			}
+
+			// Typing changes the answer, and the address, without a click.
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?variant=blocked&n=1M&p=0.01"), chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
+				t.Fatal(err)
+			}
+			before, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#v-m"), "data-value"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`window.notReloaded = true`)); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(tab, chromedp.Clear(chromedp.CSS("#in-n")), chromedp.SendKeys(chromedp.CSS("#in-n"), "2M")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("v-n") && document.getElementById("v-n").dataset.value === "2000000"`,
+				chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+				t.Fatalf("typing n = 2M: the answer did not change within 20 s: %v", err)
+			}
+			after, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#v-m"), "data-value"))
+			location, _ := chromedp.Run(tab, chromedp.Location())
+			if after.Value == before.Value || !evalBool(`window.notReloaded === true`) || !strings.HasSuffix(location, "/?variant=blocked&n=2M&p=0.01") {
+				t.Errorf("typing n = 2M: m %s, then %s; page kept: %v; address %s, want a new m, the same page and ?variant=blocked&n=2M&p=0.01",
+					before.Value, after.Value, evalBool(`window.notReloaded === true`), location)
+			}
+			if !evalBool(`document.documentElement.scrollWidth <= window.innerWidth`) {
+				t.Errorf("after typing, at %d px: the page overflows the screen (scrollWidth %s)", s.width, widths())
+			}
+			png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dir := os.Getenv("BLOOMCALC_SCREENSHOT_DIR"); dir != "" {
+				if err := os.WriteFile(filepath.Join(dir, s.file), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			// Check mode: m typed beside n and p gives the verdict.
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?n=1M&p=1%25"), chromedp.WaitVisible(chromedp.CSS("#result")),
+				chromedp.SendKeys(chromedp.CSS("#in-m"), "10Mb")); err != nil {
+				t.Fatal(err)
+			}
+			verdict, err := chromedp.Run(tab, chromedp.Poll[string](`document.getElementById("verdict") && document.getElementById("verdict").textContent`,
+				chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
+			if err != nil || !strings.Contains(verdict, "meets it: 0.82%") {
+				t.Errorf("typing m = 10Mb beside n = 1M, p = 1%%: verdict %q (%v), want meets it: 0.82%%", verdict, err)
+			}
+			// Without JavaScript the form still works: Compute submits it
+			// (empty fields then stay in the URL, as a plain form sends them).
+			nojs, cancelNoJS := chromedp.NewContext(bctx)
+			defer cancelNoJS()
+			if _, err := chromedp.Call(nojs, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(nojs, chromedp.EmulateViewport(s.width, s.height, vopts...),
+				chromedp.Navigate(base+"/?n=1M&p=0.01"), chromedp.WaitVisible(chromedp.CSS("#result")),
+				chromedp.Clear(chromedp.CSS("#in-n")), chromedp.SendKeys(chromedp.CSS("#in-n"), "3M"),
+				chromedp.Click(chromedp.CSS("#submit"))); err != nil {
+				t.Fatalf("without JavaScript: %v", err)
+			}
+			// Until the new page has loaded, evaluating fails or finds the
+			// old one. (Evaluate runs in the page's world, which the
+			// disabled scripts do not stop.)
+			for deadline := time.Now().Add(20 * time.Second); ; {
+				done, err := chromedp.Run(nojs, chromedp.Evaluate[bool](`location.search.indexOf("n=3M") >= 0 && document.readyState === "complete" && !!document.getElementById("v-n")`))
+				if err == nil && done {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("without JavaScript, submitting n = 3M: no new page within 20 s (%v)", err)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if n, err := chromedp.Run(nojs, chromedp.AttributeValue(chromedp.CSS("#v-n"), "data-value")); err != nil || n.Value != "3000000" {
+				t.Errorf("without JavaScript, submitting n = 3M shows n = %q (%v)", n.Value, err)
+			}
+			// page.js disables the width field of a standard filter; here
+			// it did not run.
+			if ran, err := chromedp.Run(nojs, chromedp.Evaluate[bool](`document.getElementById("in-width").disabled`)); err != nil || ran {
+				t.Errorf("the tab without JavaScript ran page.js (%v)", err)
+			}
+			cancelNoJS()
+
+			// A saved filter, uploaded by the page's form: what it is.
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?n=1M&p=1%25"), chromedp.WaitVisible(chromedp.CSS("#result")),
+				chromedp.SetUploadFiles(chromedp.CSS("#in-filter"), []string{saved}),
+				chromedp.Click(chromedp.CSS("#upload-submit")),
+				chromedp.WaitVisible(chromedp.CSS("#filter"))); err != nil {
+				t.Fatal(err)
+			}
+			variant, _ := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#f-variant")))
+			items, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#f-items"), "data-value"))
+			if variant != "scalable" || items.Value != strconv.FormatUint(savedItems, 10) {
+				t.Errorf("the uploaded filter shows variant %q, items %q; want scalable and %d", variant, items.Value, savedItems)
+			}
+			if !evalBool(`document.documentElement.scrollWidth <= window.innerWidth`) {
+				t.Errorf("the upload's page at %d px overflows the screen (scrollWidth %s)", s.width, widths())
+			}
+			checkConsole(t, s.name, console())
+		})
+	}
 }
