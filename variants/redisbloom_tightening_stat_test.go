@@ -17,7 +17,7 @@ import (
 type tighteningRow struct {
 	rate, r        float64
 	links          int
-	bitsPerItem    float64 // bits of the links at the mean items inserted, per item
+	bitsPerItem    float64 // bits of the links per item offered, as §13d counts them
 	mean, se       float64 // measured rate over the filters, its standard error
 	added          float64 // mean items inserted
 	probe, indep   float64 // ProbeFPR and FPR at the mean items inserted
@@ -45,7 +45,7 @@ func tighteningMeasure(t *testing.T, rate, r float64, filters, items, queries in
 	if err != nil {
 		t.Fatal(err)
 	}
-	bpk, err := geom.BitsPerKey(n)
+	bpk, err := geom.BitsPerKey(uint64(items))
 	if err != nil {
 		t.Fatal(err)
 	}
