@@ -7,7 +7,13 @@ import "math"
 // the rules of its source (rule by rule: paper-notes.md §13b):
 //
 //   - Link i has error ErrorRate 0.5^(i+1) and, with NOROUND (the
-//     default of BF.RESERVE), capacity Capacity Expansion^i.
+//     default of BF.RESERVE), capacity Capacity Expansion^i. With a
+//     Tightening r other than 0 (a research option, not RedisBloom's:
+//     its ERROR_TIGHTENING_RATIO is fixed at 0.5), link i has error
+//     ErrorRate (1 - r) r^i, so that the links' errors still sum to
+//     ErrorRate; r = 0.5 is RedisBloom's ErrorRate 0.5^(i+1), bit for
+//     bit (link 0's error is ErrorRate (1 - r), each next link's the
+//     one before times r, as RedisBloom computes them).
 //   - A link of capacity n and error e has bpe = |ln e / 0.480453013918201|
 //     bits per entry and hashes = ceil(0.693147180559945 bpe) (the source's
 //     rounded constants for ln(2)^2 and ln 2). With NOROUND its table has
@@ -34,13 +40,31 @@ type RedisBloom struct {
 	Capacity   uint64  // BF.RESERVE's capacity, the first link's, >= 1
 	Expansion  uint64  // BF.RESERVE's EXPANSION, >= 1
 	PowerOfTwo bool    // tables rounded up to powers of two (no NOROUND)
+	// Tightening is the ratio r of each link's error to the one before,
+	// 0 < r < 1; 0 means RedisBloom's 0.5. Link i has error
+	// ErrorRate (1 - r) r^i. Other values are a research option (does
+	// RedisBloom need to halve? paper-notes.md §13l): RedisBloom itself
+	// always halves.
+	Tightening float64
+}
+
+// DefaultRedisTightening is the tightening of a [RedisBloom] chain with
+// Tightening 0: RedisBloom's ERROR_TIGHTENING_RATIO (src/sb.c).
+const DefaultRedisTightening = 0.5
+
+// ratio returns the tightening in use: Tightening, or 0.5 for 0.
+func (r RedisBloom) ratio() float64 {
+	if r.Tightening == 0 {
+		return DefaultRedisTightening
+	}
+	return r.Tightening
 }
 
 // RedisBloomLink is the geometry of one link of a [RedisBloom] chain.
 type RedisBloomLink struct {
 	Index    int     // link number, from 0
 	Capacity uint64  // items the link holds before the next one starts ("entries")
-	Error    float64 // the link's error, ErrorRate 0.5^(Index+1)
+	Error    float64 // the link's error, ErrorRate 0.5^(Index+1) (ErrorRate (1-r) r^Index with Tightening r)
 	BPE      float64 // bits per entry, |ln Error| / ln(2)^2
 	Hashes   int     // ceil(ln 2 BPE)
 	Bits     uint64  // bits of the table in memory, a multiple of 64
@@ -70,6 +94,16 @@ func (r RedisBloom) Validate() error {
 	}
 	if r.Expansion < 1 {
 		return invalid("expansion = %d, want expansion >= 1", r.Expansion)
+	}
+	if t := r.Tightening; t != 0 {
+		if !(t > 0 && t < 1) {
+			return invalid("tightening = %v, want 0 < tightening < 1 (or 0 for RedisBloom's %v)", t, DefaultRedisTightening)
+		}
+		// RedisBloom's link 0 has error ErrorRate/2 < 1/2, so that it
+		// has at least 1.44 bits per entry; a tightening keeps that.
+		if e := r.ErrorRate * (1 - t); !(e < 0.5) {
+			return invalid("error rate %v with tightening %v gives link 0 error %v, want below 0.5", r.ErrorRate, t, e)
+		}
 	}
 	return nil
 }
@@ -118,13 +152,14 @@ func (r RedisBloom) Link(i int) (RedisBloomLink, error) {
 	if i < 0 || i >= MaxStages {
 		return RedisBloomLink{}, invalid("link %d, want 0 <= link < %d", i, MaxStages)
 	}
-	l, err := r.redisLink(0, r.Capacity, r.ErrorRate*0.5)
+	t := r.ratio()
+	l, err := r.redisLink(0, r.Capacity, r.ErrorRate*(1-t))
 	for j := 1; j <= i && err == nil; j++ {
 		n := l.Capacity * r.Expansion
 		if n/r.Expansion != l.Capacity || n > MaxBits {
 			return RedisBloomLink{}, invalid("link %d capacity %d times %d exceeds %d", j, l.Capacity, r.Expansion, uint64(MaxBits))
 		}
-		l, err = r.redisLink(j, n, l.Error*0.5)
+		l, err = r.redisLink(j, n, l.Error*t)
 	}
 	return l, err
 }
@@ -140,7 +175,8 @@ func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 	}
 	var out []RedisBloomLink
 	var total uint64
-	l, err := r.redisLink(0, r.Capacity, r.ErrorRate*0.5)
+	t := r.ratio()
+	l, err := r.redisLink(0, r.Capacity, r.ErrorRate*(1-t))
 	for {
 		if err != nil {
 			return nil, err
@@ -157,7 +193,7 @@ func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 		if n/r.Expansion != l.Capacity || n > MaxBits {
 			return nil, invalid("link %d capacity %d times %d exceeds %d", len(out), l.Capacity, r.Expansion, uint64(MaxBits))
 		}
-		l, err = r.redisLink(len(out), n, l.Error*0.5)
+		l, err = r.redisLink(len(out), n, l.Error*t)
 	}
 }
 

@@ -171,11 +171,22 @@ func checkStageItems(d *decoder, i, live int, capacity, n, items uint64) error {
 
 // ---- RedisBloom ----
 
-// redisParamsSize is the parameter block of RedisBloom before its links.
+// redisParamsSize is the parameter block of RedisBloom before its links,
+// without the tightening, which takes 8 bytes more when it is not
+// RedisBloom's (redisOptTightening).
 const redisParamsSize = 33
+
+// The bits of a RedisBloom filter's options byte.
+const (
+	redisOptPowerOfTwo = 1 // power-of-two tables
+	redisOptTightening = 2 // a tightening other than RedisBloom's follows
+)
 
 func (f *RedisBloom) encodedSize() uint64 {
 	n := headerSize + f.hashing.keyBytes() + redisParamsSize + trailerSize
+	if f.geom.Tightening != 0 {
+		n += 8
+	}
 	for _, l := range f.links[:f.live] {
 		n += bitParamsSize + 8*uint64(len(l.words))
 	}
@@ -189,9 +200,15 @@ func (f *RedisBloom) encode(e *encoder) {
 	e.u32(uint32(f.geom.Expansion))
 	var opt uint8
 	if f.geom.PowerOfTwo {
-		opt = 1
+		opt |= redisOptPowerOfTwo
+	}
+	if f.geom.Tightening != 0 {
+		opt |= redisOptTightening
 	}
 	e.u8(opt)
+	if f.geom.Tightening != 0 {
+		e.u64(math.Float64bits(f.geom.Tightening))
+	}
 	e.u64(f.items)
 	e.u32(uint32(f.live))
 	for _, l := range f.links[:f.live] {
@@ -201,12 +218,25 @@ func (f *RedisBloom) encode(e *encoder) {
 
 // MarshalBinary encodes the filter in the format described at
 // [FormatVersion] (variant 13, hash kind 4): its seed, error rate,
-// capacity, expansion, rounding option, item count and the links in use,
+// capacity, expansion, rounding option, tightening (only when it is not
+// RedisBloom's, below), item count and the links in use,
 // each with its capacity, bits, hashes, item count and table, bit x of a
 // link being bit x%64 of its word x/64 as in RedisBloom's byte array read
 // little-endian. The memory of links kept by Reset is not saved, nor is
 // Err. It may run concurrently with Contains, but not with a mutating
 // method.
+//
+// A [RedisBloomParams].Tightening other than RedisBloom's is stored in
+// version 1 as an optional field: bit 1 (value 2) of the options byte
+// (offset 37) says that the tightening r follows at offset 38 as float64
+// bits (0 < r < 1, r != 0.5, error rate times 1 - r below 0.5), and the
+// fields after it (items, links, the links) move 8 bytes later: 41 bytes
+// of parameters, an overhead of 62 + 28 L bytes. A filter that halves
+// (Tightening 0 or 0.5) is written without it, byte for byte as before
+// the option existed; decoders refuse the other option bits, a stored
+// 0.5 (which is not canonical) and a tightening the constructor would
+// refuse, with errors wrapping [ErrCorrupt]. Decoders older than the
+// option refuse options byte 2 or 3 as corrupt rather than misread it.
 func (f *RedisBloom) MarshalBinary() ([]byte, error) {
 	if f.live == 0 {
 		return nil, errZero("RedisBloom")
@@ -267,14 +297,25 @@ func (d *decoder) readRedisBloom() (*RedisBloom, error) {
 func (d *decoder) redisBloom(h header) (*RedisBloom, error) {
 	geom := analysis.RedisBloom{ErrorRate: math.Float64frombits(d.u64()), Capacity: d.u64(), Expansion: uint64(d.u32())}
 	opt := d.u8()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if opt&^(redisOptPowerOfTwo|redisOptTightening) != 0 {
+		return nil, d.bad(corrupt("redisbloom options %d, want 0 (NOROUND) or 1 (power of two), plus 2 with a tightening", opt))
+	}
+	if opt&redisOptTightening != 0 {
+		geom.Tightening = math.Float64frombits(d.u64())
+	}
 	items, live := d.u64(), d.u32()
 	if d.err != nil {
 		return nil, d.err
 	}
-	if opt > 1 {
-		return nil, d.bad(corrupt("redisbloom options %d, want 0 (NOROUND) or 1 (power of two)", opt))
+	geom.PowerOfTwo = opt&redisOptPowerOfTwo != 0
+	if opt&redisOptTightening != 0 && (geom.Tightening == 0 || geom.Tightening == analysis.DefaultRedisTightening) {
+		// NewRedisBloom stores RedisBloom's halving as no tightening:
+		// one encoding per filter.
+		return nil, d.bad(corrupt("redisbloom filter: tightening %v stored, but RedisBloom's %v is stored as none", geom.Tightening, analysis.DefaultRedisTightening))
 	}
-	geom.PowerOfTwo = opt == 1
 	if err := geom.Validate(); err != nil {
 		return nil, d.bad(corrupt("redisbloom filter: %s", trimPrefix(err)))
 	}

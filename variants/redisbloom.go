@@ -26,6 +26,18 @@ type RedisBloomParams struct {
 	// BF.RESERVE passed NOROUND (see [analysis.RedisBloom]). False, the
 	// default, is BF.RESERVE today.
 	PowerOfTwo bool
+	// Tightening is the ratio r of each link's error to the one before,
+	// 0 < r < 1, with link i's error ErrorRate (1 - r) r^i, so that the
+	// links' errors still sum to ErrorRate. Zero (or 0.5, which builds
+	// the same filter and reports 0 in Params) is RedisBloom's halving,
+	// link i with error ErrorRate 0.5^(i+1). Other values are NOT
+	// RedisBloom's behaviour, which always halves: they are a research
+	// option, to measure what a different tightening saves
+	// (paper-notes.md §13l). Such a filter saves and loads with
+	// MarshalBinary, but [RedisBloom.ScanDump] refuses it, since
+	// RedisBloom would grow its chain by halving. With a tightening,
+	// ErrorRate (1 - r) must be below 0.5, as RedisBloom's ErrorRate/2 is.
+	Tightening float64
 	// Seed varies the hashing: the first hash is MurmurHash64A under
 	// [RedisBloomSeed] xor Seed (see [Murmur64A]). Zero, the default, hashes
 	// as [RedisBloom] does, so that the filter sets the bits RedisBloom's
@@ -42,7 +54,8 @@ type RedisBloomParams struct {
 // RedisBloom is a bit-exact model of RedisBloom's scalable Bloom filter as
 // BF.RESERVE builds it: a chain of standard filters ("links") sized by the
 // rules of [analysis.RedisBloom], link i with error ErrorRate 0.5^(i+1) and
-// capacity Capacity Expansion^i. For the same key and parameters (Seed 0)
+// capacity Capacity Expansion^i (with [RedisBloomParams].Tightening r,
+// a research option that is not RedisBloom's, error ErrorRate (1-r) r^i). For the same key and parameters (Seed 0)
 // each link sets the same bits as RedisBloom's table, so the rate measured
 // on the model is RedisBloom's (RedisBloom's source, rule by rule:
 // paper-notes.md §13b).
@@ -123,12 +136,16 @@ func NewRedisBloom(p RedisBloomParams) (*RedisBloom, error) {
 		return nil, invalid("redisbloom filter: expansion = %d, more than RedisBloom's 32-bit maximum", p.Expansion)
 	}
 	f := &RedisBloom{
-		geom:     analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo},
+		geom:     analysis.RedisBloom{ErrorRate: p.ErrorRate, Capacity: p.Capacity, Expansion: uint64(p.Expansion), PowerOfTwo: p.PowerOfTwo, Tightening: p.Tightening},
 		hashing:  Hashing{Kind: Murmur64A, Seed: p.Seed}.conf(),
 		maxBytes: p.MaxBytes,
 	}
 	if err := f.geom.Validate(); err != nil {
 		return nil, invalid("redisbloom filter: %s", trimPrefix(err))
+	}
+	if f.geom.Tightening == analysis.DefaultRedisTightening {
+		// RedisBloom's own: the same links as 0, one encoding.
+		f.geom.Tightening = 0
 	}
 	if err := f.grow(true); err != nil {
 		return nil, err
@@ -186,9 +203,10 @@ func (f *RedisBloom) liveBytes() uint64 {
 	return n
 }
 
-// Params returns the filter's parameters, with the default filled in.
+// Params returns the filter's parameters, with the default expansion
+// filled in; Tightening is 0 for RedisBloom's halving (given as 0 or 0.5).
 func (f *RedisBloom) Params() RedisBloomParams {
-	return RedisBloomParams{ErrorRate: f.geom.ErrorRate, Capacity: f.geom.Capacity, Expansion: int(f.geom.Expansion), PowerOfTwo: f.geom.PowerOfTwo, Seed: f.hashing.Seed, MaxBytes: f.maxBytes}
+	return RedisBloomParams{ErrorRate: f.geom.ErrorRate, Capacity: f.geom.Capacity, Expansion: int(f.geom.Expansion), PowerOfTwo: f.geom.PowerOfTwo, Tightening: f.geom.Tightening, Seed: f.hashing.Seed, MaxBytes: f.maxBytes}
 }
 
 // Err returns the error that kept the filter from adding a link, or nil:

@@ -121,8 +121,12 @@ const (
 // the filter was loaded from a dump (the C library's log may differ from
 // Go's in the last bit), and its items. It reports an error wrapping
 // [ErrIncompatible] for a filter with a Seed other than 0, whose bits
-// RedisBloom would not find, and one wrapping [ErrInvalidParams] for a
-// zero RedisBloom. It may run
+// RedisBloom would not find, or a Tightening other than RedisBloom's
+// halving, which RedisBloom cannot express (a dump holds each link's
+// error, but RedisBloom halves the newest link's error when it adds the
+// next, and BF.LOADCHUNK's reader would take the chain for one of error
+// rate twice link 0's), and one wrapping [ErrInvalidParams] for a zero
+// RedisBloom. It may run
 // concurrently with Contains, but not with a mutating method.
 func (f *RedisBloom) ScanDump(iter int64, maxChunk int) (next int64, data []byte, err error) {
 	if err := f.checkDump(); err != nil {
@@ -183,6 +187,9 @@ func (f *RedisBloom) checkDump() error {
 	}
 	if f.hashing.Seed != 0 {
 		return incompatible("a redisbloom filter with seed %d hashes keys to other bits than RedisBloom's; only seed 0 dumps", f.hashing.Seed)
+	}
+	if t := f.geom.Tightening; t != 0 {
+		return incompatible("a redisbloom filter with tightening %v: RedisBloom halves each link's error (ERROR_TIGHTENING_RATIO 0.5) and would grow the chain otherwise; only the default dumps", t)
 	}
 	return nil
 }
