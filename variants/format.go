@@ -170,12 +170,17 @@ import (
 //	       key's wyrand stream (see Dynamic)
 //
 // [RedisBloom] (code 13; hash kind 4 with derivation 0; 33 bytes of
-// parameters, then the links in use, oldest first):
+// parameters, 41 with a tightening, then the links in use, oldest first):
 //
 //	17  8  error rate (float64 bits), 0 < e < 1
 //	25  8  capacity (uint64), the first link's, 1 <= capacity <= MaxBits
 //	33  4  expansion (uint32), >= 1
-//	37  1  options (uint8): 0 NOROUND, 1 power-of-two tables
+//	37  1  options (uint8): bit 0 power-of-two tables (clear: NOROUND),
+//	       bit 1 a tightening follows; the other bits zero
+//	(38 8  tightening r (float64 bits), only with option bit 1: 0 < r < 1,
+//	       r != 0.5, e (1 - r) < 0.5; the offsets below are then 8 later.
+//	       RedisBloom's halving, r = 0.5, is stored without it, as in
+//	       every filter written before the option existed)
 //	38  8  items (uint64), keys inserted, the sum of the links' items
 //	46  4  links L (uint32), 1 <= L <= 256 (analysis.MaxStages)
 //	50     L links, each a parameter block (bits m_i, hashes k_i,
@@ -221,8 +226,8 @@ import (
 // the blocked one, 65 + 28 L for a scalable filter of L stages,
 // 69 + 32 L for one of L blocked stages, 93 + 28 L and 93 + 32 L for a
 // horizon-aware one, 49 + 28 L for a dynamic filter
-// of L stages, 54 + 28 L for a RedisBloom filter of L links, and
-// 73 + 8 (K + L) for an age-partitioned filter, and 16 bytes more with a
+// of L stages, 54 + 28 L for a RedisBloom filter of L links (62 + 28 L
+// with a tightening), and 73 + 8 (K + L) for an age-partitioned filter, and 16 bytes more with a
 // keyed hash. The encoding is canonical: a decoded filter encodes to the same
 // bytes.
 //
