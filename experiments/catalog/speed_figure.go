@@ -57,6 +57,9 @@ func speedFigure(r *experiments.Results) (*plots.Figure, error) {
 	if len(caches) > 0 {
 		a.Legend.Add("dotted verticals: the caches of the machine measured,")
 		a.Legend.Add("   " + strings.Join(caches, ", ") + " (one of each, as the system reports)")
+		if r.Machine != nil {
+			a.Legend.Add("   " + r.Machine.String())
+		}
 	} else {
 		a.Legend.Add("(no cache sizes recorded with these results)")
 	}
