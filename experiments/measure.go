@@ -390,6 +390,7 @@ func (pl *Plan) results(ctx context.Context, p Params, o Options) (*Results, err
 	}
 	res.Rows = pl.Rows
 	res.Caches = pl.Caches
+	res.Machine = pl.Machine
 	if o.Shard.sharded() {
 		sh := o.Shard
 		res.Shard = &sh

@@ -19,8 +19,10 @@ import (
 //
 // Results hold no timestamps and no worker count, so a rerun with the same
 // seed and parameters writes byte-identical files on any number of
-// workers. Only the time columns (NsPerAdd, NsPerQuery, NsPerPresent) and the memory of
-// a Go map (Bytes of the "go map" series) differ from run to run.
+// workers. Only the time columns (NsPerAdd, NsPerQuery, NsPerPresent,
+// NsAssembly, NsPureGo, AsmRatio), the memory of a Go map (Bytes of the
+// "go map" series) and the description of the machine (Caches, Machine)
+// differ from run to run.
 type Results struct {
 	// Experiment is the experiment's name, for example "fill", or
 	// [Measured] for the results of [Measure].
@@ -50,6 +52,9 @@ type Results struct {
 	// for the speed experiment, whose times depend on them; empty where
 	// the system does not report them.
 	Caches []CacheLevel `json:"caches,omitempty"`
+	// Machine describes the processor that measured, for the experiments
+	// whose times depend on it (see [MachineCPU]); nil for the others.
+	Machine *Machine `json:"machine,omitempty"`
 	// Rows are the measured points, grouped by series, in a fixed order.
 	Rows []Row `json:"rows"`
 }
@@ -173,6 +178,15 @@ type Row struct {
 	// NsPerPresent is the mean time of one Contains of a key the filter
 	// holds ([Time]; NsPerQuery is then that of an absent key).
 	NsPerPresent float64 `json:"ns_per_present,omitempty"`
+	// NsAssembly and NsPureGo are the times of one operation of a block
+	// probe with the assembly probes on and off (variants.SetAssembly),
+	// for the self experiment, and AsmRatio their ratio, the median of the
+	// ratios of rounds timed one after the other: below 1 the assembly
+	// pays on the machine that measured. NsAssembly and AsmRatio are 0
+	// where the build or the processor has no assembly.
+	NsAssembly float64 `json:"ns_assembly,omitempty"`
+	NsPureGo   float64 `json:"ns_pure_go,omitempty"`
+	AsmRatio   float64 `json:"asm_ratio,omitempty"`
 	// LinesAbsent and LinesPresent are the mean numbers of distinct
 	// 64-byte lines a query of an absent and of a present key reads,
 	// counted from the probe sequence (variants.LineCounter), for the
@@ -211,6 +225,11 @@ type Trial struct {
 	NsPerAdd     float64 `json:"ns_per_add,omitempty"`
 	NsPerQuery   float64 `json:"ns_per_query,omitempty"`
 	NsPerPresent float64 `json:"ns_per_present,omitempty"`
+	// NsAssembly, NsPureGo and AsmRatio are the times of one probe with
+	// the assembly on and off and their ratio (see [Row]).
+	NsAssembly float64 `json:"ns_assembly,omitempty"`
+	NsPureGo   float64 `json:"ns_pure_go,omitempty"`
+	AsmRatio   float64 `json:"asm_ratio,omitempty"`
 	// LinesAbsent, LinesPresent and LinesPredicted are the filter's lines
 	// per query (see [Row]).
 	LinesAbsent    float64 `json:"lines_absent,omitempty"`
@@ -236,7 +255,7 @@ func (r *Row) aggregate(conf float64) error {
 		return fmt.Errorf("experiments: row %s items %d has no trials", r.Series, r.Items)
 	}
 	nf := float64(len(t))
-	var est, bits, stages, add, query, present, bytes, removed, la, lp, lw float64
+	var est, bits, stages, add, query, present, bytes, removed, la, lp, lw, asm, pure, ratio float64
 	r.FalseNegatives = 0
 	for _, x := range t {
 		r.FalseNegatives += x.FalseNegatives
@@ -249,6 +268,9 @@ func (r *Row) aggregate(conf float64) error {
 		add += x.NsPerAdd
 		query += x.NsPerQuery
 		present += x.NsPerPresent
+		asm += x.NsAssembly
+		pure += x.NsPureGo
+		ratio += x.AsmRatio
 		bytes += float64(x.Bytes)
 		removed += float64(x.Removed)
 	}
@@ -260,6 +282,7 @@ func (r *Row) aggregate(conf float64) error {
 	r.NsPerAdd = add / nf
 	r.NsPerQuery = query / nf
 	r.NsPerPresent = present / nf
+	r.NsAssembly, r.NsPureGo, r.AsmRatio = asm/nf, pure/nf, ratio/nf
 	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = la/nf, lp/nf, lw/nf
 	r.Bytes = bytes / nf
 	r.Removed = removed / nf
@@ -589,6 +612,9 @@ var columns = []column{
 	{"ns_per_add", func(r *Row) string { return fmtFloat(r.NsPerAdd) }},
 	{"ns_per_query", func(r *Row) string { return fmtFloat(r.NsPerQuery) }},
 	{"ns_per_present", func(r *Row) string { return fmtFloat(r.NsPerPresent) }},
+	{"ns_assembly", func(r *Row) string { return fmtFloat(r.NsAssembly) }},
+	{"ns_pure_go", func(r *Row) string { return fmtFloat(r.NsPureGo) }},
+	{"asm_ratio", func(r *Row) string { return fmtFloat(r.AsmRatio) }},
 	{"lines_absent", func(r *Row) string { return fmtFloat(r.LinesAbsent) }},
 	{"lines_present", func(r *Row) string { return fmtFloat(r.LinesPresent) }},
 	{"lines_predicted", func(r *Row) string { return fmtFloat(r.LinesPredicted) }},
@@ -693,6 +719,7 @@ func (r Row) template() Row {
 	r.Rate, r.Lo, r.Hi, r.Interval, r.Inside = 0, 0, 0, "", ""
 	r.Estimated, r.Stages, r.NsPerAdd, r.NsPerQuery, r.Bytes, r.Removed = 0, 0, 0, 0, 0, 0
 	r.NsPerPresent = 0
+	r.NsAssembly, r.NsPureGo, r.AsmRatio = 0, 0, 0
 	r.LinesAbsent, r.LinesPresent, r.LinesPredicted = 0, 0, 0
 	r.BitsPerKey = 0
 	r.CardinalityRow = r.CardinalityRow.template()

@@ -36,6 +36,9 @@ type Plan struct {
 	// Caches are the data caches of the machine, for a run whose times
 	// depend on them (see [MachineCaches]).
 	Caches []CacheLevel
+	// Machine describes the processor, for a run whose times depend on
+	// it (see [MachineCPU]).
+	Machine *Machine
 	// Sequential runs every filter on one goroutine, for a run that times.
 	Sequential bool
 	// Summarize, if not nil, returns notes derived from the aggregated

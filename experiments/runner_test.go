@@ -54,3 +54,28 @@ func TestDataCaches(t *testing.T) {
 		t.Errorf("MachineCaches() = %v, want %v", got, want)
 	}
 }
+
+// TestMachineCPU reads the first processor of a /proc/cpuinfo, and says
+// what it knows when the file is missing.
+func TestMachineCPU(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpuinfo")
+	text := "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu avx2 hypervisor\n\n" +
+		"processor\t: 1\nvendor_id\t: Other\nmodel name\t: Other\n\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(p string) { cpuinfo = p }(cpuinfo)
+	cpuinfo = path
+	m := MachineCPU()
+	want := Machine{Arch: m.Arch, CPUs: m.CPUs, Vendor: "AuthenticAMD", Model: "AMD EPYC", Family: 25, ModelNumber: 17, Stepping: 1, Virtual: true}
+	if *m != want || m.Arch == "" || m.CPUs < 1 {
+		t.Errorf("MachineCPU() = %+v, want %+v", *m, want)
+	}
+	if got, want := m.String(), "AMD EPYC (AuthenticAMD, family 25 model 17 stepping 1, virtual), "+m.Arch+", "+fmt.Sprint(m.CPUs)+" CPUs"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	cpuinfo = filepath.Join(t.TempDir(), "missing")
+	if m := MachineCPU(); m.Model != "" || m.Vendor != "" || m.Arch == "" {
+		t.Errorf("without cpuinfo: %+v", *m)
+	}
+}

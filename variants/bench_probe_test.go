@@ -19,7 +19,7 @@ import (
 // of every stage for a group of keys (streamBlockedPrefetch).
 //
 // Each sub-benchmark runs the two forms in alternating rounds of
-// probeRound calls, flipping the run-time switch (useAVX2) between rounds,
+// probeRound calls, flipping the run-time switch (SetAssembly) between rounds,
 // so that both see the same load on a shared machine. It reports asm-ns
 // and go-ns, the time per call of each form, and asm/go, their ratio: an
 // assembly path is worth keeping only below 1. ns/op is one call of each

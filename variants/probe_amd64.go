@@ -8,10 +8,42 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
+// haveAVX2 reports whether the processor has AVX2, which every assembly
+// probe of probe_amd64.s needs.
+var haveAVX2 = cpu.X86.HasAVX2
+
 // useAVX2 selects the AVX2 block probes of probe_amd64.s, on processors
 // that have AVX2; each probe jumps to its pure-Go form (the ...Go
-// functions) when it is false. Tests turn it off to compare the two paths.
-var useAVX2 = cpu.X86.HasAVX2
+// functions) when it is false. SetAssembly sets it; tests turn it off to
+// compare the two paths.
+var useAVX2 = haveAVX2
+
+// Assembly reports whether the filters' block probes run in assembly: the
+// AVX2 probes of the blocked and split-block filters and of a scalable
+// filter's blocked stages (see SetAssembly). It is true by default on
+// amd64 processors with AVX2; always false on other architectures, on
+// amd64 without AVX2 and in builds with the purego tag.
+func Assembly() bool { return useAVX2 }
+
+// SetAssembly turns the assembly block probes on or off for the whole
+// program and returns whether they were on before. Turning them on does
+// nothing where there are none (other architectures, amd64 without AVX2,
+// the purego build tag): Assembly then stays false, and so does the
+// value SetAssembly returns. The switch changes only speed: every filter
+// sets the same bits and gives the same answers either way, and files
+// written either way are the same. It is there to measure, on the
+// machine at hand, what the assembly gains (experiment -exp self,
+// BenchmarkProbeAsmVsGo), and to fall back to pure Go where it does not
+// pay.
+//
+// SetAssembly writes a package variable that every probe reads without
+// synchronisation: call it before the filters are in use, never while
+// another goroutine adds to or queries a filter.
+func SetAssembly(on bool) (previous bool) {
+	previous = useAVX2
+	useAVX2 = on && haveAVX2
+	return previous
+}
 
 // The probe entry points of the split-block filter. words is the table's
 // address and z its number of 256-bit blocks, checked by the caller; a

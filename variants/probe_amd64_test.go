@@ -15,8 +15,8 @@ func vectorPath() (bool, string) {
 // choice the processor made. The choice is a package variable: a test that
 // calls withVector must not run in parallel with other tests.
 func withVector(on bool, fn func()) {
-	saved := useAVX2
-	defer func() { useAVX2 = saved }()
-	useAVX2 = saved && on
+	saved := Assembly()
+	defer SetAssembly(saved)
+	SetAssembly(saved && on)
 	fn()
 }

@@ -199,8 +199,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		if err := report(stdout, head, res, o.out, formats); err != nil {
 			return err
 		}
+		warn(stderr, res)
 	}
 	return failed
+}
+
+// warn repeats on stderr every note of res that is a warning (the self
+// experiment's assembly paths slower than pure Go), so that it is seen
+// when stdout goes to a file.
+func warn(stderr io.Writer, res *experiments.Results) {
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "WARNING") {
+			fmt.Fprintf(stderr, "experiment: %s %s: %s\n", res.Experiment, res.Variant, n)
+		}
+	}
 }
 
 // runSpec is one catalog.Run call.

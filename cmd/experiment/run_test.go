@@ -361,3 +361,32 @@ func TestBlockingTable(t *testing.T) {
 		t.Errorf("sized row lacks its target: %q", lines[3])
 	}
 }
+
+// TestSelfWarnings: a WARNING note of the results (the self experiment's
+// assembly paths slower than pure Go) goes to stderr too, and the table
+// marks the path.
+func TestSelfWarnings(t *testing.T) {
+	res := &experiments.Results{Experiment: "self", Variant: "all",
+		Notes: []string{"machine: x", "WARNING: assembly slower than pure Go on this machine: p, asm/go 1.50 (15.0 ns against 10.0)", "every note"},
+		Rows: []experiments.Row{
+			{Series: "p", Items: 4096, Bits: 40960, NsAssembly: 15, NsPureGo: 10, AsmRatio: 1.5},
+			{Series: "q", Items: 4096, Bits: 40960, NsAssembly: 9, NsPureGo: 10, AsmRatio: 0.9},
+			{Series: "r", Items: 4096, Bits: 40960, NsAssembly: 4, NsPureGo: 10, AsmRatio: 0.4},
+		}}
+	var e bytes.Buffer
+	warn(&e, res)
+	if want := "experiment: self all: WARNING: assembly slower than pure Go on this machine: p, asm/go 1.50 (15.0 ns against 10.0)\n"; e.String() != want {
+		t.Errorf("stderr %q, want %q", e.String(), want)
+	}
+	var o bytes.Buffer
+	printTable(&o, res)
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(o.String()), "\n") {
+		got = append(got, strings.Join(strings.Fields(l), " "))
+	}
+	want := []string{"series keys bytes ns asm ns go asm/go", "p 4096 5120 15.0 10.0 1.50 WARNING: assembly slower",
+		"q 4096 5120 9.0 10.0 0.90 gains little", "r 4096 5120 4.0 10.0 0.40"}
+	if !slices.Equal(got, want) {
+		t.Errorf("table:\n%s", o.String())
+	}
+}

@@ -114,6 +114,33 @@ func tableColumns(res *experiments.Results) []col {
 			col{"lines absent", func(r *experiments.Row) string { return lines(r.LinesAbsent) }},
 			col{"predicted", func(r *experiments.Row) string { return lines(r.LinesPredicted) }},
 			col{"lines present", func(r *experiments.Row) string { return lines(r.LinesPresent) }}}
+	case "self":
+		verdict := func(r *experiments.Row) string {
+			switch {
+			case r.AsmRatio > 1:
+				return "WARNING: assembly slower"
+			case r.AsmRatio > 0.8:
+				return "gains little"
+			}
+			return ""
+		}
+		nsOr := func(x float64) string {
+			if x == 0 {
+				return ""
+			}
+			return ns(x)
+		}
+		return []col{colSeries, col{"keys", colItems.get},
+			col{"bytes", func(r *experiments.Row) string { return strconv.FormatUint((r.Bits+7)/8, 10) }},
+			col{"ns asm", func(r *experiments.Row) string { return nsOr(r.NsAssembly) }},
+			col{"ns go", func(r *experiments.Row) string { return nsOr(r.NsPureGo) }},
+			col{"asm/go", func(r *experiments.Row) string {
+				if r.AsmRatio == 0 {
+					return ""
+				}
+				return strconv.FormatFloat(r.AsmRatio, 'f', 2, 64)
+			}},
+			col{"", verdict}}
 	case "blocking":
 		// The sweep's rows differ in memory, the sized rows in n and p.
 		return []col{colSeries, colItems,

@@ -133,6 +133,7 @@ var captions = []caption{
 	{"scalable-all", galleryFile, claimsScalableAll},
 	{"growth-all", galleryFile, growthClaims},
 	{"speed-all", galleryFile, claimsSpeedAll},
+	{"self-all", galleryFile, claimsSelfAll},
 	{"memory-all", galleryFile, claimsMemoryAll},
 	{"cardinality-all", galleryFile, claimsCardinalityAll},
 	{"window-all", galleryFile, windowClaims},
@@ -393,6 +394,27 @@ func claimsSpeedAll(t *testing.T, r *experiments.Results) []string {
 		fmt.Sprintf("it reads exactly one per stage, 1 to %.0f", sb.LinesAbsent),
 		fmt.Sprintf("Counted and predicted agree within %.1f%%", math.Ceil(1000*worst)/10))
 	return out
+}
+
+// claimsSelfAll returns the numbers of the caption of self-all: the
+// machine, the range of the ratios, and the ratio of each block size's
+// loop form at k = 16 and of the scalable filter at 1M keys.
+func claimsSelfAll(t *testing.T, r *experiments.Results) []string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	big := []float64{math.Inf(1), math.Inf(-1)}
+	for _, row := range r.Rows {
+		lo, hi = math.Min(lo, row.AsmRatio), math.Max(hi, row.AsmRatio)
+		if strings.Contains(row.Series, "n=1M") {
+			big[0], big[1] = math.Min(big[0], row.AsmRatio), math.Max(big[1], row.AsmRatio)
+		}
+	}
+	ratio := func(series string) float64 { return one(t, r, series, nil).AsmRatio }
+	return []string{
+		r.Machine.String(),
+		fmt.Sprintf("from %.2f to %.2f", lo, hi),
+		fmt.Sprintf("%.2f and %.2f at k = 16", ratio("blockedTest B=256 k=16 loop (Blocked.ContainsDigest)"), ratio("blockedTest B=512 k=16 loop (Blocked.ContainsDigest)")),
+		fmt.Sprintf("%.2f to %.2f at a million keys", big[0], big[1]),
+	}
 }
 
 // claimsMemoryAll returns the numbers of the caption of memory-all, formatted

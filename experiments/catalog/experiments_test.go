@@ -39,6 +39,8 @@ func tiny(name string) experiments.Params {
 		return experiments.Params{Keys: []uint64{1000, 3000}}
 	case "speed":
 		return experiments.Params{Keys: []uint64{1000, 5000}, Queries: 5000}
+	case "self":
+		return experiments.Params{Keys: []uint64{2000}, Queries: 2000, Passes: 2}
 	case "blocking":
 		return experiments.Params{N: 200, Filters: 3, Queries: 500, BitsPerKey: []float64{2, 8}, Keys: []uint64{1000, 5000}}
 	case "adversary":

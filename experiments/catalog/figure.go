@@ -210,6 +210,18 @@ func (b *bars) Thumbnail(c *draw.Canvas) {
 // stay legible at the width of a README column.
 const readmeWidth = 9.5 * vg.Inch
 
+// oneAbove lays panels out one a row, each rowHeight high, in a figure
+// readmeWidth wide, each legend in a band above its panel: for panels
+// whose legends are too wide for half the width.
+func oneAbove(rowHeight vg.Length, panels ...*plot.Plot) *plots.Figure {
+	grid := make([][]*plot.Plot, len(panels))
+	for i, p := range panels {
+		p.Legend.Top = true
+		grid[i] = []*plot.Plot{p}
+	}
+	return &plots.Figure{Panels: grid, Width: readmeWidth, Height: rowHeight * vg.Length(len(grid))}
+}
+
 // twoByTwo lays panels out two a row, the last row padded with an empty
 // cell, in a figure readmeWidth wide and rowHeight high per row, each
 // legend in a band above its panel.

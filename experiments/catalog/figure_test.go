@@ -179,9 +179,8 @@ func TestCommittedFigures(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 		// Legible at a README's width: at most about 1,400 pixels
-		// (DESIGN.md), 1440 the widest allowed. speed-all is being
-		// redrawn on its own branch.
-		if w := int(float64(f.Width/vg.Inch)*144 + 0.5); w > 1440 && name != "speed-all" {
+		// (DESIGN.md), 1440 the widest allowed.
+		if w := int(float64(f.Width/vg.Inch)*144 + 0.5); w > 1440 {
 			t.Errorf("%s: %d pixels wide, want at most about 1400", name, w)
 		}
 		if _, err := os.Stat(filepath.Join(figuresDir, name+".png")); err != nil {

@@ -11,6 +11,7 @@ func init() {
 		scalableExperiment,
 		memoryExperiment,
 		speedExperiment,
+		selfExperiment,
 		blockingExperiment,
 		cardinalityExperiment,
 		adversaryExperiment,

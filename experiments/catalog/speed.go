@@ -48,7 +48,7 @@ func anyBuilder(variant string, n uint64, p experiments.Params) (builder, error)
 // Queries absent keys. It runs on one goroutine, so the times are those of
 // one core with nothing else of the experiment's running.
 func planSpeed(variant string, p experiments.Params) (*experiments.Plan, error) {
-	pl := &experiments.Plan{Caches: experiments.MachineCaches()}
+	pl := &experiments.Plan{Caches: experiments.MachineCaches(), Machine: experiments.MachineCPU()}
 	for _, v := range selected(variant, Variants) {
 		for _, n := range p.Keys {
 			b, err := anyBuilder(v, n, p)

@@ -57,6 +57,9 @@ func speedFigure(r *experiments.Results) (*plots.Figure, error) {
 	if len(caches) > 0 {
 		a.Legend.Add("dotted verticals: the caches of the machine measured,")
 		a.Legend.Add("   " + strings.Join(caches, ", ") + " (one of each, as the system reports)")
+		if r.Machine != nil {
+			a.Legend.Add("   " + r.Machine.String())
+		}
 	} else {
 		a.Legend.Add("(no cache sizes recorded with these results)")
 	}
@@ -69,10 +72,10 @@ func speedFigure(r *experiments.Results) (*plots.Figure, error) {
 		return nil, err
 	}
 	if c == nil {
-		return &plots.Figure{Panels: [][]*plot.Plot{{a, b}}, Width: 16 * vg.Inch, Height: 7 * vg.Inch}, nil
+		return oneAbove(5*vg.Inch, a, b), nil
 	}
 	a.Legend.Add("(c) wide grey: the lines analysis predicts")
-	return &plots.Figure{Panels: [][]*plot.Plot{{a, b, c}}, Width: 24 * vg.Inch, Height: 7 * vg.Inch}, nil
+	return oneAbove(5*vg.Inch, a, b, c), nil
 }
 
 // linesPanel draws the speed figure's panel (c): the distinct 64-byte
