@@ -155,7 +155,7 @@ var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error)
 	"age-partitioned":         func(g Geometry, h Hashing) (persistent, error) { return newAgeGeometry(g, h, false) },
 	"age-partitioned-blocked": func(g Geometry, h Hashing) (persistent, error) { return newAgeGeometry(g, h, true) },
 	// Multiblock layouts from a geometry (bits raised to one block).
-	"multiblock-block64":        multiblockGeometry(MultiblockParams{WordBits: 64}),
+	"multiblock-block64":         multiblockGeometry(MultiblockParams{WordBits: 64}),
 	"multiblock-multi32-stride8": multiblockGeometry(MultiblockParams{WordBits: 32, Multi: true, StrideBits: 8}),
 }
 
