@@ -517,17 +517,6 @@ func (f *Multiblock) strideOrZero() uint64 {
 	return f.stride
 }
 
-// Model returns the filter's theory: [analysis.Multiblock] with its bits
-// (one block plus whole strides), hashes K, window bits, layout and stride
-// (0 at the natural stride), so that f.Model().FPR(f.Stats().Items) is the
-// rate theory predicts for the filter as it is now: exact at the natural
-// stride, and for overlapping strides computed as analysis describes (every
-// start treated as interior). [Stats.Items] counts every add, repeated keys
-// included (see [Standard.Model]).
-func (f *Multiblock) Model() analysis.Multiblock {
-	return analysis.Multiblock{Bits: f.m, Hashes: f.k, WordBits: f.w, Multi: f.multi, StrideBits: f.strideOrZero()}
-}
-
 // popRange returns the number of set bits in [a, a+n) of the table.
 func (f *Multiblock) popRange(a, n uint64) int {
 	var c int
