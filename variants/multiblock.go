@@ -235,6 +235,12 @@ func MultiblockGeometry(capacity uint64, fpr float64, p MultiblockParams) (Geome
 	if _, err := p.shape(max(p.Hashes, 1)); err != nil {
 		return Geometry{}, err
 	}
+	// No filter holds n keys at rate p in fewer than n log2(1/p) bits (the
+	// information-theoretic bound): beyond MaxBits, refuse before the
+	// search, whose rates lose their precision at such loads.
+	if float64(capacity)*-math.Log2(fpr) > MaxBits {
+		return Geometry{}, invalid("a multiblock filter of %d items at rate %v needs more than %d bits", capacity, fpr, uint64(MaxBits))
+	}
 	if p.Hashes != 0 {
 		m, err := multiblockSize(capacity, fpr, p, p.Hashes)
 		if err != nil {
@@ -282,8 +288,8 @@ func multiblockSize(n uint64, fpr float64, p MultiblockParams, k int) (uint64, e
 		return r <= fpr, nil
 	}
 	// A bracket from the standard filter's size, then bisection.
-	guess := uint64(math.Ceil(-float64(n)*math.Log(fpr)/(math.Ln2*math.Ln2))) / sh.stride
-	lo, hi := uint64(0), min(max(guess, 1), maxStarts) // fits(lo) false (lo 0: none), fits(hi) true
+	guess := -float64(n) * math.Log(fpr) / (math.Ln2 * math.Ln2) / float64(sh.stride)
+	lo, hi := uint64(0), uint64(min(max(guess, 1), float64(maxStarts))) // fits(lo) false (lo 0: none), fits(hi) true
 	for {
 		ok, err := fits(hi)
 		if err != nil {

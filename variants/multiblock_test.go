@@ -450,3 +450,16 @@ func TestMultiblockStatsOverlap(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiblockGeometryHuge: a capacity that no table of MaxBits bits can
+// hold at the rate is refused, not sized from rates that lose precision.
+func TestMultiblockGeometryHuge(t *testing.T) {
+	for _, c := range []struct {
+		n   uint64
+		fpr float64
+	}{{1 << 62, 1e-9}, {1 << 47, 0.01}} {
+		if g, err := MultiblockGeometry(c.n, c.fpr, MultiblockParams{WordBits: 64, Multi: true}); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("n = %d, p = %v: %+v, %v; want ErrInvalidParams", c.n, c.fpr, g, err)
+		}
+	}
+}
