@@ -549,8 +549,9 @@ func (f *Multiblock) popRange(a, n uint64) int {
 // expected number of clear bits: [analysis.Multiblock.EstimateItems] at the
 // natural stride, and at an overlapping stride the n, interpolated between
 // integers, at which [analysis.Multiblock.ExpectedClearBits] equals the
-// clear bits; +Inf for a full table. Stats reads every start's block: its
-// cost grows as m L / (64 S).
+// clear bits; +Inf for a full table. Stats visits all P starts, sliding
+// each window by one stride (a read of one or two words per window at a
+// byte stride): its cost grows as m G / S.
 func (f *Multiblock) Stats() Stats {
 	l, g := f.blockBits(), uint64(1)
 	t := float64(f.k)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/analysis"
 )
 
 // multiblockFor builds a conformance filter of the layout p, sized by
@@ -460,6 +462,33 @@ func TestMultiblockGeometryHuge(t *testing.T) {
 	}{{1 << 62, 1e-9}, {1 << 47, 0.01}} {
 		if g, err := MultiblockGeometry(c.n, c.fpr, MultiblockParams{WordBits: 64, Multi: true}); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("n = %d, p = %v: %+v, %v; want ErrInvalidParams", c.n, c.fpr, g, err)
+		}
+	}
+}
+
+// TestMultiblockModelBoost: the bits a filter builds for a requested size
+// are Boost's for a filter(m) of the same layout (analysis.BoostMultiblock,
+// from filter_core's requested_range and used_array_size), and Model
+// carries them with the layout.
+func TestMultiblockModelBoost(t *testing.T) {
+	for _, p := range []MultiblockParams{
+		{Geometry: Geometry{Hashes: 6}, WordBits: 64},
+		{Geometry: Geometry{Hashes: 6}, WordBits: 64, StrideBits: 8},
+		{Geometry: Geometry{Hashes: 7}, WordBits: 512, StrideBits: 24},
+		{Geometry: Geometry{Hashes: 8}, WordBits: 32, Multi: true},
+		{Geometry: Geometry{Hashes: 5}, WordBits: 64, Multi: true, StrideBits: 8},
+		{Geometry: Geometry{Hashes: 3}, WordBits: 16, Multi: true, StrideBits: 40},
+	} {
+		for _, m := range []uint64{512, 1000, 4097, 123_457, 1 << 20} {
+			p.Bits = m
+			f, err := NewMultiblock(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := analysis.BoostMultiblock(m, p.Hashes, p.WordBits, p.Multi, p.StrideBits/8)
+			if got := f.Model(); got != want {
+				t.Errorf("%+v: Model() = %+v, want Boost's %+v", p, got, want)
+			}
 		}
 	}
 }
