@@ -305,6 +305,8 @@ func (d *decoder) header() (header, error) {
 		err = checkOwnIndexing("age-partitioned", h)
 	case codeSplitBlock:
 		err = checkSplitHashing(h)
+	case codeMultiblock:
+		err = checkOwnIndexing("multiblock", h)
 	default:
 		return header{}, d.bad(corrupt("unknown variant %d", uint8(c)))
 	}

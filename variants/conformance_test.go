@@ -93,6 +93,15 @@ var conformanceVariants = []conformanceVariant{
 	})},
 	{"age-partitioned", newAgeFor(false)},
 	{"age-partitioned-blocked", newAgeFor(true)},
+	// Boost's layouts (see multiblock_test.go): block<uint64_t, K>,
+	// block<uint64_t[8], K>, multiblock<uint32_t, K> at the natural
+	// stride, and block<uint64_t, K> and multiblock<uint64_t, K> at a
+	// stride of one byte.
+	{"multiblock-block64", multiblockFor(MultiblockParams{WordBits: 64})},
+	{"multiblock-block512", multiblockFor(MultiblockParams{WordBits: 512})},
+	{"multiblock-multi32", multiblockFor(MultiblockParams{WordBits: 32, Multi: true})},
+	{"multiblock-block64-stride8", multiblockFor(MultiblockParams{WordBits: 64, StrideBits: 8})},
+	{"multiblock-multi64-stride8", multiblockFor(MultiblockParams{WordBits: 64, Multi: true, StrideBits: 8})},
 }
 
 // persistentTypes builds, by name, an empty filter of every type that
@@ -145,6 +154,9 @@ var persistentTypes = map[string]func(g Geometry, h Hashing) (persistent, error)
 	// that half fill a full slice.
 	"age-partitioned":         func(g Geometry, h Hashing) (persistent, error) { return newAgeGeometry(g, h, false) },
 	"age-partitioned-blocked": func(g Geometry, h Hashing) (persistent, error) { return newAgeGeometry(g, h, true) },
+	// Multiblock layouts from a geometry (bits raised to one block).
+	"multiblock-block64":         multiblockGeometry(MultiblockParams{WordBits: 64}),
+	"multiblock-multi32-stride8": multiblockGeometry(MultiblockParams{WordBits: 32, Multi: true, StrideBits: 8}),
 }
 
 // testKeys returns n distinct 16-byte keys from a seeded generator, tagged
@@ -180,7 +192,7 @@ var refKey = HashKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 
 // ownIndexing lists the name prefixes of the variants that derive their
 // bit positions themselves and so take only the default derivation.
-var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "scalable-horizon-blocked", "dynamic", "age-partitioned"}
+var ownIndexing = []string{"blocked", "split-block", "scalable-blocked", "scalable-horizon-blocked", "dynamic", "age-partitioned", "multiblock"}
 
 // supports reports whether the variant (a name in conformanceVariants or
 // persistentTypes) takes hashing h.

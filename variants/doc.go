@@ -1,4 +1,4 @@
-// Package variants implements Bloom filters of ten designs behind one [Filter] interface.
+// Package variants implements Bloom filters of eleven designs behind one [Filter] interface.
 //
 // # Glossary
 //
@@ -30,6 +30,9 @@
 //   - [SplitBlock]: the split-block filter of Apache Impala, Kudu and
 //     Parquet, bit for bit; [NewSplitBlockFromBitset] and [ParquetHash]
 //     query a Parquet column chunk's filter.
+//   - [Multiblock]: every cache-local layout of Boost.Bloom: K bits in
+//     one word or line, or one bit in each of K consecutive words, with
+//     blocks at their natural stride or overlapping at a byte stride.
 //   - [Scalable]: grows without a known capacity while holding its target
 //     rate (Almeida, Baquero, Preguiça and Hutchison 2007); given an
 //     estimate of the final count ([ScalableParams].Estimate), its stages
@@ -50,11 +53,12 @@
 // A filter whose parameters are its geometry and its hashing has
 // New<Type>(g [Geometry], h [Hashing]) ([Standard], [Partitioned],
 // [ConcurrentStandard], [SplitBlock]); a family with more parameters takes a
-// params struct, New<Type>(<Type>Params) ([Blocked], [Counting], [Scalable],
+// params struct, New<Type>(<Type>Params) ([Blocked], [Multiblock], [Counting], [Scalable],
 // [Dynamic], [RedisBloom], [AgePartitioned]). Sizing is one pattern,
 // <Family>[Geometry](capacity, fpr) (Geometry, error): [StandardGeometry] (the
 // classic rule, also a partitioned filter's), [ExactStandardGeometry],
-// [ExactPartitionedGeometry], [BlockedGeometry] (with a block size) and
+// [ExactPartitionedGeometry], [BlockedGeometry] (with a block size),
+// [MultiblockGeometry] (with a layout) and
 // [SplitBlockGeometry]. The Geometry they return records the capacity, which
 // the filter built from it reports in [Stats]. New<Type>For(capacity, fpr,
 // h) is the one-line form with the classic or the default sizing;

@@ -140,7 +140,7 @@ type FreshCounter interface {
 // Stats is a filter's geometry and load as plain data.
 type Stats struct {
 	// Variant is the filter's kind: "standard", "partitioned", "counting",
-	// "scalable", "blocked", "split-block", "dynamic", "redisbloom",
+	// "scalable", "blocked", "split-block", "multiblock", "dynamic", "redisbloom",
 	// "age-partitioned" or "age-partitioned-blocked".
 	Variant string
 	// Cells is the number of cells the hashes index (m): bits for the bit
@@ -287,6 +287,14 @@ var (
 	_ encoding.BinaryUnmarshaler = (*SplitBlock)(nil)
 	_ io.WriterTo                = (*SplitBlock)(nil)
 	_ io.ReaderFrom              = (*SplitBlock)(nil)
+
+	_ Filter                     = (*Multiblock)(nil)
+	_ LineCounter                = (*Multiblock)(nil)
+	_ FreshCounter               = (*Multiblock)(nil)
+	_ encoding.BinaryMarshaler   = (*Multiblock)(nil)
+	_ encoding.BinaryUnmarshaler = (*Multiblock)(nil)
+	_ io.WriterTo                = (*Multiblock)(nil)
+	_ io.ReaderFrom              = (*Multiblock)(nil)
 
 	_ Filter                     = (*Scalable)(nil)
 	_ Grower                     = (*Scalable)(nil)

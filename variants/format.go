@@ -22,7 +22,8 @@ import (
 //	              10 scalable (stream stages), 11 scalable with blocked
 //	              stream stages, 12 dynamic, 13 redisbloom,
 //	              14 age-partitioned, 15 age-partitioned (blocked layout),
-//	              16 scalable, horizon-aware (an Estimate given)
+//	              16 scalable, horizon-aware (an Estimate given),
+//	              17 multiblock
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
 //	              3 siphash (SipHash), 4 murmur64a (redisbloom only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
@@ -156,6 +157,21 @@ import (
 //	45     payload: the Parquet bitset read as little-endian 64-bit words
 //	       (SplitBlock.AppendBitset)
 //
+// [Multiblock] (code 17; derivation 0; 40 bytes of parameters, then
+// w = ceil(m/64) words):
+//
+//	17  8  bits m (uint64), (P - 1) S + L for P >= 1 starts, m <= MaxBits
+//	25  4  hashes K (uint32), 1 <= K <= MaxHashes; K <= w for layout 0
+//	29  4  window bits w (uint32), a power of two from 8 to 4096
+//	33  4  layout (uint32): 0 block (K bits in one window, L = w),
+//	       1 multiblock (one bit in each of K windows, L = K w <= 4096)
+//	37  4  stride S in bits (uint32), a multiple of 8 from 8 to L (L
+//	       stored for the natural stride)
+//	41  8  capacity (uint64)
+//	49  8  items (uint64)
+//	57     payload: bit x of the table is bit x%64 of word x/64; the bits
+//	       above m in the last word are zero
+//
 // [Dynamic] (code 12; derivation 0; 28 bytes of parameters, then the
 // stages in use, oldest first):
 //
@@ -223,7 +239,7 @@ import (
 //
 // The format overhead over the raw words is 49 bytes for the standard,
 // partitioned and split-block layouts, 50 for the counting one, 53 for
-// the blocked one, 65 + 28 L for a scalable filter of L stages,
+// the blocked one, 61 for the multiblock one, 65 + 28 L for a scalable filter of L stages,
 // 69 + 32 L for one of L blocked stages, 93 + 28 L and 93 + 32 L for a
 // horizon-aware one, 49 + 28 L for a dynamic filter
 // of L stages, 54 + 28 L for a RedisBloom filter of L links (62 + 28 L
@@ -305,6 +321,8 @@ const (
 	// codeScalableHorizon is a horizon-aware scalable filter (one given
 	// an Estimate), with partitioned or blocked stages.
 	codeScalableHorizon variantCode = 16
+	// codeMultiblock is the generalised cache-local filter, Multiblock.
+	codeMultiblock variantCode = 17
 )
 
 // scalable reports whether c is one of the scalable filter's codes.
@@ -346,6 +364,8 @@ func (c variantCode) String() string {
 		return "age-partitioned (blocked)"
 	case codeScalableHorizon:
 		return "scalable (horizon-aware)"
+	case codeMultiblock:
+		return "multiblock"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(c))
 }
@@ -403,6 +423,10 @@ func (d *decoder) readOne() (Filter, error) {
 		if f, err := d.agePartitioned(h); err == nil {
 			return f, nil
 		}
+	case codeMultiblock:
+		if f, err := d.multiblock(h); err == nil {
+			return f, nil
+		}
 	default:
 		d.bad(corrupt("unknown variant %d", uint8(h.variant)))
 	}
@@ -413,6 +437,7 @@ func (d *decoder) readOne() (Filter, error) {
 // exactly one encoded filter (see [FormatVersion]). A standard filter decodes
 // to a *[Standard], a partitioned one to a *[Partitioned], a counting one to a
 // *[Counting], a scalable one to a *[Scalable], a dynamic one to a *[Dynamic],
+// a multiblock one to a *[Multiblock],
 // a [RedisBloom] one to a *RedisBloom and an age-partitioned one (of either
 // layout) to an *[AgePartitioned]. It returns a nil
 // [Filter] exactly when it returns an error, and every error wraps

@@ -95,6 +95,8 @@ func setCapacity(f Filter, n uint64) {
 		f.capacity = n
 	case *SplitBlock:
 		f.capacity = n
+	case *Multiblock:
+		f.capacity = n
 	case *ConcurrentStandard:
 		f.capacity = n
 	case *Scalable, *Dynamic, *RedisBloom, *AgePartitioned:
@@ -172,6 +174,8 @@ func encodedLen(st Stats, h Hashing) int {
 		return 50 + 8*words(st.Bits)
 	case "blocked":
 		return 53 + 8*words(st.Bits)
+	case "multiblock":
+		return 61 + 8*words(st.Bits)
 	case "age-partitioned", "age-partitioned-blocked":
 		n := len(st.Slices)
 		b := st.Bits / uint64(n)
@@ -383,6 +387,9 @@ func goldenFilters(t testing.TB) map[string]persistent {
 		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks,
 		"scalable-horizon-v1": hz, "scalable-horizon-blocked-v1": hzb}
 	for name, f := range growingGolden(t) {
+		out[name] = f
+	}
+	for name, f := range multiblockGolden(t) {
 		out[name] = f
 	}
 	return out

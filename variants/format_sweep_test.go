@@ -45,6 +45,8 @@ func rebuild(f Filter) (Filter, error) {
 		return g, err
 	case *AgePartitioned:
 		return NewAgePartitioned(f.Params())
+	case *Multiblock:
+		return NewMultiblock(f.Params())
 	}
 	return nil, fmt.Errorf("no constructor for %T", f)
 }

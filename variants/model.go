@@ -77,6 +77,17 @@ func (f *SplitBlock) Model() analysis.SplitBlock {
 	return analysis.SplitBlock{Bits: f.blocks * splitBlockBits}
 }
 
+// Model returns the filter's theory: [analysis.Multiblock] with its bits
+// (one block plus whole strides), hashes K, window bits, layout and stride
+// (0 at the natural stride), so that f.Model().FPR(f.Stats().Items) is the
+// rate theory predicts for the filter as it is now: exact at the natural
+// stride, and for overlapping strides computed as analysis describes (every
+// start treated as interior). [Stats.Items] counts every add, repeated keys
+// included (see [Standard.Model]).
+func (f *Multiblock) Model() analysis.Multiblock {
+	return analysis.Multiblock{Bits: f.m, Hashes: f.k, WordBits: f.w, Multi: f.multi, StrideBits: f.strideOrZero()}
+}
+
 // Model returns the filter's theory as a [ScalableModel]: for a filter
 // given an Estimate, [analysis.Horizon] with its target P, growth factor
 // s, n0, estimate, spread, tail share, tail ratio r and block size (the

@@ -112,6 +112,29 @@ var modelCases = []modelCase{
 		model: func(f Filter) rateModel { return f.(*SplitBlock).Model() },
 	},
 	{
+		// Boost's multiblock<uint32_t, K> at the natural stride.
+		name: "multiblock-multi32", items: 10000,
+		build: func(t testing.TB, seed uint64) Filter {
+			return multiblockFor(MultiblockParams{WordBits: 32, Multi: true})(t, 10000, 0.01, Hashing{Seed: seed})
+		},
+		model: func(f Filter) rateModel { return f.(*Multiblock).Model() },
+	},
+	{
+		// Boost's block<uint64_t, K> with a stride of one byte; the model of
+		// the same bits at the natural stride is 20% above its rate here.
+		name: "multiblock-block64-stride8", items: 10000,
+		build: func(t testing.TB, seed uint64) Filter {
+			return multiblockFor(MultiblockParams{WordBits: 64, StrideBits: 8})(t, 10000, 0.01, Hashing{Seed: seed})
+		},
+		model: func(f Filter) rateModel { return f.(*Multiblock).Model() },
+		wrong: []wrongModel{{"the natural stride", func(f Filter) rateModel {
+			m := f.(*Multiblock).Model()
+			m.StrideBits = 0
+			m.Bits -= m.Bits % m.WordBits
+			return m
+		}}},
+	},
+	{
 		// Stages of 1000, 2000, 4000 and 8000 items, the last part full.
 		name: "scalable", items: 10000,
 		build: func(t testing.TB, seed uint64) Filter {
