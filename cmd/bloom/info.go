@@ -246,6 +246,8 @@ func describe(path string) (*filterInfo, error) {
 		atCapacity(f.Model().FPR)
 	case *variants.SplitBlock:
 		atCapacity(f.Model().FPR)
+	case *variants.Multiblock:
+		atCapacity(f.Model().FPR)
 	case *variants.Scalable:
 		p := f.Params()
 		in.TighteningRatio, in.Growth, in.FirstCapacity, in.StageCount = p.R, p.S, p.N0, f.Stages()
