@@ -154,6 +154,7 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		q[f].Legend.Add(fmt.Sprintf("one goroutine, median of the passes; colours and markers as in (%c)", 'a'+f))
 		l[f].Legend.Add(fmt.Sprintf("variants.LineCounter on the timed filter; colours as in (%c)", 'a'+f))
 	}
+	l[1].Legend.Add("the four horizon-aware filters' lines nearly coincide")
 	b[0].Legend.Add("points: measured, mean over the filters")
 	b[0].Legend.Add("lines: the designs' geometry (a new stage")
 	b[0].Legend.Add("  makes each jump); colours as in (a);")
@@ -184,7 +185,8 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	if len(stages) > 0 {
 		_, d.Y.Max = plots.LogRange(stages...)
 		d.Y.Min = 1
-		d.Legend.Add("others: colours and markers as in (b)")
+		d.Legend.Add("others: colours and markers as in (b);")
+		d.Legend.Add("  designs with the same stages draw one line")
 	}
 	e, err := growthEstimatePanel(r)
 	if err != nil {
