@@ -117,14 +117,10 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 		pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = col, plots.GlyphRadius, plots.Marker(i)
 		b[f].Add(pts)
-		if rows[0].Variant != "standard" && (f == 1 || name == growthAlmeida) {
+		if f == 1 {
 			st := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.Stages })
 			stages = append(stages, xysY(st)...)
-			label := ""
-			if f == 0 {
-				label = name
-			}
-			if err := plots.AddPolyline(d, st, col, i, nil, label); err != nil {
+			if err := plots.AddPolyline(d, st, col, i, nil, ""); err != nil {
 				return nil, err
 			}
 		}
@@ -180,6 +176,14 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 		lo, hi := plots.LogRange(lines...)
 		for f := range 2 {
 			l[f].Y.Min, l[f].Y.Max = lo, hi
+		}
+	}
+	// Almeida's stages last, dashed: they coincide with some of the others.
+	if rows := plots.Rows(r, growthAlmeida, nil); len(rows) > 0 {
+		st := plots.Values(rows, items, func(r *experiments.Row) float64 { return r.Stages })
+		stages = append(stages, xysY(st)...)
+		if err := plots.AddPolyline(d, st, growthColor(growthAlmeida), growthMarker(growthAlmeida), plots.Dashed, growthAlmeida+" (dashed, drawn over the others)"); err != nil {
+			return nil, err
 		}
 	}
 	if len(stages) > 0 {
