@@ -290,7 +290,8 @@ func growthTimeSizes(n0 uint64, final uint64) []uint64 {
 // beside the design's theory; then, one at a time, the time per add of
 // filling a design's filter from empty to each decade (stage creation
 // included) and per query of present and absent keys, by the method of
-// Time.
+// Time, and the lines per query of the last filter timed
+// (growthTimeRun).
 func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{Caches: experiments.MachineCaches()}
 	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
@@ -384,7 +385,9 @@ func growthVariant(design string) string {
 
 // summarizeGrowth notes, at the final count, each design's bits per key
 // against the standard filter sized in advance, its rate against the
-// target, and its times against the standard filter's.
+// target (with its interval), its false positives pooled over the
+// checkpoints against its theory with their z (growthPooledZ), its times
+// against the standard filter's, and its lines per query.
 func summarizeGrowth(res *experiments.Results) []string {
 	last := map[string]*experiments.Row{}
 	timed := map[string]*experiments.Row{}
