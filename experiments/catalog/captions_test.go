@@ -570,6 +570,13 @@ func growthClaims(t *testing.T, r *experiments.Results) []string {
 	rr, rlo, rhi := pooled(t, r, growthRedis)
 	pr, plo, phi := pooled(t, r, growthRedisPow2)
 	a, b := rate(growthAlmeida), rate(growthAlmeidaBlocked)
+	taffy, hx, h2, h10, hs := rate(growthTaffy), rate(growthHorizonExact), rate(growthHorizon2x), rate(growthHorizon10x), rate(growthHorizon10xSpread)
+	tr, tlo, thi := pooled(t, r, growthTaffy)
+	xr, xlo, xhi := pooled(t, r, growthHorizonExact)
+	lines := func(d string) string {
+		x := timed(d)
+		return fmt.Sprintf("%.0f ns and %.2f lines", x.NsPerQuery, x.LinesAbsent)
+	}
 	// The power-of-two chain's false positives over independent probes.
 	var ir, ilo, ihi float64
 	excess := regexp.MustCompile(`^` + regexp.QuoteMeta(growthRedisPow2) + `, pooled over its \d+ points: the filters' false positives are ([0-9.e-]+) times the number independent probes .*?: ([0-9.e-]+) to ([0-9.e-]+)\)`)
@@ -600,6 +607,17 @@ func growthClaims(t *testing.T, r *experiments.Results) []string {
 		fmt.Sprintf("the standard filter takes %.0f ns per add and %.0f per absent query", timed(growthStandard).NsPerAdd, timed(growthStandard).NsPerQuery),
 		fmt.Sprintf("Almeida's %s, with blocked stages %s, RedisBloom's %s, with power-of-two tables %s, and the dynamic filter's %s",
 			times(growthAlmeida), times(growthAlmeidaBlocked), times(growthRedis), times(growthRedisPow2), times(growthDynamic)),
+		// The second family: Taffy's schedule and the horizon-aware filter.
+		fmt.Sprintf("Taffy's chain ends at %s (theory %.3g%%) with %.0f stages and %.2f bits per key (%.2f times), pooled %.3f (%.3f to %.3f) times its theory",
+			pct(taffy), 100*taffy.Theory, taffy.Stages, taffy.BitsPerKey, taffy.BitsPerKey/std.BitsPerKey, tr, tlo, thi),
+		fmt.Sprintf("told the final count exactly it ends at %s (theory %.3g%%) with %.2f bits per key (%.2f times), pooled %.3f (%.3f to %.3f) times its theory",
+			pct(hx), 100*hx.Theory, hx.BitsPerKey, hx.BitsPerKey/std.BitsPerKey, xr, xlo, xhi),
+		fmt.Sprintf("2x low %s with %.2f bits; 10x low %s with %.2f bits; 10x low with Spread 10 %s with %.2f bits",
+			pct(h2), h2.BitsPerKey, pct(h10), h10.BitsPerKey, pct(hs), hs.BitsPerKey),
+		fmt.Sprintf("Almeida's %s, with blocked stages %s, RedisBloom's %s (power-of-two tables %s), the dynamic filter's %s and the standard filter's %s",
+			lines(growthAlmeida), lines(growthAlmeidaBlocked), lines(growthRedis), lines(growthRedisPow2), lines(growthDynamic), lines(growthStandard)),
+		fmt.Sprintf("Taffy's chain %s; the horizon-aware filter %s told the count exactly, %s 2x low, %s 10x low and %s with Spread 10",
+			lines(growthTaffy), lines(growthHorizonExact), lines(growthHorizon2x), lines(growthHorizon10x), lines(growthHorizon10xSpread)),
 	}
 }
 

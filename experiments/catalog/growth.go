@@ -33,13 +33,70 @@ const (
 	// growthStandard is a standard filter sized in advance for the final
 	// count at rate p: what knowing n would have cost.
 	growthStandard = "standard sized in advance"
+	// growthTaffy is the taffy block filter's schedule (taffyChain):
+	// split-block stages of n0 2^i keys at error p 6/(π² (i+1)²).
+	growthTaffy = "taffy"
+	// growthHorizonExact, growthHorizon2x and growthHorizon10x are the
+	// horizon-aware scalable filter (variants.ScalableParams.Estimate)
+	// told the final count exactly, half of it and a tenth of it, trusted
+	// (Spread 1); growthHorizon10xSpread is told a tenth of it with
+	// Spread 10.
+	growthHorizonExact     = "horizon, estimate exact"
+	growthHorizon2x        = "horizon, estimate 2x low"
+	growthHorizon10x       = "horizon, estimate 10x low"
+	growthHorizon10xSpread = "horizon, 10x low, spread 10"
 	// growthTimed ends the series name of a design's times.
 	growthTimed = " (times)"
 )
 
 // growthDesigns lists the growth experiment's designs in the order of its
-// rows.
-var growthDesigns = []string{growthAlmeida, growthAlmeidaBlocked, growthRedis, growthRedisPow2, growthDynamic, growthStandard}
+// rows: the first family (growthFamilyA: Almeida's, RedisBloom's and the
+// dynamic filter beside the standard filter sized in advance), then the
+// schedules nearer the bound (Taffy's and the horizon-aware filter's).
+var growthDesigns = []string{growthAlmeida, growthAlmeidaBlocked, growthRedis, growthRedisPow2, growthDynamic, growthStandard,
+	growthTaffy, growthHorizonExact, growthHorizon2x, growthHorizon10x, growthHorizon10xSpread}
+
+// growthFamilyA is the number of designs of the first family, which the
+// figure draws in panels of their own.
+const growthFamilyA = 6
+
+// growthHorizon returns the estimate divisor and the Spread of a
+// horizon-aware design, and whether design is one.
+func growthHorizon(design string) (low uint64, spread float64, ok bool) {
+	switch design {
+	case growthHorizonExact:
+		return 1, 1, true
+	case growthHorizon2x:
+		return 2, 1, true
+	case growthHorizon10x:
+		return 10, 1, true
+	case growthHorizon10xSpread:
+		return 10, 10, true
+	}
+	return 0, 0, false
+}
+
+// growthHorizonParams returns the parameters of a horizon-aware design
+// (growthHorizon) growing from n0 at target p to the final count final:
+// the estimate final/low, N0 = n0 and s = 2 as Almeida's.
+func growthHorizonParams(design string, n0 uint64, p float64, final uint64) (variants.ScalableParams, bool) {
+	low, spread, ok := growthHorizon(design)
+	if !ok {
+		return variants.ScalableParams{}, false
+	}
+	return variants.ScalableParams{P: p, S: variants.DefaultGrowth, N0: n0, Estimate: max(1, final/low), Spread: spread}, true
+}
+
+// growthHorizonModel returns the theory of a horizon-aware design, as
+// its filter's Model gives it.
+func growthHorizonModel(design string, n0 uint64, p float64, final uint64) (variants.ScalableModel, error) {
+	sp, _ := growthHorizonParams(design, n0, p, final)
+	f, err := variants.NewScalable(sp)
+	if err != nil {
+		return nil, err
+	}
+	return f.Model(), nil
+}
 
 var growthExperiment = Experiment{
 	Name: "growth",
@@ -80,6 +137,14 @@ func growthBuilder(design string, n0 uint64, p float64, final uint64) (builder, 
 		}, nil
 	case growthStandard:
 		return sized("standard", final, p, 0)
+	case growthTaffy:
+		return func(h variants.Hashing) (filter, error) { return wrap(newTaffyChain(n0, p, h)) }, nil
+	}
+	if sp, ok := growthHorizonParams(design, n0, p, final); ok {
+		return func(h variants.Hashing) (filter, error) {
+			sp.Hashing = h
+			return wrap(variants.NewScalable(sp))
+		}, nil
 	}
 	return nil, fmt.Errorf("experiments: no growth design %q", design)
 }
@@ -176,6 +241,29 @@ func growthTheory(design string, n0 uint64, p float64, items []uint64, st varian
 			out[n] = f
 		}
 		return out, "dynamic", nil
+	case growthTaffy:
+		f, _, err := taffyTheory(n0, p, items)
+		if err != nil {
+			return nil, "", err
+		}
+		for j, n := range items {
+			out[n] = f[j]
+		}
+		return out, "taffy: 1 − ∏(1 − f_i), split-block f_i", nil
+	}
+	if _, _, ok := growthHorizon(design); ok {
+		m, err := growthHorizonModel(design, n0, p, items[len(items)-1])
+		if err != nil {
+			return nil, "", err
+		}
+		c, err := m.Curve(items)
+		if err != nil {
+			return nil, "", err
+		}
+		for j, n := range items {
+			out[n] = c.FPR[j]
+		}
+		return out, "horizon", nil
 	}
 	theory, model := variantTheory("standard", st)
 	for _, n := range items {
@@ -202,7 +290,8 @@ func growthTimeSizes(n0 uint64, final uint64) []uint64 {
 // beside the design's theory; then, one at a time, the time per add of
 // filling a design's filter from empty to each decade (stage creation
 // included) and per query of present and absent keys, by the method of
-// Time.
+// Time, and the lines per query of the last filter timed
+// (growthTimeRun).
 func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 	pl := &experiments.Plan{Caches: experiments.MachineCaches()}
 	items := growthCheckpoints(p.N, p.Span, p.Checkpoints)
@@ -250,16 +339,15 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 	sizes := growthTimeSizes(p.N, final)
 	for _, d := range growthDesigns {
 		b, _ := growthBuilder(d, p.N, p.P, final)
-		spec := experiments.TimeSpec{Name: d + growthTimed, New: func(_, seed uint64) (experiments.Filter, error) { return b.seeded(h)(seed) }}
 		tp := experiments.Params{Queries: p.MinAdds, MinAdds: p.MinAdds, Passes: p.Passes}
 		for _, n := range sizes {
 			pl.Groups = append(pl.Groups, experiments.Group{
 				// Every design at n gets the same keys and hash seed.
 				Key:     fmt.Sprintf("growth/time/n=%d", n),
 				Filters: 1,
-				Run:     experiments.TimeFilter(spec, n, tp),
+				Run:     growthTimeRun(d+growthTimed, b.seeded(h), n, tp),
 				Alone:   true,
-				Rows: []int{pl.AddRow(experiments.Row{Series: spec.Name, Variant: growthVariant(d), Items: n, Capacity: p.N, Filters: 1,
+				Rows: []int{pl.AddRow(experiments.Row{Series: d + growthTimed, Variant: growthVariant(d), Items: n, Capacity: p.N, Filters: 1,
 					Queries: tp.Queries, Members: tp.Queries * uint64(tp.Passes), Target: p.P})},
 			})
 		}
@@ -270,7 +358,10 @@ func planGrowth(_ string, p experiments.Params) (*experiments.Plan, error) {
 			growthAlmeida, growthAlmeidaBlocked, variants.DefaultTighteningRatio, float64(variants.DefaultGrowth), variants.DefaultBlockBits,
 			growthRedis, growthRedisPow2, p.P, p.N, variants.DefaultRedisExpansion, growthDynamic, p.P, growthStandard, final, p.P),
 		fmt.Sprintf("%s: the theory is that of independent uniform probes into each link (no exact rate of RedisBloom's probe, whose 64-bit sum wraps before the remainder, is known for these tables), so its pooled check measures what plain double hashing costs over independent probes; %s: the exact rate of plain double hashing modulo a power of two (analysis.DoubleHashing) for links of up to %d bits, independent probes for larger ones; for both, a note gives the false positives over the independent-probe theory", growthRedis, growthRedisPow2, growthDoubleHashingBits),
-		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled", growthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds),
+		fmt.Sprintf("%s: Taffy's schedule (Apple, arXiv 2109.01947; Pagh, Segev and Wieder's first construction), split-block stages of n0 2^i keys at error p 6/(π² (i+1)²) each (the errors sum to p), sized by variants.SplitBlockGeometry, every key inserted into the newest stage, each stage hashing the key's digest its own way; theory 1 − ∏(1 − f_i) with f_i the split-block rate (analysis.SplitBlockFPR) of stage i at its fill", growthTaffy),
+		fmt.Sprintf("horizon designs: the scalable filter given an estimate (variants.ScalableParams{Estimate, Spread}, N0 = %d, S = %g, Tail %g): %s %d, %s %d, %s %d (Spread 1 each) and %s %d with Spread 10; theory: the filter's Model (analysis.Horizon)",
+			p.N, float64(variants.DefaultGrowth), analysis.DefaultHorizonTail, growthHorizonExact, final, growthHorizon2x, final/2, growthHorizon10x, final/10, growthHorizon10xSpread, final/10),
+		fmt.Sprintf("times (series ending %q): on one goroutine after the rates, the median of %d passes; ns/add is the time per add of filling an empty filter to the count, stage creation included (the geometry of blocked stages, sized once per program, comes from its cache), repeated on new filters until at least %d adds were timed; ns/query and ns/present time %d absent and %d present keys on the last filter filled; lines_absent and lines_present are the mean distinct 64-byte lines a query reads (variants.LineCounter; the taffy chain's, the sum of its stages'), over %d absent and up to %d present keys of that filter", growthTimed, p.Passes, p.MinAdds, p.MinAdds, p.MinAdds, growthLineSamples, growthLineSamples),
 	)
 	return pl, nil
 }
@@ -284,13 +375,19 @@ func growthVariant(design string) string {
 		return "redisbloom"
 	case growthDynamic:
 		return "dynamic"
+	case growthTaffy:
+		return "taffy"
+	case growthStandard:
+		return "standard"
 	}
-	return "standard"
+	return "scalable" // the horizon designs
 }
 
 // summarizeGrowth notes, at the final count, each design's bits per key
 // against the standard filter sized in advance, its rate against the
-// target, and its times against the standard filter's.
+// target (with its interval), its false positives pooled over the
+// checkpoints against its theory with their z (growthPooledZ), its times
+// against the standard filter's, and its lines per query.
 func summarizeGrowth(res *experiments.Results) []string {
 	last := map[string]*experiments.Row{}
 	timed := map[string]*experiments.Row{}
@@ -327,11 +424,17 @@ func summarizeGrowth(res *experiments.Results) []string {
 		if r.Stages > 0 {
 			stages = units.FormatMean(r.Stages) + " stages" // a mean over the filters
 		}
-		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %s, rate %.3g [%.3g, %.3g] against the target %g (theory %.3g)",
-			d, r.Items, r.BitsPerKey, r.BitsPerKey/std.BitsPerKey, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Theory)
+		note := fmt.Sprintf("%s at %d keys: %.2f bits per key (%.2f times the standard filter sized in advance), %s, rate %.3g [%.3g, %.3g] against the target %g (%.3g times it; theory %.3g)",
+			d, r.Items, r.BitsPerKey, r.BitsPerKey/std.BitsPerKey, stages, r.Rate, r.Lo, r.Hi, r.Target, r.Rate/r.Target, r.Theory)
+		if ratio, z, ok := growthPooledZ(res, d); ok {
+			note += fmt.Sprintf("; pooled over its checkpoints the false positives are %.4g times the theory's, z = %+.1f", ratio, z)
+		}
 		if t, ts := timed[d], timed[growthStandard]; t != nil && ts != nil && ts.NsPerAdd > 0 && ts.NsPerQuery > 0 && ts.NsPerPresent > 0 {
 			note += fmt.Sprintf("; at %d keys %.0f ns per add, %.0f per absent and %.0f per present query: %.2f, %.2f and %.2f times the standard filter's",
 				t.Items, t.NsPerAdd, t.NsPerQuery, t.NsPerPresent, t.NsPerAdd/ts.NsPerAdd, t.NsPerQuery/ts.NsPerQuery, t.NsPerPresent/ts.NsPerPresent)
+			if t.LinesAbsent > 0 {
+				note += fmt.Sprintf("; %.2f lines per absent and %.2f per present query", t.LinesAbsent, t.LinesPresent)
+			}
 		}
 		notes = append(notes, note)
 	}
@@ -401,6 +504,23 @@ func growthBits(design string, p experiments.Params, items []uint64) ([]float64,
 			out[i] = float64(st.Bits) / float64(n)
 		}
 		return out, nil
+	case growthTaffy:
+		_, bits, err := taffyTheory(p.N, p.P, items)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		return bits, nil
+	}
+	if _, _, ok := growthHorizon(design); ok {
+		m, err := growthHorizonModel(design, p.N, p.P, final)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		c, err := m.Curve(items)
+		if err != nil {
+			return nil, paramError("n", "%v", err)
+		}
+		return c.BitsPerKey, nil
 	}
 	return nil, paramError("design", "unknown growth design %q, want one of %s", design, strings.Join(growthDesigns, ", "))
 }
@@ -446,4 +566,53 @@ func independentExcess(res *experiments.Results, design string) string {
 	}
 	return fmt.Sprintf("%s, pooled over its %d points: the filters' false positives are %.4g times the number independent probes into its links expect (%g%% t interval over the %d filters: %.4g to %.4g): what its plain double hashing costs",
 		design, len(rows), mean, 100*res.Params.Conf, nf, lo, hi)
+}
+
+// growthPooledZ returns design's false positives pooled over its
+// checkpoints per filter, as the pooled check pools them, over the number
+// its theory expects (the mean over the filters), and how many standard
+// errors of that mean it lies from 1; ok is false without the per-filter
+// counts.
+func growthPooledZ(res *experiments.Results, design string) (ratio, z float64, ok bool) {
+	var rows []*experiments.Row
+	for i := range res.Rows {
+		if res.Rows[i].Series == design {
+			rows = append(rows, &res.Rows[i])
+		}
+	}
+	if len(rows) == 0 || len(rows[0].Trials) < 2 {
+		return 0, 0, false
+	}
+	var expected float64
+	for _, row := range rows {
+		expected += float64(row.Queries) * row.Theory
+	}
+	nf := len(rows[0].Trials)
+	if expected == 0 {
+		return 0, 0, false
+	}
+	ratios := make([]float64, nf)
+	for f := range ratios {
+		var c uint64
+		for _, row := range rows {
+			if len(row.Trials) != nf {
+				return 0, 0, false
+			}
+			c += row.Trials[f].Count
+		}
+		ratios[f] = float64(c) / expected
+	}
+	var mean, ss float64
+	for _, x := range ratios {
+		mean += x
+	}
+	mean /= float64(nf)
+	for _, x := range ratios {
+		ss += (x - mean) * (x - mean)
+	}
+	se := math.Sqrt(ss / float64(nf-1) / float64(nf))
+	if se == 0 {
+		return mean, 0, mean == 1
+	}
+	return mean, (mean - 1) / se, true
 }

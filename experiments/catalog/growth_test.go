@@ -24,7 +24,10 @@ var growthParams = experiments.Params{N: 20, Filters: 8, Queries: 3000, Span: 10
 // chain's small links take the exact rate of its double hashing). Almeida's theory stays below the target at every
 // checkpoint and the dynamic filter's passes it; the standard filter sized
 // in advance uses the fewest bits per key at the end and the scalable
-// filters more; every design has times at every decade.
+// filters more; every design has times and lines per query at every
+// decade. The theories of Taffy's chain and the horizon-aware filters
+// stay below the target too, and the taffy chain, which inserts every
+// key, has exactly its geometry's bits per key.
 func TestGrowth(t *testing.T) {
 	r := mustRun(t, "growth", "all", growthParams, experiments.Options{Seed: 11})
 	target := r.Params.P
@@ -78,11 +81,25 @@ func TestGrowth(t *testing.T) {
 			t.Errorf("%s: false positives %.3f times the theory's, %.1f standard errors from 1", d, mean, (mean-1)/se)
 		}
 	}
-	for _, d := range []string{growthAlmeida, growthAlmeidaBlocked} {
+	for _, d := range []string{growthAlmeida, growthAlmeidaBlocked, growthTaffy, growthHorizonExact, growthHorizon2x, growthHorizon10x, growthHorizon10xSpread} {
 		for _, row := range rates[d] {
 			if row.Theory > target {
 				t.Errorf("%s at %d: theory %g above the target", d, row.Items, row.Theory)
 			}
+		}
+	}
+	// Every timed filter counts its lines, and an absent key reads at
+	// least one line per stage of a chain of blocks (Taffy's).
+	for _, d := range growthDesigns {
+		for _, ts := range times[d] {
+			if !(ts.LinesAbsent >= 1 && ts.LinesPresent >= 1) {
+				t.Errorf("%s at %d: lines per query %g absent, %g present", d, ts.Items, ts.LinesAbsent, ts.LinesPresent)
+			}
+		}
+	}
+	for _, ts := range times[growthTaffy] {
+		if ts.Stages < 1 || ts.LinesAbsent < ts.Stages*0.99 || ts.LinesAbsent > ts.Stages {
+			t.Errorf("taffy at %d: %g lines per absent query with %g stages, want about one a stage", ts.Items, ts.LinesAbsent, ts.Stages)
 		}
 	}
 	if last := rates[growthDynamic][6]; last.Theory < 10*target || last.Rate < 10*target {
@@ -115,7 +132,7 @@ func TestGrowth(t *testing.T) {
 				same++
 			}
 		}
-		if want := len(ns); (d == growthDynamic || d == growthStandard) && same != want || same < want/2 {
+		if want := len(ns); (d == growthDynamic || d == growthStandard || d == growthTaffy) && same != want || same < want/2 {
 			t.Errorf("%s: growthBits equals the measured bits per key at %d of %d points", d, same, want)
 		}
 	}
