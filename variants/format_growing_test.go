@@ -112,7 +112,7 @@ func growingCrafted(t testing.TB) []crafted {
 		{"redisbloom error rate 0", "error rate = 0", edit(r, func(b []byte) { le.PutUint64(b[17:], 0) })},
 		{"redisbloom capacity 0", "capacity = 0", edit(r, func(b []byte) { le.PutUint64(b[25:], 0) })},
 		{"redisbloom expansion 0", "expansion = 0", edit(r, func(b []byte) { le.PutUint32(b[33:], 0) })},
-		{"redisbloom options", "options 2", edit(r, func(b []byte) { b[37] = 2 })},
+		{"redisbloom options", "options 4", edit(r, func(b []byte) { b[37] = 4 })},
 		{"redisbloom no links", "0 links", edit(r, func(b []byte) { le.PutUint32(b[46:], 0) })},
 		{"redisbloom 257 links", "257 links", edit(r, func(b []byte) { le.PutUint32(b[46:], 257) })},
 		{"redisbloom 256 links and no data", "holds its capacity", edit(r, func(b []byte) { le.PutUint32(b[46:], 256) })},
