@@ -152,6 +152,15 @@ func TestSplitBlockXXH3_64(t *testing.T) {
 	if err := ref.Union(other); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "xxh3-64 != xxh3") {
 		t.Errorf("Union with xxh3: %v, want ErrIncompatible naming the kinds", err)
 	}
+	// The conformance suite's checks, with this kind (TestBlockedRateMatchesTheory
+	// checks its rate against the theory).
+	testFilter(t, func(capacity uint64, p float64) Filter {
+		f, err := NewSplitBlockFor(capacity, p, Hashing{Kind: XXH3_64, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	})
 }
 
 // TestXXH3_64Format: a split-block filter with the XXH3_64 kind saves hash
