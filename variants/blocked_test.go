@@ -372,7 +372,7 @@ func TestBlockedRateMatchesTheory(t *testing.T) {
 	for _, c := range cases {
 		hs := hashings
 		if c.name == "split-block" {
-			hs = append(hs, Hashing{Kind: XXH64})
+			hs = append(hs, Hashing{Kind: XXH64}, Hashing{Kind: XXH3_64})
 		}
 		for _, h := range hs {
 			for _, n := range []int{capacity, 2 * capacity} {

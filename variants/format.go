@@ -25,7 +25,8 @@ import (
 //	              16 scalable, horizon-aware (an Estimate given),
 //	              17 multiblock
 //	7       1     hash kind (HashKind): 0 xxh3, 1 metro, 2 xxh64 (split-block only),
-//	              3 siphash (SipHash), 4 murmur64a (redisbloom only)
+//	              3 siphash (SipHash), 4 murmur64a (redisbloom only),
+//	              5 xxh3-64 (split-block only)
 //	8       1     derivation (Derivation): 0 enhanced double, 1 double,
 //	              2 triple, 3 independent
 //	9       8     seed (uint64), 0 for hash kind 3
@@ -148,7 +149,8 @@ import (
 //	49     payload: block j is words j B/64 to (j+1) B/64 - 1, laid out as
 //	       a standard filter of B bits
 //
-// Split-block (28 bytes of parameters, then w = m/64 words; derivation 0):
+// Split-block (28 bytes of parameters, then w = m/64 words; derivation 0;
+// hash kind 0, 1, 2, 3 or 5):
 //
 //	17  8  bits m (uint64), 256 z for z blocks, 1 <= z <= 2^32
 //	25  4  hashes k (uint32), always 8

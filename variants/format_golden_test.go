@@ -335,6 +335,11 @@ func goldenFilters(t testing.TB) map[string]persistent {
 		t.Fatal(err)
 	}
 	sb.capacity = 5
+	// The 64-bit XXH3 kind (hash kind 5), which only split-block takes.
+	sb64, err := NewSplitBlock(Geometry{Bits: 512, Hashes: 8, Capacity: 5}, Hashing{Kind: XXH3_64, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Blocked stages of 64 bits: again two stages, with the remixed
 	// digests that earlier versions saved (code 7).
 	sk, err := newScalable(ScalableParams{P: 0.01, R: 0.5, S: 2, N0: 2, BlockBits: 64, Hashing: Hashing{Kind: Metro, Seed: 11}}, false)
@@ -378,12 +383,12 @@ func goldenFilters(t testing.TB) map[string]persistent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{s, p, c, sc, bl, sb, sk, ss, sbs, ks, ap, apb, hz, hzb} {
+	for _, f := range []Filter{s, p, c, sc, bl, sb, sb64, sk, ss, sbs, ks, ap, apb, hz, hzb} {
 		for _, k := range goldenKeys {
 			f.Add([]byte(k))
 		}
 	}
-	out := map[string]persistent{"age-partitioned-v1": ap, "age-partitioned-blocked-v1": apb, "standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "scalable-blocked-v1": sk,
+	out := map[string]persistent{"age-partitioned-v1": ap, "age-partitioned-blocked-v1": apb, "standard-v1": s, "partitioned-v1": p, "counting-v1": c, "scalable-v1": sc, "blocked-v1": bl, "split-block-v1": sb, "split-block-xxh3-64-v1": sb64, "scalable-blocked-v1": sk,
 		"scalable-stream-v1": ss, "scalable-blocked-stream-v1": sbs, "standard-siphash-v1": ks,
 		"scalable-horizon-v1": hz, "scalable-horizon-blocked-v1": hzb}
 	for name, f := range growingGolden(t) {

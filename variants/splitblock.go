@@ -33,7 +33,10 @@ const maxSplitBlocks = 1 << 32
 // a blocked filter's at equal memory.
 //
 // Keys are hashed with the filter's [Hashing]; the 64-bit hash is the
-// digest's first half, H1. With Hashing{Kind: [XXH64]} (seed 0) a key hashes
+// digest's first half, H1: the low half of the 128-bit [XXH3] by default,
+// or with Hashing{Kind: [XXH3_64]} the cheaper 64-bit XXH3, under the same
+// theory (both give one 64-bit hash per key, which the theory assumes
+// uniform). With Hashing{Kind: [XXH64]} (seed 0) a key hashes
 // as Parquet hashes a value's plain encoding, so Add and Contains on plain
 // encoded values agree with a Parquet reader; AddHash64 and ContainsHash64
 // take the 64-bit hash directly, and [NewSplitBlockFromBitset] and
@@ -56,6 +59,7 @@ const (
 	splitPathOther   uint8 = iota // f.hash64
 	splitPathParquet              // XXH64, seed 0: Parquet's hash
 	splitPathXXH3                 // xxh3, the low half of the 128-bit hash
+	splitPathXXH3x64              // xxh3-64, the 64-bit hash
 )
 
 // splitPath returns the hash path for h.
@@ -65,16 +69,19 @@ func splitPath(h Hashing) uint8 {
 		return splitPathParquet
 	case h.Kind == XXH3:
 		return splitPathXXH3
+	case h.Kind == XXH3_64:
+		return splitPathXXH3x64
 	}
 	return splitPathOther
 }
 
 // checkSplitHashing reports an error unless h suits a split-block filter:
-// any hash kind, xxh64 included, and the default derivation.
+// any hash kind, the 64-bit xxh64 and xxh3-64 included, and the default
+// derivation.
 func checkSplitHashing(h Hashing) error {
-	if h.Kind == XXH64 {
+	if h.Kind.only64() {
 		if h.Key != (HashKey{}) {
-			return invalid("a hash key is set, but hash kind xxh64 takes no key; use siphash (%d) for keyed hashing", uint8(SipHash))
+			return invalid("a hash key is set, but hash kind %v takes no key; use siphash (%d) for keyed hashing", h.Kind, uint8(SipHash))
 		}
 		h.Kind = XXH3 // valid here; check the rest
 	}
@@ -164,6 +171,8 @@ func (f *SplitBlock) Add(key []byte) {
 		h = xxhash.Sum64(key)
 	case splitPathXXH3:
 		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	case splitPathXXH3x64:
+		h = xxh3.HashSeed(key, f.hashing.Seed)
 	default:
 		h = f.hash64(key)
 	}
@@ -179,6 +188,8 @@ func (f *SplitBlock) Contains(key []byte) bool {
 		h = xxhash.Sum64(key)
 	case splitPathXXH3:
 		h = xxh3.Hash128Seed(key, f.hashing.Seed).Lo
+	case splitPathXXH3x64:
+		h = xxh3.HashSeed(key, f.hashing.Seed)
 	default:
 		h = f.hash64(key)
 	}
@@ -198,6 +209,8 @@ func (f *SplitBlock) hash64(key []byte) uint64 {
 		return xxh3.Hash128Seed(key, f.hashing.Seed).Lo
 	case XXH64:
 		return xxh64(key, f.hashing.Seed)
+	case XXH3_64:
+		return xxh3.HashSeed(key, f.hashing.Seed)
 	}
 	return f.hashing.Digest(key).H1
 }

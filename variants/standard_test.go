@@ -281,7 +281,7 @@ func TestInvalidParams(t *testing.T) {
 		{"partitioned k=0", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 10, Hashes: 0}, Hashing{}) }, "hashes k = 0"},
 		{"partitioned beyond memory", func() (Filter, error) { return NewPartitioned(Geometry{Bits: huge, Hashes: 4}, Hashing{}) }, "memory"},
 		{"partitioned for p NaN", func() (Filter, error) { return NewPartitionedFor(100, math.NaN(), Hashing{}) }, "p = NaN"},
-		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: 5}) }, "hash kind 5"},
+		{"partitioned bad hash kind", func() (Filter, error) { return NewPartitioned(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: 6}) }, "hash kind 6"},
 		{"partitioned murmur64a", func() (Filter, error) {
 			return NewPartitioned(Geometry{Bits: 100, Hashes: 3}, Hashing{Kind: Murmur64A})
 		}, "only a RedisBloom filter"},

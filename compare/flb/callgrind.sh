@@ -67,6 +67,8 @@ split-block/absent-batch32-hash opSplitAbsentBatchHash
 split-block/absent-batch32-key opSplitAbsentBatchKey
 split-block/add-hash opSplitAddHash
 split-block/add-batch32-hash opSplitAddBatchHash
+split-block-xxh3-64/absent-key opSplit64AbsentKey
+split-block-xxh3-64/absent-batch32-key opSplit64AbsentBatchKey
 parquet-go/absent-hash opParquetAbsentHash
 parquet-go/add-hash opParquetAddHash
 parquet-go/add-batch32-hash opParquetAddBatchHash

@@ -25,7 +25,9 @@
 // bloomlab with its default hashing, XXH3-128 (the split-block filter
 // uses the low half). Given hashes are those hashes, computed beforehand.
 // parquet-go's split-block filter is timed on the split-block filter's
-// hashes and table size.
+// hashes and table size. A second split-block filter hashes with the
+// 64-bit XXH3 (Hashing{Kind: variants.XXH3_64}) and is timed on the
+// key-hashed queries beside the default one (its own table).
 //
 //	go run ./cmd/flb -flb /tmp/flb/flb -rounds 7
 //
@@ -287,6 +289,7 @@ type setup struct {
 	hp, ha          []uint64 // the split-block filter's hashes, H1 of the digests
 	blocked         *variants.Blocked
 	split           *variants.SplitBlock
+	split64         *variants.SplitBlock // Hashing{Kind: XXH3_64}, the keys added
 	parquet         bloom.SplitBlockFilter
 	lines           []uint64 // for random-lines, as large as the blocked filter
 	out             []bool
@@ -327,8 +330,13 @@ func newSetup(n int) *setup {
 	if err != nil {
 		panic(err)
 	}
+	s.split64, err = variants.NewSplitBlock(variants.Geometry{Bits: m, Hashes: 8, Capacity: uint64(n)}, variants.Hashing{Kind: variants.XXH3_64})
+	if err != nil {
+		panic(err)
+	}
 	s.parquet = bloom.MakeSplitBlockFilter(make([]byte, s.split.Geometry().Bits/8))
 	for i := range n {
+		s.split64.Add(s.present[16*i : 16*i+16])
 		s.blocked.AddDigest(s.dp[i])
 		s.split.AddHash64(s.hp[i])
 		s.parquet.Insert(s.hp[i])
@@ -364,6 +372,8 @@ var ops = []op{
 	{"split-block", "absent-key", true, opSplitAbsentKey},
 	{"split-block", "absent-batch32-hash", true, opSplitAbsentBatchHash},
 	{"split-block", "absent-batch32-key", true, opSplitAbsentBatchKey},
+	{"split-block-xxh3-64", "absent-key", true, opSplit64AbsentKey},
+	{"split-block-xxh3-64", "absent-batch32-key", true, opSplit64AbsentBatchKey},
 	{"parquet-go", "add-hash", false, opParquetAddHash},
 	{"parquet-go", "add-batch32-hash", false, opParquetAddBatchHash},
 	{"parquet-go", "present-hash", true, opParquetPresentHash},
@@ -576,6 +586,29 @@ func opSplitAbsentBatchKey(s *setup, count int) uint64 {
 }
 
 //go:noinline
+func opSplit64AbsentKey(s *setup, count int) uint64 {
+	f, j, hits := s.split64, 0, uint64(0)
+	for range count {
+		hits += b2u(f.Contains(s.absent[16*j : 16*j+16]))
+		j = next(j, s.n)
+	}
+	return hits
+}
+
+//go:noinline
+func opSplit64AbsentBatchKey(s *setup, count int) uint64 {
+	f, j, hits, out := s.split64, 0, uint64(0), s.out
+	for i := 0; i < count; i += batch {
+		f.ContainsBatch(s.absentKeys[j:j+batch], out)
+		for _, x := range out {
+			hits += b2u(x)
+		}
+		j = nextGroup(j, s.n)
+	}
+	return hits
+}
+
+//go:noinline
 func opParquetAddHash(s *setup, count int) uint64 {
 	f, j := s.parquet, 0
 	for range count {
@@ -774,6 +807,30 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 				rel = fmt.Sprintf("%.2f", sp/pq)
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", sciN(n), op, ns("split-block", n, op), ns("parquet-go", n, op), rel, ns("flb", n, op))
+		}
+	}
+	fmt.Fprintln(w, "\nThe split-block filter's key-hashed queries with the 64-bit XXH3 (Hashing{Kind: XXH3_64}) beside its default, the 128-bit XXH3, thread CPU time (FPR: absent keys matched, last round):")
+	fmt.Fprintln(w, "\n| n | op | FLB ns | SplitBlock xxh3 ns | SplitBlock xxh3-64 ns | xxh3-64 / xxh3 | xxh3 / FLB | xxh3-64 / FLB | FPR xxh3, xxh3-64 |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---|")
+	for _, n := range c.ns {
+		for _, op := range []string{"absent-key", "absent-batch32-key"} {
+			fl, okF := med("flb", n, op)
+			x128, ok1 := med("split-block", n, op)
+			x64, ok2 := med("split-block-xxh3-64", n, op)
+			rel := func(a, b float64, ok bool) string {
+				if !ok || b == 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f", a/b)
+			}
+			fpr := func(lib string) string {
+				if r, ok := results[key{lib, n, op}]; ok {
+					return fmt.Sprintf("%.4f", r)
+				}
+				return "-"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s, %s |\n", sciN(n), op, ns("flb", n, op), ns("split-block", n, op), ns("split-block-xxh3-64", n, op),
+				rel(x64, x128, ok1 && ok2), rel(x128, fl, ok1 && okF), rel(x64, fl, ok2 && okF), fpr("split-block"), fpr("split-block-xxh3-64"))
 		}
 	}
 	fmt.Fprintln(w, "\nBaselines, ns per key of thread CPU time: the hash alone (C: RocksDB's Hash64, the XXH3 preview, and the released XXH3-64; Go: zeebo/xxh3's 64-bit hash and bloomlab's 128-bit one), one random-line load over a table of the blocked filter's size, and a loop over the hashes calling a no-op of a probe's shape, compiled Go or assembly, beside the same loop with no call:")

@@ -19,6 +19,8 @@ func TestRunGoOnly(t *testing.T) {
 		"| 1e3 | absent-hash |",
 		"every present key matched",
 		"- 1e3 absent-hash blocked: ",
+		"| 1e3 | absent-key | - | ",
+		"- 1e3 absent-key split-block-xxh3-64: ",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
