@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestCommittedNumbers checks that the numbers the README and paper-notes
-// §14 quote from the committed run of this command
+// TestCommittedNumbers checks that the numbers compare/README.md and
+// paper-notes §14 quote from the committed run of this command
 // (compare/figures/window.md) are those of that run.
 func TestCommittedNumbers(t *testing.T) {
 	read := func(path string) string {
@@ -19,7 +19,7 @@ func TestCommittedNumbers(t *testing.T) {
 		}
 		return strings.Join(strings.Fields(string(b)), " ") // prose wraps anywhere
 	}
-	readme, notes := read("../../../README.md"), read("../../../paper-notes.md")
+	readme, notes := read("../../README.md"), read("../../../paper-notes.md")
 	cells := func(line string) []string {
 		var c []string
 		for _, f := range strings.Split(strings.Trim(line, "| "), " | ") {
