@@ -89,7 +89,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.shard, "shard", "", "run only shard i/N of the filters and write a shard file for -merge")
 	fs.StringVar(&o.merge, "merge", "", "merge shard files (comma-separated paths or glob patterns) instead of running")
 	fs.BoolVar(&o.list, "list", false, "list the experiments and exit")
-	fs.BoolVar(&o.quick, "quick", false, "smaller default sizes for memory and speed (up to 1e6 keys) and adversary (n = 1000, 10 filters, T up to 100)")
+	fs.BoolVar(&o.quick, "quick", false, "smaller default sizes for memory and speed (up to 1e6 keys), adversary (n = 1000, 10 filters, T up to 100) and boost (5 cells at 1e6 keys)")
 	fs.SetOutput(io.Discard)
 	return fs
 }
@@ -433,15 +433,15 @@ func dropParam(p experiments.Params, name string) experiments.Params {
 
 // uses reports whether experiment e run on variant v uses the flag name:
 // -conf sets the level of the intervals, which the timed measurements of
-// memory and speed do not have; -quick shortens only those two and
-// adversary.
+// memory and speed do not have; -quick shortens only those two,
+// adversary and boost.
 func uses(e catalog.Experiment, name, v string) bool {
 	timing := e.Name == "memory" || e.Name == "speed"
 	switch name {
 	case "conf":
 		return !timing
 	case "quick":
-		return timing || e.Name == "adversary"
+		return timing || e.Name == "adversary" || e.Name == "boost"
 	}
 	return e.Uses(name, v)
 }

@@ -51,6 +51,8 @@ func tiny(name string) experiments.Params {
 		return experiments.Params{N: 10, Filters: 2, Queries: 300, Span: 100, Checkpoints: 1, Passes: 1, MinAdds: 1000}
 	case "window":
 		return experiments.Params{N: 64, P: 0.01, Filters: 3, Queries: 500}
+	case "boost":
+		return experiments.Params{N: 2000, Filters: 3, Queries: 500, BitsPerKey: []float64{8}}
 	}
 	return experiments.Params{}
 }

@@ -17,5 +17,6 @@ func init() {
 		adversaryExperiment,
 		growthExperiment,
 		windowExperiment,
+		boostExperiment,
 	}
 }
