@@ -242,12 +242,12 @@ type boostRow struct {
 	row    *experiments.Row // nil where our filter cannot take the layout
 	pt     boostPoint
 	theory float64 // our theory, 0 where not computed
-	sem  float64 // standard error of our mean over the filters
-	seB  float64 // Boost's binomial standard error, Q = 10^7
-	zB   float64 // (Boost - theory)/seB
-	zUs  float64 // (ours - theory)/sem
-	relB float64 // Boost/theory - 1
-	rel  float64 // ours/theory - 1
+	sem    float64 // standard error of our mean over the filters
+	seB    float64 // Boost's binomial standard error, Q = 10^7
+	zB     float64 // (Boost - theory)/seB
+	zUs    float64 // (ours - theory)/sem
+	relB   float64 // Boost/theory - 1
+	rel    float64 // ours/theory - 1
 }
 
 // boostRows pairs the rows of r with the cells of Boost's table they
