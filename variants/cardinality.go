@@ -405,7 +405,10 @@ func pooledCount(b analysis.Multiblock, set uint64) (CountEstimate, error) {
 }
 
 // compatible reports the differences that keep f and g from being
-// combined: bits, window, layout, stride, hashes and hashing.
+// combined: bits, window, layout, stride, hashes and hashing. It is called
+// through sameKind's type constraint, which staticcheck does not follow.
+//
+//lint:ignore U1000 used by sameKind[*Multiblock]
 func (f *Multiblock) compatible(g *Multiblock) error {
 	return f.bitCore.compatible(&g.bitCore, "bits", f.m, g.m, "word bits", f.w, g.w, "multi", f.multi, g.multi, "stride", f.stride, g.stride)
 }
