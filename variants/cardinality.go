@@ -129,7 +129,7 @@ func blockEstimate(words []uint64, wordsPer int, scale float64) float64 {
 // and may run concurrently with their Contains.
 //
 // The filters must be of the same variant ([Standard], [Partitioned],
-// [Counting], [Blocked], [SplitBlock] or [ConcurrentStandard]) and, as for Union,
+// [Counting], [Blocked], [SplitBlock], [Multiblock] or [ConcurrentStandard]) and, as for Union,
 // have the same geometry and hashing; otherwise EstimateSets returns an
 // error wrapping [ErrIncompatible] that names every difference. [Scalable]
 // filters always give that error: a key's stage depends on the order in
@@ -147,7 +147,10 @@ func blockEstimate(words []uint64, wordsPer int, scale float64) float64 {
 //
 // package analysis predicts the errors of these estimates
 // (FillEstimator.SetError) for standard and partitioned filters, and for
-// counting filters as standard ones.
+// counting filters as standard ones. Blocked and split-block filters sum
+// the estimates of their blocks, as their Stats does; [Multiblock] filters
+// pool the whole table, as [EstimateBlockSets] does for all three, which
+// also returns the predicted errors.
 func EstimateSets(f, g Filter) (analysis.SetEstimate, error) {
 	if isNil(f) || isNil(g) {
 		return analysis.SetEstimate{}, invalid("set estimates of a nil filter")
@@ -177,6 +180,9 @@ func EstimateSets(f, g Filter) (analysis.SetEstimate, error) {
 			return analysis.SetEstimate{}, err
 		}
 		return groupSets(a.words, b.words, splitBlockBits/64, splitBlockBits, sliceScale(32))
+	case *Multiblock:
+		s, _, err := EstimateBlockSets(a, g)
+		return s, err
 	case *Counting:
 		b, err := sameKind(a, g)
 		if err != nil {

@@ -172,3 +172,22 @@ func TestEstimateBlockSetsErrors(t *testing.T) {
 		t.Errorf("empty filter: %+v, %v", e, err)
 	}
 }
+
+// TestEstimateSetsMultiblock checks that EstimateSets gives a multiblock
+// filter the pooled estimates of EstimateBlockSets.
+func TestEstimateSetsMultiblock(t *testing.T) {
+	c := blockCountCases(1 << 15)[2]
+	a, b := c.build(t, 1), c.build(t, 1)
+	for i := range 2000 {
+		a.Add(fmt.Appendf(nil, "key-%d", i))
+		b.Add(fmt.Appendf(nil, "key-%d", i+1000))
+	}
+	s, err := EstimateSets(a, b)
+	p, _, err2 := EstimateBlockSets(a, b)
+	if err != nil || err2 != nil || s != p {
+		t.Errorf("EstimateSets %+v, %v; EstimateBlockSets %+v, %v", s, err, p, err2)
+	}
+	if _, err := EstimateSets(a, c.build(t, 2)); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("seeds 1 and 2: %v", err)
+	}
+}
