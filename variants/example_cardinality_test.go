@@ -47,3 +47,15 @@ func ExampleEstimateSets() {
 	// union 9996, both days 1998, Jaccard 0.20
 	// true variants: incompatible filters: seed 1 != 2
 }
+
+// A blocked, split-block or multiblock filter estimates its distinct keys
+// from its whole table, with the estimate's predicted standard error.
+func ExampleBlockCounter() {
+	f, _ := variants.NewSplitBlockFor(10_000, 0.01, variants.Hashing{})
+	for i := range 7000 {
+		f.Add(fmt.Appendf(nil, "key-%d", i))
+	}
+	c, _ := f.EstimateCount()
+	fmt.Printf("about %.0f distinct keys (standard error %.0f)\n", c.Items, c.Error.StdDev)
+	// Output: about 6989 distinct keys (standard error 18)
+}

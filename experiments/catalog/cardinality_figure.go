@@ -129,7 +129,9 @@ func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 	variantsSeen := map[string]int{}
 	for i, name := range sets {
 		rows := plots.Rows(r, name, nil)
-		v := rows[0].Variant
+		// One colour per filter: the series' name less its estimate (the
+		// variant, or the layout of the blocked variant's series).
+		v := strings.TrimSuffix(strings.TrimSuffix(name, " "+experiments.EstimateUnion), " "+experiments.EstimateIntersection)
 		col, ok := variantsSeen[v]
 		if !ok {
 			col = len(variantsSeen)
