@@ -78,7 +78,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
 	fs.StringVar(&o.m, "m", "", "fill: bits m of each filter (counting: counters), in place of the size for -n and -p; a count as 1e5 or a size as 1Mb, 12KiB (blocked: rounded up to whole blocks). Without -k, k is the best for m and -n")
 	fs.IntVar(&o.k, "k", 0, "fill: hashes k of each filter (with -m, or with the m sized for -n and -p)")
-	fs.StringVar(&o.hash, "hash", "", "fill, hashes, small-m: hash of the keys: "+strings.Join(catalog.HashNames, ", ")+" (xxh64: split-block only; default xxh3)")
+	fs.StringVar(&o.hash, "hash", "", "fill, hashes, small-m: hash of the keys: "+strings.Join(catalog.HashNames, ", ")+" (xxh64, xxh3-64: split-block only; default xxh3)")
 	fs.StringVar(&o.derivation, "derivation", "", "fill, hashes, small-m: how the k indexes come from the digest: "+strings.Join(catalog.DerivationNames, ", ")+" (default enhanced; blocked and split-block take only enhanced)")
 	fs.StringVar(&o.candidates, "candidates", "", "adversary: candidate keys T the pollution attacker examines per inserted key, comma-separated, as 1,10,100,1000; SI suffixes allowed (default: the experiment's)")
 	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (a regular file of at most 4 GiB, one key a line of at most 64 KiB, split into members and queries per filter; reading it takes the file's size plus 8 bytes a line of memory); for the experiments that measure rates against inserted keys")

@@ -103,6 +103,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-exp", "fill", "-variant", "blocked", "-k", "600"}, "-k"},
 		{[]string{"-exp", "fill", "-variant", "standard", "-hash", "md5"}, "-hash: unknown hash \"md5\""},
 		{[]string{"-exp", "fill", "-variant", "standard", "-hash", "xxh64"}, "-hash: xxh64"},
+		{[]string{"-exp", "fill", "-variant", "standard", "-hash", "xxh3-64"}, "-hash: xxh3-64 gives a 64-bit digest"},
 		{[]string{"-exp", "fill", "-variant", "standard", "-derivation", "quad"}, "-derivation: unknown derivation \"quad\""},
 		{[]string{"-exp", "fill", "-variant", "blocked", "-derivation", "double"}, "-derivation: double"},
 		{[]string{"-exp", "fill", "-variant", "split-block", "-k", "4"}, "-k: experiment fill does not use it for -variant split-block"},
