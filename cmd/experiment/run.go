@@ -652,7 +652,7 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 		}
 		shards = append(shards, r)
 	}
-	if err := missingShards(shards); err != nil {
+	if err := missingShards(paths, shards); err != nil {
 		return err
 	}
 	res, err := catalog.Merge(shards)
@@ -680,17 +680,27 @@ func list(w io.Writer) error {
 	return tw.Flush()
 }
 
-// missingShards names the shards of the first file's run that no file
-// given holds, with the file name -shard gives them.
-func missingShards(shards []*experiments.Results) error {
+// missingShards names a shard of the first file's run that two files
+// given (paths) hold, then the shards that no file holds, with the file
+// name -shard gives them.
+func missingShards(paths []string, shards []*experiments.Results) error {
 	first := shards[0]
 	if first.Shard == nil || first.Shard.Count < 1 {
 		return nil // catalog.Merge says what is wrong
 	}
 	have := map[int]bool{}
-	for _, r := range shards {
+	from := map[int]string{}
+	for j, r := range shards {
 		if r.Shard != nil && r.Shard.Count == first.Shard.Count {
-			have[r.Shard.Index] = true
+			i := r.Shard.Index
+			if have[i] {
+				what := fmt.Sprintf("%s and %s", from[i], paths[j])
+				if from[i] == paths[j] {
+					what = fmt.Sprintf("%s, given twice", paths[j])
+				}
+				return usagef("-merge: shard %d of %d appears twice (%s); give each shard's file once", i, first.Shard.Count, what)
+			}
+			have[i], from[i] = true, paths[j]
 		}
 	}
 	var missing []string

@@ -302,6 +302,17 @@ func TestShardAndMerge(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "fill-standard.shard-2-of-3.json is missing") {
 		t.Errorf("merge of an incomplete set: %v, want the missing shard named", err)
 	}
+	// A shard given twice is named as repeated, not the one it displaces
+	// as missing.
+	zero := filepath.Join(shards, "fill-standard.shard-0-of-3.json")
+	_, _, err = runArgs(t, "-merge", zero+","+zero+","+filepath.Join(shards, "fill-standard.shard-1-of-3.json"), "-out", merged)
+	if err == nil || !strings.Contains(err.Error(), "shard 0 of 3 appears twice") || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("merge with a repeated shard: %v, want the repeated shard named", err)
+	}
+	var u *usageError
+	if !errors.As(err, &u) {
+		t.Errorf("merge with a repeated shard: %T, want a usage error (exit status 2)", err)
+	}
 }
 
 func TestListAndHelp(t *testing.T) {
