@@ -60,7 +60,9 @@ const consistencyTolerance = 0.01
 // both were given (N = 10^6, M = 100) or one was computed (N, P with P
 // above about 0.62): under one bit per item no k gives a classic rate below
 // 0.6, so no such filter is useful, and cmd/bloomcalc, which sizes with
-// Solve, refuses the same inputs with the same reason.
+// Solve, refuses the same inputs with the same reason. (bloomcalc also
+// refuses a given K whose rate rounds to 1, such as N = 1000, M = 2000,
+// K = 100; Solve answers it, P = ClassicFPR(M, N, K) being what was asked.)
 func Solve(known Sizing) (Sizing, error) {
 	s := known
 	var err error
