@@ -234,6 +234,15 @@ func badBlocked(m, blockBits uint64, k int) bool {
 // CheckBlocked reports an error unless m is a positive multiple of the
 // block size blockBits, 1 <= blockBits <= [MaxBlockBits], and
 // 1 <= k <= [MaxHashes].
+//
+// It takes any block size in that range, not only the powers of two from 64
+// to 4096 that variants.Blocked builds: the model (a key picks one of m/B
+// equal blocks uniformly and sets k uniform bits in it) holds for every B,
+// and the theory serves layouts other than bloomlab's (a 100-bit block, or
+// the byte strides of Boost.Bloom's multiblock filters, see [Multiblock]).
+// [BlockedFPR](1000, 10, 3, 100) is therefore a rate, not NaN; a caller
+// sizing a variants.Blocked checks the power of two itself, as
+// [Scalable.Validate] does for its blocked stages.
 func CheckBlocked(m, blockBits uint64, k int) error {
 	if blockBits == 0 || blockBits > MaxBlockBits {
 		return invalid("block bits = %d, want 1 <= B <= %d", blockBits, MaxBlockBits)

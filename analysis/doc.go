@@ -31,6 +31,33 @@
 // Derivations and the numbers that check them against independent
 // computations are in paper-notes.md.
 //
+// # Invalid input
+//
+// Values from callers give NaN, a defined value or an error, never a panic
+// (a panic would be a bug). Three conventions, by the shape of the result:
+//
+//   - A free rate function that returns only a float64 ([ClassicFPR],
+//     [BloomFPR], [ExactFPR], [ExpectedFill], [FPRFromFill],
+//     [PartitionedFPR], [BlockedFPR], [SplitBlockFPR], [SaturationProbability] and the
+//     like) returns NaN for a geometry outside its domain (m = 0, k < 1, m
+//     not a multiple of the block size, ...), as its documentation states.
+//     NaN fails every comparison, so "rate <= p" never accepts it.
+//   - A function that returns a count returns a defined value that is not
+//     a geometry: [OptimalHashes] and [BlockedOptimalHashes] return 0.
+//   - Everything that returns an error (the models' Validate, FPR and
+//     BitsPerKey, the sizing functions, [Solve], the Check functions
+//     [CheckProbability] and [CheckBlocked]) reports an error wrapping
+//     [ErrInvalidParams].
+//
+// A caller holding values from users therefore asks the model, for example
+// Standard{Bits: m, Hashes: k}.FPR(n) rather than ExactFPR(m, n, k), or
+// validates first. The models are as strict as the filters of package
+// variants, with two documented differences: the blocked-filter theory
+// takes any block size from 1 to [MaxBlockBits] (see [CheckBlocked]), and
+// [Scalable] has no implicit defaults: a zero R, S or N0 is an error that
+// names [Scalable.WithDefaults], which fills in those of
+// variants.NewScalable.
+//
 // # Concurrency
 //
 // Everything here is a pure function or a plain value with methods: no

@@ -24,6 +24,15 @@ import (
 // P_i and the compound rate stays below P. A blocked stage answers a query
 // from one block, one memory access, where a partitioned stage reads up
 // to k_i slices; it costs the block penalty in bits (see BlockedSize).
+//
+// Unlike variants.ScalableParams, a Scalable has no implicit defaults: it
+// describes exactly the filter it names, so that a decoded filter's
+// parameters are checked as they are (a zero R is an error, not 0.9).
+// [Scalable.WithDefaults] fills zero R, S and N0 with the defaults of
+// variants.NewScalable, so that Scalable{P: 0.001}.WithDefaults() is the
+// model of the filter variants.NewScalable(ScalableParams{P: 0.001})
+// builds (that filter's Model method returns it too), and the errors for a
+// zero R, S or N0 say so.
 type Scalable struct {
 	P  float64 // overall target false-positive rate, 0 < P < 1
 	R  float64 // tightening ratio, 0 < R < 1
@@ -50,19 +59,58 @@ type Stage struct {
 // fails with an error rather than loop forever on absurd parameters.
 const MaxStages = 256
 
-// Validate reports whether the parameters are in their domains.
+// The defaults that [Scalable.WithDefaults] fills in for zero fields, the
+// same values as variants.DefaultTighteningRatio, variants.DefaultGrowth
+// and variants.DefaultInitialCapacity (a test keeps them equal).
+const (
+	// DefaultTighteningRatio is the tightening ratio r for a zero R
+	// (Almeida et al. recommend 0.8 to 0.9).
+	DefaultTighteningRatio = 0.9
+	// DefaultGrowth is the growth factor s for a zero S.
+	DefaultGrowth = 2
+	// DefaultInitialCapacity is the first stage's capacity n0 for a zero N0.
+	DefaultInitialCapacity = 1000
+)
+
+// WithDefaults returns s with zero R, S and N0 replaced by
+// [DefaultTighteningRatio], [DefaultGrowth] and [DefaultInitialCapacity],
+// the defaults of variants.NewScalable. P has no default.
+func (s Scalable) WithDefaults() Scalable {
+	if s.R == 0 {
+		s.R = DefaultTighteningRatio
+	}
+	if s.S == 0 {
+		s.S = DefaultGrowth
+	}
+	if s.N0 == 0 {
+		s.N0 = DefaultInitialCapacity
+	}
+	return s
+}
+
+// zeroHint is the end of the message for a zero R, S or N0.
+const zeroHint = "; zero is no default here, Scalable.WithDefaults fills variants.NewScalable's"
+
+// Validate reports whether the parameters are in their domains. A zero R,
+// S or N0 is an error (see [Scalable.WithDefaults]).
 func (s Scalable) Validate() error {
 	if err := CheckProbability("P", s.P); err != nil {
 		return err
 	}
+	if s.R == 0 {
+		return invalid("tightening ratio r = 0, want 0 < r < 1%s (r = %v)", zeroHint, DefaultTighteningRatio)
+	}
 	if math.IsNaN(s.R) || s.R <= 0 || s.R >= 1 {
 		return invalid("tightening ratio r = %v, want 0 < r < 1", s.R)
+	}
+	if s.S == 0 {
+		return invalid("growth factor s = 0, want a finite s >= 1%s (s = %v)", zeroHint, DefaultGrowth)
 	}
 	if math.IsNaN(s.S) || math.IsInf(s.S, 0) || s.S < 1 {
 		return invalid("growth factor s = %v, want a finite s >= 1", s.S)
 	}
 	if s.N0 == 0 {
-		return invalid("initial capacity n0 = 0, want n0 >= 1")
+		return invalid("initial capacity n0 = 0, want n0 >= 1%s (n0 = %d)", zeroHint, DefaultInitialCapacity)
 	}
 	if s.N0 > MaxBits {
 		return invalid("initial capacity n0 = %d, want at most %d", s.N0, uint64(MaxBits))

@@ -67,10 +67,15 @@ func logClassicFPR(m, n float64, k int) float64 {
 // at (m/n) ln 2, so the answer is the floor or the ceiling of that value,
 // whichever gives the lower rate (the floor on a tie). The result is capped
 // at [MaxHashes]; callers that need to know check m/n themselves. For n = 0
-// every k gives rate 0 and OptimalHashes returns 1. It panics if m is zero.
+// every k gives rate 0 and OptimalHashes returns 1.
+//
+// For m = 0, a filter without bits, no k is valid and OptimalHashes returns
+// 0, as [BlockedOptimalHashes] does for an invalid geometry: the rate
+// functions return NaN for k = 0 and the models ([Standard.Validate])
+// report an error, so the 0 cannot pass unnoticed as a geometry.
 func OptimalHashes(m, n uint64) int {
 	if m == 0 {
-		panic("analysis: OptimalHashes with m = 0")
+		return 0
 	}
 	if n == 0 {
 		return 1

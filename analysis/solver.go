@@ -55,10 +55,32 @@ const consistencyTolerance = 0.01
 // what is missing), if they contradict each other, or if the answer is out
 // of range (M above MaxBits, or M too small to hold a single item at rate
 // P).
+//
+// It also refuses an answer with fewer bits than items (M < N), whether
+// both were given (N = 10^6, M = 100) or one was computed (N, P with P
+// above about 0.62): under one bit per item no k gives a classic rate below
+// 0.6, so no such filter is useful, and cmd/bloomcalc, which sizes with
+// Solve, refuses the same inputs with the same reason. (bloomcalc also
+// refuses a given K whose rate rounds to 1, such as N = 1000, M = 2000,
+// K = 100; Solve answers it, P = ClassicFPR(M, N, K) being what was asked.)
 func Solve(known Sizing) (Sizing, error) {
-	s, err := solve(known)
-	if err != nil {
-		return known, err
+	s := known
+	var err error
+	// Given M < N is refused below, before any contradiction with P, but
+	// after the range checks of solve.
+	badRange := s.K < 0 || s.K > MaxHashes || (s.P != 0 && CheckProbability("p", s.P) != nil)
+	if s.M == 0 || s.M >= s.N || badRange {
+		if s, err = solve(known); err != nil {
+			return known, err
+		}
+	}
+	if s.M < s.N {
+		k := s.K
+		if k == 0 {
+			k = OptimalHashes(s.M, s.N)
+		}
+		return known, invalid("%d bits for %d items is %.3g bits per key (classic rate %.3g); a useful filter has at least one bit per item (m >= %d)",
+			s.M, s.N, BitsPerKey(s.M, s.N), ClassicFPR(s.M, s.N, k), s.N)
 	}
 	return s, nil
 }

@@ -12,8 +12,12 @@ import (
 // absent key tests k more such positions.
 //
 // They are pure formulas for a valid geometry. For m = 0 or k < 1 they
-// return NaN; the models (Standard and the others) turn such values into an error. For
-// n = 0 the rate is 0.
+// return NaN, the invalid-input result of every rate function of this
+// package that returns only a float64 (see the package documentation,
+// "Invalid input"); the models ([Standard] and the others) turn such values
+// into an error wrapping [ErrInvalidParams], so a caller with values from
+// users asks the model (Standard{Bits: m, Hashes: k}.FPR(n)) or calls its
+// Validate first. For n = 0 the rate is 0.
 
 // checkGeometry reports an error unless m >= 1 and 1 <= k <= MaxHashes. Any
 // n is valid, including 0.

@@ -29,9 +29,10 @@
 // once per group of correlated points. [WriteCSV] and [WriteJSON] store them,
 // [Merge] combines shards of a large run, and package plots draws them. A
 // filter that also reports its size ([Sizer], or Stats() as the variants
-// have) gets its bits per key recorded. See the example of Measure,
-// and bloomlab's compare module, which measures other Go libraries this
-// way.
+// have) gets its bits per key recorded. See ExampleMeasure in
+// example_measure_test.go (go doc prints no examples; read the file, or run
+// it with go test ./experiments -run ExampleMeasure -v), and bloomlab's
+// compare module, which measures other Go libraries this way.
 //
 // # Filters for streams
 //
@@ -53,8 +54,9 @@
 // integers, keys sharing a long prefix, a stream with Zipf-skewed repeats of uniform keys,
 // or the lines of a file of your own ([KeysFromFile]), which each filter
 // splits into members and queries by a seeded permutation. A hash weakness
-// that random keys hide shows on the structured ones; see ExampleTime for
-// a filter measured on a key file.
+// that random keys hide shows on the structured ones; ExampleTime, in
+// example_time_test.go, measures a filter's rate and its time on a key
+// file.
 //
 // A key file must be a regular file (not a directory, device, named pipe
 // or socket) of at most 4 GiB, with lines of at most 64 KiB and at least

@@ -13,6 +13,13 @@ import (
 // Contains, ContainsDigest and their batches (ContainsBatch,
 // ContainsDigestBatch) are safe for concurrent use while nothing mutates
 // the filter; mutation needs exclusive access.
+//
+// The zero value is not a useful filter but is safe to use: it has no bits
+// and no hashes, so it can rule out no key. Contains, TestAndAdd and their
+// Digest and batch forms report true (possibly present) for every key,
+// Add counts the item and sets nothing, and Stats reports 0 bits, fill 0
+// and an estimated rate of 1; MarshalBinary reports an error. Build a
+// filter with [NewStandard] or [NewStandardFor].
 type Standard struct {
 	bitCore
 	m uint64
@@ -115,11 +122,17 @@ func (f *Standard) TestAndAddDigest(d Digest) bool {
 // checks: every index is reduce(x, m) < m, and a filter of m bits always
 // has ceil(m/64) words (the constructors and the decoder make it so; each
 // loop asserts it once). Without the checks, and without calls, they are
-// leaf functions with no stack frame.
+// leaf functions with no stack frame. The zero value (m = 0, k = 0, no
+// words) takes the one branch before the assertion: no bits, every key
+// possibly present.
 
 // set sets the k bits of the recurrence.
 func (f *Standard) set(x, y, z, c uint64) {
 	m := f.m
+	if m == 0 { // the zero value
+		f.items++
+		return
+	}
 	_ = f.words[(m-1)>>6]
 	base := unsafe.Pointer(unsafe.SliceData(f.words))
 	for range f.k {
@@ -140,6 +153,9 @@ func (f *Standard) set(x, y, z, c uint64) {
 // slower in BenchmarkFilter; so is testing all k bits at once.
 func (f *Standard) test(x, y, z, c uint64) bool {
 	m, k := f.m, f.k
+	if m == 0 { // the zero value
+		return true
+	}
 	_ = f.words[(m-1)>>6]
 	base := unsafe.Pointer(unsafe.SliceData(f.words))
 	for ; k >= 4; k -= 4 {
@@ -172,6 +188,10 @@ func (f *Standard) test(x, y, z, c uint64) bool {
 // were all set before.
 func (f *Standard) testAndSet(x, y, z, c uint64) bool {
 	m := f.m
+	if m == 0 { // the zero value
+		f.items++
+		return true
+	}
 	_ = f.words[(m-1)>>6]
 	base := unsafe.Pointer(unsafe.SliceData(f.words))
 	acc := uint64(1)
@@ -230,7 +250,10 @@ func (f *Standard) Geometry() Geometry { return Geometry{Bits: f.m, Hashes: f.k,
 // Stats reports the filter's geometry and load.
 func (f *Standard) Stats() Stats {
 	set := f.setBits()
-	fill := float64(set) / float64(f.m)
+	var fill float64 // 0 for the zero value, which has no bits
+	if f.m != 0 {
+		fill = float64(set) / float64(f.m)
+	}
 	return Stats{
 		Variant:      "standard",
 		Cells:        f.m,

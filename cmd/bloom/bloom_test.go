@@ -232,6 +232,9 @@ func TestBadFlags(t *testing.T) {
 		{build("-variant", "scalable"), "-p: required for -variant scalable"},
 		{build("-variant", "standard", "-n", "1k", "-p", "1%", "-hash", "md5"), "-hash: unknown hash \"md5\""},
 		{build("-variant", "standard", "-n", "1k", "-p", "1%", "-hash", "xxh64"), "-hash: xxh64 is a 64-bit hash"},
+		{build("-variant", "standard", "-n", "1k", "-p", "1%", "-hash", "xxh3-64"), "-hash: xxh3-64 is a 64-bit hash, which only -variant split-block takes"},
+		{build("-variant", "blocked", "-n", "1k", "-p", "1%", "-hash", "xxh3-64"), "-hash: xxh3-64 is a 64-bit hash"},
+		{build("-variant", "scalable", "-p", "1%", "-hash", "XXH3-64"), "-hash: xxh3-64 is a 64-bit hash"},
 		{build("-variant", "standard", "-n", "1k", "-p", "1%", "-hash", "siphash", "-seed", "3"), "-seed: siphash takes no seed"},
 		{build("-variant", "blocked", "-n", "1k", "-p", "1%", "-derivation", "double"), "-derivation: -variant blocked"},
 		{build("-variant", "standard", "-n", "1k", "-p", "1%", "-derivation", "quadratic"), "-derivation: unknown derivation"},
@@ -599,5 +602,30 @@ func TestParseArgs(t *testing.T) {
 	}
 	if _, err := parseArgs(newFlagSet("test"), []string{"f", "-x"}, "", nil); !errors.As(err, new(*usageError)) {
 		t.Errorf("unknown flag after an argument: %v, want a usage error", err)
+	}
+}
+
+// TestSplitBlock64BitHashes builds split-block filters with the two
+// 64-bit hash kinds, queries them (no false negatives) and reads the kind
+// back from info.
+func TestSplitBlock64BitHashes(t *testing.T) {
+	for _, kind := range []string{"xxh64", "xxh3-64"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			keyFile, _ := writeKeys(t, dir, "k", 300)
+			out := filepath.Join(dir, "f.bloom")
+			if _, stderr, code := bloom(t, "build", "-variant", "split-block", "-n", "1k", "-p", "1%", "-hash", kind, "-keys", keyFile, "-out", out); code != 0 {
+				t.Fatalf("build: status %d: %s", code, stderr)
+			}
+			withStdin(t, "")
+			stdout, stderr, code := bloom(t, "query", out, "-count", "-keys", keyFile)
+			if want := "keys\t300\npresent\t300\nabsent\t0\n"; code != 0 || stdout != want {
+				t.Errorf("query -count: status %d, %q (%s), want %q", code, stdout, stderr, want)
+			}
+			stdout, stderr, code = bloom(t, "info", out)
+			if code != 0 || !strings.Contains(stdout, kind+", ") {
+				t.Errorf("info: status %d (%s), %q, want hashing %s", code, stderr, stdout, kind)
+			}
+		})
 	}
 }

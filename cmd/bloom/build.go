@@ -61,7 +61,7 @@ func runBuild(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs.StringVar(&o.r, "r", "", "scalable: tightening ratio, 0 < r < 1 (default 0.9)")
 	fs.StringVar(&o.s, "s", "", "scalable: growth factor of stage capacity, s >= 1 (default 2)")
 	fs.StringVar(&o.n0, "n0", "", "scalable: capacity of the first stage (default 1000)")
-	fs.StringVar(&o.hash, "hash", "xxh3", "hash of keys: xxh3, metro, siphash (keyed: a fresh secret key, stored in the file), xxh64 (split-block only)")
+	fs.StringVar(&o.hash, "hash", "xxh3", "hash of keys: xxh3, metro, siphash (keyed: a fresh secret key, stored in the file), xxh64 or xxh3-64 (64-bit, split-block only)")
 	fs.StringVar(&o.derivation, "derivation", "enhanced", "how the k indexes come from the digest: enhanced, double, triple, independent (standard, partitioned, counting, scalable)")
 	fs.Uint64Var(&o.seed, "seed", 0, "hash seed (not with siphash)")
 	fs.StringVar(&o.keys, "keys", "-", "file of keys, one a line, or - for standard input")
@@ -305,10 +305,13 @@ func hashing(o buildOptions, set map[string]bool, v string) (variants.Hashing, e
 	var h variants.Hashing
 	kind, ok := parseHashKind(o.hash)
 	if !ok || kind == variants.Murmur64A {
-		return h, usagef("-hash: unknown hash %q, want xxh3, metro, siphash or xxh64 (split-block only)", o.hash)
+		return h, usagef("-hash: unknown hash %q, want xxh3, metro, siphash, or xxh64 or xxh3-64 (split-block only)", o.hash)
 	}
-	if kind == variants.XXH64 && v != "split-block" {
+	switch {
+	case kind == variants.XXH64 && v != "split-block":
 		return h, usagef("-hash: xxh64 is a 64-bit hash, which only -variant split-block takes (the Parquet filter's hash)")
+	case kind == variants.XXH3_64 && v != "split-block":
+		return h, usagef("-hash: xxh3-64 is a 64-bit hash, which only -variant split-block takes (the cheaper 64-bit hash beside Parquet's xxh64)")
 	}
 	d, ok := parseDerivation(o.derivation)
 	if !ok {
@@ -329,7 +332,7 @@ func hashing(o buildOptions, set map[string]bool, v string) (variants.Hashing, e
 
 // parseHashKind returns the kind whose name (HashKind.String) is s.
 func parseHashKind(s string) (variants.HashKind, bool) {
-	for _, k := range []variants.HashKind{variants.XXH3, variants.Metro, variants.XXH64, variants.SipHash, variants.Murmur64A} {
+	for _, k := range []variants.HashKind{variants.XXH3, variants.Metro, variants.XXH64, variants.XXH3_64, variants.SipHash, variants.Murmur64A} {
 		if k.String() == strings.ToLower(s) {
 			return k, true
 		}

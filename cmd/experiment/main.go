@@ -14,6 +14,13 @@
 //	go test ./experiments/catalog -run TestCommittedFigures -update
 //
 // Run with -h for the flags and -list for the experiments.
+//
+// Exit status: 0 on success; 2 for a mistake in the command line, with one
+// line naming the flag and a hint to -h (an unknown flag or value, a flag
+// the experiment does not use, a -merge set with a shard missing, repeated
+// or from another run); 1 for a failure while running, with one line
+// "experiment: ...": an -out that cannot be created or written, a full
+// disk, an interrupt (Ctrl-C or SIGTERM), a false negative.
 package main
 
 import (

@@ -78,7 +78,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.s, "s", "", "scalable growth factors, comma-separated, as 2,4 (default: the experiment's)")
 	fs.StringVar(&o.m, "m", "", "fill: bits m of each filter (counting: counters), in place of the size for -n and -p; a count as 1e5 or a size as 1Mb, 12KiB (blocked: rounded up to whole blocks). Without -k, k is the best for m and -n")
 	fs.IntVar(&o.k, "k", 0, "fill: hashes k of each filter (with -m, or with the m sized for -n and -p)")
-	fs.StringVar(&o.hash, "hash", "", "fill, hashes, small-m: hash of the keys: "+strings.Join(catalog.HashNames, ", ")+" (xxh64: split-block only; default xxh3)")
+	fs.StringVar(&o.hash, "hash", "", "fill, hashes, small-m: hash of the keys: "+strings.Join(catalog.HashNames, ", ")+" (xxh64, xxh3-64: split-block only; default xxh3)")
 	fs.StringVar(&o.derivation, "derivation", "", "fill, hashes, small-m: how the k indexes come from the digest: "+strings.Join(catalog.DerivationNames, ", ")+" (default enhanced; blocked and split-block take only enhanced)")
 	fs.StringVar(&o.candidates, "candidates", "", "adversary: candidate keys T the pollution attacker examines per inserted key, comma-separated, as 1,10,100,1000; SI suffixes allowed (default: the experiment's)")
 	fs.StringVar(&o.keys, "keys", "uniform", "key source: "+strings.Join(experiments.KeySourceNames, ", ")+", or file:PATH (a regular file of at most 4 GiB, one key a line of at most 64 KiB, split into members and queries per filter; reading it takes the file's size plus 8 bytes a line of memory); for the experiments that measure rates against inserted keys")
@@ -652,7 +652,7 @@ func merge(_ context.Context, o options, formats []string, stdout, _ io.Writer) 
 		}
 		shards = append(shards, r)
 	}
-	if err := missingShards(shards); err != nil {
+	if err := missingShards(paths, shards); err != nil {
 		return err
 	}
 	res, err := catalog.Merge(shards)
@@ -680,17 +680,27 @@ func list(w io.Writer) error {
 	return tw.Flush()
 }
 
-// missingShards names the shards of the first file's run that no file
-// given holds, with the file name -shard gives them.
-func missingShards(shards []*experiments.Results) error {
+// missingShards names a shard of the first file's run that two files
+// given (paths) hold, then the shards that no file holds, with the file
+// name -shard gives them.
+func missingShards(paths []string, shards []*experiments.Results) error {
 	first := shards[0]
 	if first.Shard == nil || first.Shard.Count < 1 {
 		return nil // catalog.Merge says what is wrong
 	}
 	have := map[int]bool{}
-	for _, r := range shards {
+	from := map[int]string{}
+	for j, r := range shards {
 		if r.Shard != nil && r.Shard.Count == first.Shard.Count {
-			have[r.Shard.Index] = true
+			i := r.Shard.Index
+			if have[i] {
+				what := fmt.Sprintf("%s and %s", from[i], paths[j])
+				if from[i] == paths[j] {
+					what = fmt.Sprintf("%s, given twice", paths[j])
+				}
+				return usagef("-merge: shard %d of %d appears twice (%s); give each shard's file once", i, first.Shard.Count, what)
+			}
+			have[i], from[i] = true, paths[j]
 		}
 	}
 	var missing []string

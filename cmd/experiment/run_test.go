@@ -103,6 +103,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-exp", "fill", "-variant", "blocked", "-k", "600"}, "-k"},
 		{[]string{"-exp", "fill", "-variant", "standard", "-hash", "md5"}, "-hash: unknown hash \"md5\""},
 		{[]string{"-exp", "fill", "-variant", "standard", "-hash", "xxh64"}, "-hash: xxh64"},
+		{[]string{"-exp", "fill", "-variant", "standard", "-hash", "xxh3-64"}, "-hash: xxh3-64 gives a 64-bit digest"},
 		{[]string{"-exp", "fill", "-variant", "standard", "-derivation", "quad"}, "-derivation: unknown derivation \"quad\""},
 		{[]string{"-exp", "fill", "-variant", "blocked", "-derivation", "double"}, "-derivation: double"},
 		{[]string{"-exp", "fill", "-variant", "split-block", "-k", "4"}, "-k: experiment fill does not use it for -variant split-block"},
@@ -300,6 +301,17 @@ func TestShardAndMerge(t *testing.T) {
 	_, _, err := runArgs(t, "-merge", filepath.Join(shards, "fill-standard.shard-0-of-3.json")+","+filepath.Join(shards, "fill-standard.shard-1-of-3.json"), "-out", merged)
 	if err == nil || !strings.Contains(err.Error(), "fill-standard.shard-2-of-3.json is missing") {
 		t.Errorf("merge of an incomplete set: %v, want the missing shard named", err)
+	}
+	// A shard given twice is named as repeated, not the one it displaces
+	// as missing.
+	zero := filepath.Join(shards, "fill-standard.shard-0-of-3.json")
+	_, _, err = runArgs(t, "-merge", zero+","+zero+","+filepath.Join(shards, "fill-standard.shard-1-of-3.json"), "-out", merged)
+	if err == nil || !strings.Contains(err.Error(), "shard 0 of 3 appears twice") || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("merge with a repeated shard: %v, want the repeated shard named", err)
+	}
+	var u *usageError
+	if !errors.As(err, &u) {
+		t.Errorf("merge with a repeated shard: %T, want a usage error (exit status 2)", err)
 	}
 }
 

@@ -9,9 +9,10 @@ import (
 )
 
 // HashNames are the hash kinds [experiments.Params.Hash] takes (the
-// names of [variants.HashKind]): xxh64 for the split-block variant only,
-// and murmur64a, RedisBloom's, for none of the catalogue's variants.
-var HashNames = []string{"xxh3", "metro", "siphash", "xxh64"}
+// names of [variants.HashKind]): xxh64 and xxh3-64, the 64-bit kinds, for
+// the split-block variant only, and murmur64a, RedisBloom's, for none of
+// the catalogue's variants.
+var HashNames = []string{"xxh3", "metro", "siphash", "xxh64", "xxh3-64"}
 
 // DerivationNames are the index derivations [experiments.Params.Derivation]
 // takes: enhanced double hashing (the default; "enhanced-double" is
@@ -40,6 +41,11 @@ func hashingOf(variant string, p experiments.Params) (variants.Hashing, error) {
 			return h, paramError("hash", "xxh64 gives a 64-bit digest, which only split-block takes, not %s; want xxh3, metro or siphash", variant)
 		}
 		h.Kind = variants.XXH64
+	case "xxh3-64":
+		if variant != "split-block" {
+			return h, paramError("hash", "xxh3-64 gives a 64-bit digest, which only split-block takes, not %s; want xxh3, metro or siphash", variant)
+		}
+		h.Kind = variants.XXH3_64
 	default:
 		return h, paramError("hash", "unknown hash %q, want %s", p.Hash, strings.Join(HashNames, ", "))
 	}

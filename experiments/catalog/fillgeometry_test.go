@@ -21,6 +21,8 @@ func TestGeometryParams(t *testing.T) {
 		{"fill", "split-block", experiments.Params{K: 3}, "k"},
 		{"fill", "blocked", experiments.Params{Derivation: "triple"}, "derivation"},
 		{"fill", "standard", experiments.Params{Hash: "xxh64"}, "hash"},
+		{"fill", "standard", experiments.Params{Hash: "xxh3-64"}, "hash"},
+		{"fill", "blocked", experiments.Params{Hash: "xxh3-64"}, "hash"},
 		{"fill", "standard", experiments.Params{Hash: "fnv"}, "hash"},
 		{"fill", "partitioned", experiments.Params{M: 16, K: 20}, "k"},
 		{"fill", "standard", experiments.Params{M: 1 << 40}, "m"},
@@ -33,5 +35,10 @@ func TestGeometryParams(t *testing.T) {
 	}
 	if err := Check(context.Background(), "fill", "counting", experiments.Params{M: 4096, K: 3, Hash: "siphash", Derivation: "independent"}, experiments.Options{Seed: 1}); err != nil {
 		t.Errorf("counting with m, k, siphash, independent: %v", err)
+	}
+	for _, h := range []string{"xxh64", "xxh3-64"} {
+		if err := Check(context.Background(), "fill", "split-block", experiments.Params{Hash: h}, experiments.Options{Seed: 1}); err != nil {
+			t.Errorf("split-block with %s: %v", h, err)
+		}
 	}
 }
