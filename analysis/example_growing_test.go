@@ -32,7 +32,7 @@ func ExampleRedisBloom_Links() {
 	fmt.Printf("rate %.5f, %.2f bits per key\n", fpr, bpe)
 	// Output:
 	// 10 links; the last: capacity 512000, error 9.77e-06, 17 hashes
-	// rate 0.00987, 23.10 bits per key
+	// rate 0.00989, 23.10 bits per key
 }
 
 // Plain double hashing modulo a power of two, as RedisBloom's power-of-two

@@ -69,8 +69,8 @@ func ExampleScalable_FPR() {
 	fmt.Println("bound:", s.Bound())
 	// Output:
 	//     1000 items:  1 stages, rate 0.00195, 13.0 bits per key
-	//    10000 items:  4 stages, rate 0.00389, 21.5 bits per key
-	//  1000000 items: 10 stages, rate 0.00697, 17.5 bits per key
+	//    10000 items:  4 stages, rate 0.00390, 21.5 bits per key
+	//  1000000 items: 10 stages, rate 0.00698, 17.5 bits per key
 	// bound: 0.01
 }
 

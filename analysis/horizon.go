@@ -80,9 +80,9 @@ import (
 // costs 12.57 bits per key, against 17.53 for Almeida's r = 0.9, 9.59 for
 // a static filter and 10.96 for the growing filters' lower bound. The
 // price is paid when the estimate proves low: the filter has spent 95% of
-// its budget at N̂, so its tail runs at tight rates, 31.57 bits per key
+// its budget at N̂, so its tail runs at tight rates, 31.58 bits per key
 // with the estimate 10x low at 1e6 (a count just past a tail boundary;
-// 18.91 at 8x low, on one), and 28.33 averaged over counts 5x to 20x the
+// 18.91 at 8x low, on one), and 28.34 averaged over counts 5x to 20x the
 // estimate, where Almeida's averages 24.78. Declaring the uncertainty with
 // Spread 10 gives 14.21 with the estimate exact, 14.81 10x low and 21.07
 // averaged 5x to 20x (TestHorizonTable, TestHorizonOvershoot).
@@ -124,8 +124,8 @@ const (
 	// key, 0.11 at 0.05; a larger share makes growth past the estimate
 	// cheaper and the estimate dearer. At 1% and 1e6 keys, with the
 	// estimate exact, 2x, 10x and 100x low: 0.02 gives 12.51, 16.79,
-	// 34.43, 29.86 bits per key; 0.05 gives 12.57, 15.86, 31.57, 27.44;
-	// 0.2 gives 12.92, 14.60, 27.28, 23.78; 0.4 gives 13.53, 14.18, 25.18,
+	// 34.43, 29.86 bits per key; 0.05 gives 12.57, 15.87, 31.58, 27.44;
+	// 0.2 gives 12.93, 14.60, 27.28, 23.78; 0.4 gives 13.53, 14.18, 25.18,
 	// 21.95 (TestHorizonTail). Where the final count is uncertain, Spread
 	// is the better lever.
 	DefaultHorizonTail = 0.05
@@ -376,21 +376,55 @@ func (h Horizon) stage(i int, pl horizonPlan, z *BlockedSizer) (Stage, error) {
 	if !(e > 0) {
 		return Stage{}, invalid("stage %d has design error %g, too small to size", i, e)
 	}
-	if h.BlockBits != 0 {
-		if z == nil || z.blockBits != h.BlockBits {
-			z = NewBlockedSizer(h.BlockBits)
+	if h.BlockBits != 0 && (z == nil || z.blockBits != h.BlockBits) {
+		z = NewBlockedSizer(h.BlockBits)
+	}
+	// The stage is sized for its error at the keys it will be offered,
+	// skipped ones included (StageFPR): sized at e, a full stage of rate
+	// close to e would exceed it by the keys it skips (+0.8% at 1%), so
+	// the target is lowered by the excess until the full stage's rate is
+	// at most e; one or two rounds.
+	target := e
+	var st Stage
+	for range 8 {
+		var err error
+		if st, err = h.sizeStage(i, c, target, z); err != nil {
+			return Stage{}, err
 		}
+		st.Error = e
+		f := h.StageFPR(st, c)
+		if f <= e {
+			return st, nil
+		}
+		// The all-add rate that would leave room for the skipped keys.
+		target = e * h.addAllFPR(st, c) / f * (1 - 1e-9)
+	}
+	return Stage{}, invalid("stage %d of %d items at error %g: no size keeps the keys it skips within the error", i, c, e)
+}
+
+// addAllFPR is the rate of stage st after n keys all added.
+func (h Horizon) addAllFPR(st Stage, n uint64) float64 {
+	if h.BlockBits != 0 {
+		return BlockedFPR(st.Bits, n, st.Hashes, h.BlockBits)
+	}
+	return PartitionedFPR(st.Bits, n, st.Hashes)
+}
+
+// sizeStage returns the fewest bits for c items at rate e when every key
+// is added: [ExactPartitionedSize], or the blocked sizer z's Size.
+func (h Horizon) sizeStage(i int, c uint64, e float64, z *BlockedSizer) (Stage, error) {
+	if h.BlockBits != 0 {
 		m, k, err := z.Size(c, e)
 		if err != nil {
 			return Stage{}, err
 		}
-		return Stage{Index: i, Capacity: c, Hashes: k, Bits: m, Error: e}, nil
+		return Stage{Index: i, Capacity: c, Hashes: k, Bits: m}, nil
 	}
 	p, err := ExactPartitionedSize(c, e)
 	if err != nil {
 		return Stage{}, err
 	}
-	return Stage{Index: i, Capacity: c, Hashes: p.Hashes, SliceBits: p.Bits / uint64(p.Hashes), Bits: p.Bits, Error: e}, nil
+	return Stage{Index: i, Capacity: c, Hashes: p.Hashes, SliceBits: p.Bits / uint64(p.Hashes), Bits: p.Bits}, nil
 }
 
 // Stages returns the stages of a filter holding items items, filled in
@@ -435,12 +469,14 @@ func (h Horizon) stagesFrom(stages []Stage, items uint64) ([]Stage, error) {
 }
 
 // StageFPR returns the false-positive rate of stage st holding n items:
-// [PartitionedFPR] for a partitioned stage, [BlockedFPR] for a blocked one.
+// [PartitionedFPR] for a partitioned stage, [BlockedFPR] for a blocked one,
+// at the keys the stage was offered, skipped ones included, as
+// [Scalable.StageFPR].
 func (h Horizon) StageFPR(st Stage, n uint64) float64 {
 	if h.BlockBits != 0 {
-		return BlockedFPR(st.Bits, n, st.Hashes, h.BlockBits)
+		return skippingRate(n, blockedRate(st.Bits, st.Hashes, h.BlockBits))
 	}
-	return PartitionedFPR(st.Bits, n, st.Hashes)
+	return skippingRate(n, func(t uint64) float64 { return PartitionedFPR(st.Bits, t, st.Hashes) })
 }
 
 // FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a

@@ -194,7 +194,7 @@ func TestHorizonTargets(t *testing.T) {
 // It checks the rate at 1e6 against P, that a declared spread of 10 meets
 // issue 35's target with the estimate 10x low (no worse than Almeida's
 // r = 0.9), and that the trusted estimate 10x low stays at its recorded
-// figure: it misses that target (31.57 bits per key at 1%, against
+// figure: it misses that target (31.58 bits per key at 1%, against
 // 17.53), see paper-notes.
 func TestHorizonTable(t *testing.T) {
 	t.Parallel()

@@ -198,9 +198,24 @@ func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 }
 
 // LinkFPR returns the rate of link l holding n items under independent
-// uniform probes: [ExactFPR](l.Modulus, n, l.Hashes).
+// uniform probes: [ExactFPR](l.Modulus, T, l.Hashes) at the T >= n keys
+// the link was offered. RedisBloom adds a key only when it tests absent,
+// and a key that tests present in the link sets no new bit there, so the
+// link is as if it had been offered T keys, T solving
+// T - (f(0) + ... + f(T - 1)) = n (as [Scalable.StageFPR]).
 func (r RedisBloom) LinkFPR(l RedisBloomLink, n uint64) float64 {
-	return ExactFPR(l.Modulus, n, l.Hashes)
+	return skippingRate(n, l.exactRate)
+}
+
+// exactRate is [ExactFPR] of the link after n keys all added.
+func (l RedisBloomLink) exactRate(n uint64) float64 { return ExactFPR(l.Modulus, n, l.Hashes) }
+
+// offered returns the keys, rounded to a whole number, that link l holding
+// n items was offered (see LinkFPR): the load at which the rates of
+// RedisBloom's probes are taken.
+func (l RedisBloomLink) offered(n uint64) uint64 {
+	t, _ := offeredKeys(n, l.exactRate)
+	return uint64(math.Round(t))
 }
 
 // FPR returns the compound false-positive rate 1 - prod_i (1 - f_i) of a
@@ -276,7 +291,7 @@ func (r RedisBloom) DoubleHashingTheory(maxItems, maxBits uint64) (func(items ui
 			left -= n
 			f := r.LinkFPR(l, n)
 			if tables[i] != nil {
-				f = tables[i].FPR(n)
+				f = tables[i].FPR(l.offered(n))
 			}
 			logPass += math.Log1p(-f)
 			if left == 0 {

@@ -93,6 +93,9 @@ func (r RedisBloom) ProbeFPR(items uint64) (float64, error) {
 // rate is up to 90 times that of independent probes, and to 5e-4 near
 // capacity (TestProbeTheoryDoubleHashing).
 //
+// Each link's rate is taken at the keys it was offered, skipped ones
+// included (see LinkFPR), rounded to a whole number of keys.
+//
 // The links' answers are combined as 1 - prod(1 - f_i) as in FPR; for
 // power-of-two tables the product is taken within each class of the
 // query's b (its trailing zeros, which every link sees), so that a query
@@ -121,7 +124,7 @@ func (r RedisBloom) ProbeTheory(maxItems uint64) (func(items uint64) float64, er
 		for _, l := range links {
 			n := min(left, l.Capacity)
 			left -= n
-			loads = append(loads, n)
+			loads = append(loads, l.offered(n))
 			if left == 0 {
 				break
 			}

@@ -88,7 +88,9 @@ func TestRedisBloomInvalid(t *testing.T) {
 }
 
 // TestRedisBloomFPR: the compound rate is 1 - prod(1 - f_i) over the
-// links at their loads, below the error rate, and grows with the items.
+// links at their loads (LinkFPR, the keys each was offered), a little
+// above the rates of the loads all added, below the error rate, and grows
+// with the items.
 func TestRedisBloomFPR(t *testing.T) {
 	t.Parallel()
 	r := RedisBloom{ErrorRate: 0.01, Capacity: 1000, Expansion: 2}
@@ -98,9 +100,13 @@ func TestRedisBloomFPR(t *testing.T) {
 	}
 	l0, _ := r.Link(0)
 	l1, _ := r.Link(1)
-	want := 1 - (1-ExactFPR(l0.Modulus, 1000, l0.Hashes))*(1-ExactFPR(l1.Modulus, 1500, l1.Hashes))
+	want := 1 - (1-r.LinkFPR(l0, 1000))*(1-r.LinkFPR(l1, 1500))
 	if math.Abs(got-want) > 1e-15 {
 		t.Fatalf("FPR(2500) = %v, want %v", got, want)
+	}
+	all := 1 - (1-ExactFPR(l0.Modulus, 1000, l0.Hashes))*(1-ExactFPR(l1.Modulus, 1500, l1.Hashes))
+	if !(got > all && got < all*1.01) {
+		t.Fatalf("FPR(2500) = %v, want a little above %v (every key added)", got, all)
 	}
 	prev := 0.0
 	for _, n := range []uint64{1000, 3000, 7000, 15000, 1 << 20} {

@@ -40,6 +40,6 @@ func ExampleNewScalable_estimate() {
 	}
 	fmt.Printf("without the estimate: %.2f bits per key\n", bpk)
 	// Output:
-	// 10 stages, 996285 items, 12.62 bits per key, rate 0.0093 (theory)
+	// 10 stages, 996429 items, 12.62 bits per key, rate 0.0093 (theory)
 	// without the estimate: 17.59 bits per key
 }
