@@ -76,7 +76,7 @@ var blockingExperiment = Experiment{
 		"for blocked filters of 256, 512 and 1024-bit blocks, the split-block filter and Boost.Bloom's multiblock<uint64_t,K>, " +
 		"block<uint64_t,K> and block<uint64_t,K>,1 (byte stride) layouts, beside each exact theory, " +
 		"and the rate of filters sized for p from 64 blocks to millions",
-	Variants:  []string{"standard", "blocked", "split-block", "multiblock"},
+	Variants:  []string{"standard", "blocked", "split-block"},
 	Shardable: true,
 	flags:     fixedFlags("n", "p", "filters", "queries", "keys"),
 	defaults: func(_ string, quick bool) experiments.Params {
@@ -108,8 +108,7 @@ func planBlocking(variant string, p experiments.Params) (*experiments.Plan, erro
 	if variant != "all" {
 		vs = nil
 		for _, v := range blockingVariants {
-			_, layout := blockingLayouts[v]
-			if v == variant || (variant == "blocked" && blockedVariant(v)) || (variant == "multiblock" && layout) {
+			if v == variant || (variant == "blocked" && blockedVariant(v)) {
 				vs = append(vs, v)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
@@ -47,7 +48,7 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	a := plots.Panel(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per key (m/n)", plots.RateLabel)
 	b := plots.Panel(fmt.Sprintf("(b) Boost.Bloom's layouts, n = %d items, best K", n), "bits per key (m/n)", plots.RateLabel)
 	var points string
-	anyBoost := false
+	anyBoost, anyPlain := false, false
 	for _, p := range []*plot.Plot{a, b} {
 		plots.LogY(p, lo, hi)
 		p.X.Min = 0
@@ -60,6 +61,8 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		p := a
 		if boost[name] {
 			p, anyBoost = b, true
+		} else {
+			anyPlain = true
 		}
 		if err := plots.AddLine(p, plots.Values(rows, bpe, theory), plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
@@ -124,9 +127,23 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	if err := penaltyLines(d); err != nil {
 		return nil, err
 	}
-	if !anyBoost {
-		// Results from before the Boost layouts: three panels.
+	if !anyBoost || !anyPlain {
+		// One of (a) and (b) stays empty and is left out: the others
+		// move up a letter.
+		c.Title.Text = "(b)" + strings.TrimPrefix(c.Title.Text, "(c)")
+		d.Title.Text = "(c)" + strings.TrimPrefix(d.Title.Text, "(d)")
+		if !anyPlain {
+			b.Title.Text = "(a)" + strings.TrimPrefix(b.Title.Text, "(b)")
+		}
+	}
+	switch {
+	case !anyBoost:
+		// Results from before the Boost layouts, or of the variants
+		// without them: three panels.
 		return twoByTwo(4.8*vg.Inch, a, c, d), nil
+	case !anyPlain:
+		// Results of the Boost layouts alone.
+		return twoByTwo(4.8*vg.Inch, b, c, d), nil
 	}
 	return twoByTwo(4.8*vg.Inch, a, b, c, d), nil
 }
