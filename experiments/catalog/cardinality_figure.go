@@ -275,7 +275,7 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 	mean = plots.Panel("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
 	spread = plots.Panel("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
 	for _, p := range []*plot.Plot{mean, spread} {
-		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
+		p.X.Scale = plot.InvertedScale{Normalizer: plots.LogScale{}}
 		p.X.Tick.Marker = plots.Decades{}
 	}
 	var satRows []*experiments.Row

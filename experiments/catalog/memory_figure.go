@@ -87,7 +87,7 @@ func memoryFigure(r *experiments.Results) (*plots.Figure, error) {
 
 	b := plots.Panel("(b) bytes per key, filters beside a Go map holding the keys", "keys held", "bytes per key")
 	plots.LogX(b)
-	b.Y.Scale = plot.LogScale{}
+	b.Y.Scale = plots.LogScale{}
 	b.Y.Tick.Marker = plots.Decades{}
 	var all []float64
 	for i, name := range names {

@@ -177,7 +177,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	a := plots.Panel(fmt.Sprintf("(a) small filters holding n = m/%g keys, %s%s", bpk, kWords, hashingTitle(rows[0])), "filter size m (bits)", plots.RateLabel)
 	plots.LogX(a)
 	a.X.Tick.Marker = powerTicks(xs)
-	a.Y.Scale = plot.LogScale{}
+	a.Y.Scale = plots.LogScale{}
 	a.Y.Tick.Marker = plots.Decades{}
 	ys := append(append(ySpan(pts), xysY(th)...), xysY(cl)...)
 	ylo, yhi := minMax(ys)
