@@ -397,8 +397,9 @@ func (f FillEstimator) setError(a, b, shared uint64, union EstimateError) SetErr
 
 // EstimateError returns the predicted error of the estimate of a scalable
 // filter holding items distinct items: the sum over its stages of each
-// stage's estimate (partitioned, or blocked with BlockBits; see
-// [BlockedEstimateError]), with the stages filled in order as FPR
+// stage's estimate (partitioned, or with BlockBits a blocked stage's
+// estimate over its whole table, [Multiblock.EstimateError] of the block
+// layout of one B-bit window), with the stages filled in order as FPR
 // assumes (every stage but the last full). Stages fill independently, so
 // the biases and the variances add, and the filter's estimate is infinite
 // if any stage's is. The estimate counts the keys actually inserted, which
@@ -466,14 +467,15 @@ func (s Scalable) EstimateErrors(items []uint64) ([]EstimateError, error) {
 
 // stageErrors returns the errors of a stage's estimate at each of the
 // item counts per: those of a partitioned filter, or with blocked stages
-// BlockedEstimateError at each count.
+// those of the pooled estimate of a block layout at each count.
 func (s Scalable) stageErrors(st Stage, per []uint64) ([]EstimateError, error) {
 	if s.BlockBits == 0 {
 		return FillEstimator{Bits: st.Bits, Hashes: st.Hashes, Partitioned: true}.Errors(per)
 	}
 	out := make([]EstimateError, len(per))
+	b := Multiblock{Bits: st.Bits, Hashes: st.Hashes, WordBits: s.BlockBits}
 	for j, n := range per {
-		e, err := BlockedEstimateError(st.Bits, n, st.Hashes, s.BlockBits)
+		e, err := b.EstimateError(n)
 		if err != nil {
 			return nil, err
 		}

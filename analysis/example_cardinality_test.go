@@ -93,9 +93,11 @@ func ExampleScalable_EstimateError() {
 	// n=100000: standard deviation 49.9 (0.05%)
 }
 
-// A blocked filter's estimate sums its blocks' estimates; at three times
-// its capacity the blocks' unequal loads give it a bias of the order of
-// its standard deviation, and a split-block filter's 32-bit words more.
+// Summed block by block, a blocked filter's estimate has, at three times
+// its capacity, a bias of the order of its standard deviation from the
+// blocks' unequal loads, and a split-block filter's 32-bit words more
+// (package variants estimates over the whole table instead: see
+// Multiblock.EstimateError).
 func ExampleBlockedEstimateError() {
 	b, _ := analysis.BlockedEstimateError(95744, 30000, 7, 512)
 	s, _ := analysis.SplitBlockEstimateError(95744, 30000)

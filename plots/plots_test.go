@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/experiments"
+	"gonum.org/v1/plot"
 )
 
 func row(items uint64, rate, lo, hi, theory float64) experiments.Row {
@@ -82,5 +83,22 @@ func TestLogRange(t *testing.T) {
 	}
 	if got := strings.Join(labels, " "); got != "1e-6 1e-5 1e-4 0.001 0.01 0.1" {
 		t.Errorf("decade labels %q", got)
+	}
+}
+
+// TestLogScale: the figures' log scale is gonum's, except at the
+// arithmetic midpoint of a range of a decade or more, where gonum/plot
+// centres an axis label's box, and which it maps to the centre.
+func TestLogScale(t *testing.T) {
+	for _, c := range []struct{ min, max, x, want float64 }{
+		{0.001, 1, 0.5005, 0.5},
+		{1, 1e6, 500000.5, 0.5},
+		{0.001, 1, 0.01, 1.0 / 3},
+		{0.001, 1, 1, 1},
+		{0.9, 1.1, 1, plot.LogScale{}.Normalize(0.9, 1.1, 1)}, // less than a decade: gonum's
+	} {
+		if got := (LogScale{}).Normalize(c.min, c.max, c.x); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Normalize(%g, %g, %g) = %g, want %g", c.min, c.max, c.x, got, c.want)
+		}
 	}
 }

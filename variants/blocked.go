@@ -284,9 +284,12 @@ func (f *Blocked) BlockBits() int { return int(f.blockBits) }
 // rate conditional on the bits: the mean over blocks of (X_b/B)^k, where
 // X_b is the number of set bits of block b, since a query picks a block
 // uniformly and then k positions in it with replacement. Blocks describes
-// the spread of the blocks' fill. EstimatedItems is the sum over blocks of
-// each block's estimate as a standard filter of B bits, +Inf if a block is
-// full ([analysis.BlockedEstimateError] predicts its error).
+// the spread of the blocks' fill. EstimatedItems is the estimate over the
+// whole table, ln(1 - X/m) / ln q with X the set bits and q the exact
+// probability that one key leaves a given bit clear (0 when empty, +Inf
+// only when every bit is set): the Items of [Blocked.EstimateCount],
+// whose Error (or [analysis.Multiblock.EstimateError] of
+// [Blocked.CountModel]) predicts its bias and standard error.
 func (f *Blocked) Stats() Stats {
 	wordsPer := int(f.blockBits / 64)
 	bs, est := blockSpread(f.words, wordsPer, func(block []uint64) float64 {
@@ -304,7 +307,7 @@ func (f *Blocked) Stats() Stats {
 		EstimatedFPR: est,
 		Blocks:       bs,
 
-		EstimatedItems: blockEstimate(f.words, wordsPer, standardScale(f.blockBits, f.k)),
+		EstimatedItems: f.CountModel().EstimateItems(popcount(f.words)),
 	}
 }
 

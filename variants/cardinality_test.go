@@ -153,24 +153,26 @@ func estimateCases() []estimateCase {
 				return must(t)(NewBlocked(BlockedParams{Geometry: blockedGeometry(t, 5*capacity, p), Hashing: h(s)}))
 			},
 			predict: func(t *testing.T, st Stats, n uint64) analysis.EstimateError {
-				e, err := analysis.BlockedEstimateError(st.Bits, n, st.Hashes, uint64(st.Blocks.Bits))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return e
+				return pooledPrediction(t, analysis.Multiblock{Bits: st.Bits, Hashes: st.Hashes, WordBits: uint64(st.Blocks.Bits)}, n)
 			}},
 		{name: "split-block", capacity: 5 * capacity,
 			build: func(t *testing.T, s uint64) Filter {
 				return must(t)(NewSplitBlock(Geometry{Bits: splitBlockBitsFor(t, 5*capacity, p), Hashes: 8}, h(s)))
 			},
 			predict: func(t *testing.T, st Stats, n uint64) analysis.EstimateError {
-				e, err := analysis.SplitBlockEstimateError(st.Bits, n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return e
+				return pooledPrediction(t, analysis.Multiblock{Bits: st.Bits, Hashes: 8, WordBits: 32, Multi: true}, n)
 			}},
 	}
+}
+
+// pooledPrediction predicts the whole-table estimate of a cache-local
+// filter of layout b holding n keys (analysis.Multiblock.EstimateError).
+func pooledPrediction(t *testing.T, b analysis.Multiblock, n uint64) analysis.EstimateError {
+	e, err := b.EstimateError(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // TestEstimatedItemsStatistics fills many independently seeded filters of
@@ -298,8 +300,8 @@ func TestEstimateSetsStatistics(t *testing.T) {
 }
 
 // TestEstimatedItemsFormula checks each variant's EstimatedItems against
-// package analysis computing from the filter's cells, block by block and
-// stage by stage.
+// package analysis computing from the filter's cells, stage by stage, and
+// the blocked and split-block filters' against the closed form of their q.
 func TestEstimatedItemsFormula(t *testing.T) {
 	keys := testKeys(14, 3, 3000)
 	fill := func(f Filter, n int) Stats {
@@ -329,18 +331,19 @@ func TestEstimatedItemsFormula(t *testing.T) {
 
 	b := must(t)(blockedFor(1000, 0.01, 256, Hashing{})).(*Blocked)
 	st = fill(b, 2000)
-	var want float64
-	for i := 0; i < len(b.words); i += 4 {
-		want += analysis.FillEstimator{Bits: 256, Hashes: b.k}.Estimate(popcount(b.words[i : i+4]))
-	}
+	// The whole table pooled: one key leaves a given bit clear with
+	// probability q = 1 - (1 - (1 - 1/B)^k) B/m.
+	m, k := float64(st.Bits), float64(b.k)
+	lq := math.Log1p(-(1 - math.Pow(1-1.0/256, k)) * 256 / m)
+	want := math.Log1p(-float64(popcount(b.words))/m) / lq
 	check("blocked", st.EstimatedItems, want)
 
 	sb := must(t)(NewSplitBlockFor(1000, 0.01, Hashing{})).(*SplitBlock)
 	st = fill(sb, 2000)
-	want = 0
-	for i := 0; i < len(sb.words); i += 4 {
-		want += analysis.FillEstimator{Bits: 256, Hashes: 8, Partitioned: true}.Estimate(popcount(sb.words[i : i+4]))
-	}
+	// Eight words of 32 bits, one bit each: q = 1 - (1/32) 256/m.
+	m = float64(st.Bits)
+	lq = math.Log1p(-256 / (32 * m))
+	want = math.Log1p(-float64(popcount(sb.words))/m) / lq
 	check("split-block", st.EstimatedItems, want)
 
 	sc := must(t)(NewScalable(ScalableParams{P: 0.01, N0: 100})).(*Scalable)

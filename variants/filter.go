@@ -189,12 +189,13 @@ type Stats struct {
 	// with X of the m bits set and q the probability that one key leaves
 	// a given bit clear, (1 - 1/m)^k for a standard filter and 1 - k/m
 	// for a partitioned one (its slices pooled); the sum over stages for
-	// a scalable filter, and over blocks for a blocked filter (each block
-	// standard) or a split-block one (each block eight 32-bit slices). A
+	// a scalable filter. A blocked, split-block or multiblock filter pools
+	// its whole table with the exact q of its layout (see
+	// [BlockCounter]), whatever the blocks' unequal loads. A
 	// counting filter reports the exact count, its counter sum over k
 	// (each add counts, as in Items), while no counter is saturated, and
 	// the estimate from its non-zero counters otherwise. It is +Inf for a
-	// saturated filter (every bit set, or a block or stage full), which
+	// saturated filter (every bit set, or a stage full), which
 	// may hold any number of keys beyond what its fill can tell. Package
 	// analysis predicts its bias and standard error.
 	EstimatedItems float64

@@ -364,9 +364,12 @@ func (f *SplitBlock) Geometry() Geometry {
 // Stats reports the filter's geometry and load. Its EstimatedFPR is the
 // rate conditional on the bits: the mean over blocks of the product over
 // the block's eight words of their fill ratios, since a query sets one
-// uniform bit per word. EstimatedItems is the sum over blocks of each
-// block's estimate as a partitioned filter of eight 32-bit slices, +Inf if
-// a block is full ([analysis.SplitBlockEstimateError] predicts its error).
+// uniform bit per word. EstimatedItems is the estimate over the whole
+// table, ln(1 - X/m) / ln q with X the set bits and q the exact probability
+// that one key leaves a given bit clear (0 when empty, +Inf only when
+// every bit is set): the Items of [SplitBlock.EstimateCount], whose Error
+// (or [analysis.Multiblock.EstimateError] of [SplitBlock.CountModel])
+// predicts its bias and standard error.
 func (f *SplitBlock) Stats() Stats {
 	bs, est := blockSpread(f.words, splitBlockBits/64, func(block []uint64) float64 {
 		p := 1.0
@@ -389,7 +392,7 @@ func (f *SplitBlock) Stats() Stats {
 		EstimatedFPR: est,
 		Blocks:       bs,
 
-		EstimatedItems: blockEstimate(f.words, splitBlockBits/64, sliceScale(32)),
+		EstimatedItems: f.CountModel().EstimateItems(popcount(f.words)),
 	}
 }
 

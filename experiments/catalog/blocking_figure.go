@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -19,15 +21,21 @@ import (
 const penaltyItems = 1_000_000
 
 // blockingFigure draws the blocking experiment: (a) rate against bits per
-// key for each variant beside its exact theory; (b) the measured rate
-// of filters sized for p over their theory, against the number of items
-// (from tens of blocks to millions); (c) from theory alone, the bits per
-// key each variant needs for a target rate, the block penalty.
+// key for the standard, blocked and split-block filters beside each exact
+// theory; (b) the same for Boost.Bloom's layouts (blockingLayouts), with
+// the standard and split-block theory for reference; (c) the measured
+// rate of filters sized for p over their theory, against the number of
+// items (from tens of blocks to millions); (d) from theory alone, the bits
+// per key each variant needs for a target rate, the block penalty.
 func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 	sweep := func(row *experiments.Row) bool { return row.Target == 0 }
 	sized := func(row *experiments.Row) bool { return row.Target > 0 }
 	bpe := func(row *experiments.Row) float64 { return float64(row.Bits) / float64(row.Items) }
 	names := plots.SeriesNames(r)
+	boost := map[string]bool{}
+	for _, l := range blockingLayouts {
+		boost[l.series] = true
+	}
 
 	lo, hi := plots.LogRange(rateValues(r, bpe, sweep)...)
 	var n uint64
@@ -38,31 +46,48 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 	}
 	a := plots.Panel(fmt.Sprintf("(a) rate against memory, n = %d items, best k", n), "bits per key (m/n)", plots.RateLabel)
+	b := plots.Panel(fmt.Sprintf("(b) Boost.Bloom's layouts, n = %d items, best K", n), "bits per key (m/n)", plots.RateLabel)
 	var points string
-	plots.LogY(a, lo, hi)
+	anyBoost, anyPlain := false, false
+	for _, p := range []*plot.Plot{a, b} {
+		plots.LogY(p, lo, hi)
+		p.X.Min = 0
+	}
 	for i, name := range names {
 		rows := plots.Rows(r, name, sweep)
 		if len(rows) == 0 {
 			continue
 		}
-		if err := plots.AddLine(a, plots.Values(rows, bpe, theory), plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
+		p := a
+		if boost[name] {
+			p, anyBoost = b, true
+		} else {
+			anyPlain = true
+		}
+		if err := plots.AddLine(p, plots.Values(rows, bpe, theory), plots.Color(i), nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
-		if err := plots.AddPoints(a, plots.Rates(rows, bpe).ClampLow(lo), plots.Color(i), i, name); err != nil {
+		if err := plots.AddPoints(p, plots.Rates(rows, bpe).ClampLow(lo), plots.Color(i), i, name); err != nil {
 			return nil, err
 		}
 		if points == "" {
 			points = "points: " + measuredLabel(r, rows)
 		}
+		if !boost[name] && (name == "standard" || name == "split-block") {
+			// The reference lines of (b): this variant's theory, dashed.
+			if err := plots.AddLine(b, plots.Values(rows, bpe, theory), plots.Color(i), plots.Dashed, plots.ThinWidth, name+" (theory, as in (a))"); err != nil {
+				return nil, err
+			}
+		}
 	}
 	a.Legend.Add(points)
 	a.Legend.Add("lines: each variant's exact theory at the built m, k")
-	a.X.Min = 0
+	b.Legend.Add("lines: analysis.Multiblock's exact rate at the built m, K")
 
 	var target float64
-	b := plots.Panel("(b) filters sized for p: measured over theory", "items n (filter sized for n)", "measured rate / exact theory")
-	plots.LogX(b)
-	b.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+	c := plots.Panel("(c) filters sized for p: measured over theory", "items n (filter sized for n)", "measured rate / exact theory")
+	plots.LogX(c)
+	c.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ts []plot.Tick
 		for v := math.Ceil(lo*40) / 40; v <= hi; v += 0.025 {
 			ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 3, 64)})
@@ -79,9 +104,9 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		pts := plots.Ratio(rows, items, theory)
 		// Spread the series a little sideways so their bars do not overlap.
 		for j := range pts.XYs {
-			pts.XYs[j].X *= 1 + 0.06*float64(i-len(names)/2)
+			pts.XYs[j].X *= 1 + 0.05*float64(i-len(names)/2)
 		}
-		if err := plots.AddPoints(b, pts, plots.Color(i), i, name); err != nil {
+		if err := plots.AddPoints(c, pts, plots.Color(i), i, name); err != nil {
 			return nil, err
 		}
 		l, h := xRange(rows, items)
@@ -91,24 +116,43 @@ func blockingFigure(r *experiments.Results) (*plots.Figure, error) {
 		xhi = max(xhi, h)
 	}
 	if xhi > 0 {
-		if err := hline(b, 1, xlo/1.5, xhi*1.5, black, plots.Dashed, "theory"); err != nil {
+		if err := hline(c, 1, xlo/1.5, xhi*1.5, black, plots.Dashed, "theory"); err != nil {
 			return nil, err
 		}
-		b.Title.Text = fmt.Sprintf("(b) filters sized for p = %g: measured over theory", target)
+		c.Title.Text = fmt.Sprintf("(c) filters sized for p = %g: measured over theory", target)
 	}
 
-	c := plots.Panel(fmt.Sprintf("(c) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per key")
-	plots.LogX(c)
-	if err := penaltyLines(c); err != nil {
+	d := plots.Panel(fmt.Sprintf("(d) theory: memory for a target rate, n = %d", penaltyItems), "target false-positive rate p", "bits per key")
+	plots.LogX(d)
+	if err := penaltyLines(d); err != nil {
 		return nil, err
 	}
-	return twoByTwo(4.8*vg.Inch, a, b, c), nil
+	if !anyBoost || !anyPlain {
+		// One of (a) and (b) stays empty and is left out: the others
+		// move up a letter.
+		c.Title.Text = "(b)" + strings.TrimPrefix(c.Title.Text, "(c)")
+		d.Title.Text = "(c)" + strings.TrimPrefix(d.Title.Text, "(d)")
+		if !anyPlain {
+			b.Title.Text = "(a)" + strings.TrimPrefix(b.Title.Text, "(b)")
+		}
+	}
+	switch {
+	case !anyBoost:
+		// Results from before the Boost layouts, or of the variants
+		// without them: three panels.
+		return twoByTwo(4.8*vg.Inch, a, c, d), nil
+	case !anyPlain:
+		// Results of the Boost layouts alone.
+		return twoByTwo(4.8*vg.Inch, b, c, d), nil
+	}
+	return twoByTwo(4.8*vg.Inch, a, b, c, d), nil
 }
 
 // penaltyLines draws, against p, the bits per key a standard filter
 // (analysis.StandardSize), blocked filters of several block sizes
-// (analysis.BlockedSize) and the split-block filter (analysis.SplitBlockSize)
-// need, with the information-theoretic minimum log2(1/p).
+// (analysis.BlockedSize), the split-block filter (analysis.SplitBlockSize)
+// and multiblock<uint64_t,K> (variants.MultiblockGeometry) need, with the
+// information-theoretic minimum log2(1/p).
 func penaltyLines(c *plot.Plot) error {
 	ps := logSpace(0.1, 1e-6, 21)
 	perKey := func(m uint64) float64 { return float64(m) / penaltyItems }
@@ -126,14 +170,16 @@ func penaltyLines(c *plot.Plot) error {
 		return err
 	}
 	// Colours as in the other panels: standard, then B = 256, 512, 1024,
-	// split-block; B = 64 is extra.
+	// split-block, multiblock<uint64_t,K>, and B = 64, which is
+	// block<uint64_t,K>.
 	if err := plots.AddLine(c, std, plots.Color(0), nil, plots.LineWidth, "standard"); err != nil {
 		return err
 	}
-	for i, b := range []uint64{256, 512, 1024, 0, 64} {
-		if b == 0 {
-			continue // colour 4 is split-block's
-		}
+	for _, bc := range []struct {
+		b     uint64
+		color int
+	}{{256, 1}, {512, 2}, {1024, 3}, {64, 6}} {
+		b := bc.b
 		var xys plotter.XYs
 		for _, p := range ps {
 			if bl, err := analysis.BlockedSize(penaltyItems, p, b); err == nil {
@@ -141,16 +187,24 @@ func penaltyLines(c *plot.Plot) error {
 			}
 		}
 		var dashes []vg.Length
-		if b == 64 {
-			dashes = plots.Dotted
-		}
 		label := fmt.Sprintf("blocked B=%d", b)
 		if b == 64 {
-			label += " (off the top)"
+			dashes = plots.Dotted
+			label += " = block<uint64_t,K> (off the top)"
 		}
-		if err := plots.AddLine(c, xys, plots.Color(i+1), dashes, plots.LineWidth, label); err != nil {
+		if err := plots.AddLine(c, xys, plots.Color(bc.color), dashes, plots.LineWidth, label); err != nil {
 			return err
 		}
+	}
+	var mb plotter.XYs
+	for _, p := range ps {
+		l := blockingLayouts["multiblock-64"]
+		if g, err := variants.MultiblockGeometry(penaltyItems, p, l.params(variants.Geometry{}, variants.Hashing{})); err == nil {
+			mb = append(mb, plotter.XY{X: p, Y: perKey(g.Bits)})
+		}
+	}
+	if err := plots.AddLine(c, mb, plots.Color(5), plots.Dashed, plots.LineWidth, blockingLayouts["multiblock-64"].series); err != nil {
+		return err
 	}
 	if err := plots.AddLine(c, split, plots.Color(4), plots.DashDot, plots.LineWidth, "split-block"); err != nil {
 		return err

@@ -121,7 +121,7 @@ func planBlockCounts(pl *experiments.Plan, loads []uint64, p experiments.Params)
 		}
 		pl.Groups = append(pl.Groups, g)
 	}
-	pl.Notes = append(pl.Notes, "blocked: the estimates of the three cache-local layouts are pooled over the whole table (variants.BlockCounter.EstimateCount, variants.EstimateBlockSets), not Stats.EstimatedItems' sum over blocks; the predictions are analysis.Multiblock's delta method on the exact variance of the clear bits")
+	pl.Notes = append(pl.Notes, "blocked: the estimates of the three cache-local layouts are pooled over the whole table (variants.BlockCounter.EstimateCount, variants.EstimateBlockSets; Stats.EstimatedItems and EstimateSets give the same estimates), not a sum of the blocks' estimates; the predictions are analysis.Multiblock's delta method on the exact variance of the clear bits")
 	return nil
 }
 

@@ -57,18 +57,81 @@ func predicted(rows []*experiments.Row, x, y func(*experiments.Row) float64, sca
 // mean errors at xPoint with their intervals and the predicted bias at
 // xLine; on spread, its spreads and the predicted standard error; all in
 // percent of the rows' scale.
+//
+// With offsets, mean shows instead each mean error less the predicted
+// bias over the half-width of its interval (offsetPoints), markers
+// without bars: many series of intervals side by side hide each other.
 func errorSeries(mean, spread *plot.Plot, rows []*experiments.Row, xLine, xPoint func(*experiments.Row) float64,
-	c color.Color, shape int, dashes []vg.Length, name string) error {
-	if err := plots.AddLine(mean, predicted(rows, xLine, bias, 100), c, dashes, plots.ThinWidth, ""); err != nil {
-		return err
-	}
-	if err := plots.AddPoints(mean, errorPoints(rows, xPoint, 100), c, shape, name); err != nil {
-		return err
+	c color.Color, shape int, dashes []vg.Length, name string, offsets bool) error {
+	if offsets {
+		if err := addMarkers(mean, offsetPoints(rows, xPoint), c, shape, name); err != nil {
+			return err
+		}
+	} else {
+		if err := plots.AddLine(mean, predicted(rows, xLine, bias, 100), c, dashes, plots.ThinWidth, ""); err != nil {
+			return err
+		}
+		if err := plots.AddPoints(mean, errorPoints(rows, xPoint, 100), c, shape, name); err != nil {
+			return err
+		}
 	}
 	if err := plots.AddLine(spread, predicted(rows, xLine, stdError, 100), c, dashes, plots.LineWidth, ""); err != nil {
 		return err
 	}
 	return plots.AddPoints(spread, spreadPoints(rows, xPoint, 100), c, shape, name)
+}
+
+// offsetPoints returns, at x(row), each row's mean error less its
+// predicted bias over the half-width of the mean's interval: within -1 to
+// 1 exactly when the prediction lies inside the interval. Rows without a
+// prediction or an interval are skipped.
+func offsetPoints(rows []*experiments.Row, x func(*experiments.Row) float64) plotter.XYs {
+	var xys plotter.XYs
+	for _, row := range rows {
+		h := (row.ErrorHi - row.ErrorLo) / 2
+		if row.Scale == 0 || row.Saturated == row.Filters || row.Model == "" || !(h > 0) || math.IsNaN(row.Bias) {
+			continue
+		}
+		xys = append(xys, plotter.XY{X: x(row), Y: (row.Error - row.Bias) / h})
+	}
+	return xys
+}
+
+// addMarkers draws xys as markers of series shape in colour c, named in
+// the legend.
+func addMarkers(p *plot.Plot, xys plotter.XYs, c color.Color, shape int, name string) error {
+	if len(xys) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle.Color = c
+	sc.GlyphStyle.Radius = plots.GlyphRadius
+	sc.GlyphStyle.Shape = plots.Marker(shape)
+	p.Add(sc)
+	p.Legend.Add(name, sc)
+	return nil
+}
+
+// offsetBand draws the lines at -1, 0 and 1 of a panel of offsetPoints
+// from x0 to x1, and sets its y range to hold them and ys.
+func offsetBand(p *plot.Plot, x0, x1 float64) error {
+	if err := hline(p, 0, x0, x1, black, nil, ""); err != nil {
+		return err
+	}
+	for _, y := range []float64{-1, 1} {
+		label := ""
+		if y == 1 {
+			label = "±1: predicted bias at the 95% interval's edge"
+		}
+		if err := hline(p, y, x0, x1, grey, plots.Dashed, label); err != nil {
+			return err
+		}
+	}
+	p.Y.Min, p.Y.Max = math.Min(p.Y.Min-0.2, -1.5), math.Max(p.Y.Max+0.2, 1.5)
+	return nil
 }
 
 func bias(r *experiments.Row) float64     { return r.Bias }
@@ -100,7 +163,7 @@ func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	filters := r.Params.Filters
 
-	a := plots.Panel(fmt.Sprintf("(a) count estimate: mean error over %d filters", filters), "items inserted, % of the capacity n", "mean relative error (%)")
+	a := plots.Panel(fmt.Sprintf("(a) count estimate, %d filters: mean error less prediction", filters), "items inserted, % of the capacity n", "(mean error - predicted bias) / interval half-width")
 	b := plots.Panel("(b) count estimate: spread over the filters", "items inserted, % of the capacity n", "standard deviation of the relative error (%)")
 	for _, p := range []*plot.Plot{a, b} {
 		plots.LogX(p)
@@ -116,15 +179,26 @@ func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	for i, name := range counts {
 		rows := plots.Rows(r, name, nil)
-		if err := errorSeries(a, b, rows, load, shift(load, i, len(counts), true), plots.Color(i), i, nil, name); err != nil {
+		if err := errorSeries(a, b, rows, load, shift(load, i, len(counts), true), plots.Color(i), i, nil, name, true); err != nil {
 			return nil, err
 		}
 	}
-	a.Legend.Add("lines: predicted bias")
+	if len(counts) > 0 {
+		var xs []float64
+		for _, row := range allRows(r) {
+			if row.Estimate == experiments.EstimateItems && row.Scale != 0 {
+				xs = append(xs, load(row))
+			}
+		}
+		lo, hi := minMax(xs)
+		if err := offsetBand(a, lo/1.2, hi*1.2); err != nil {
+			return nil, err
+		}
+	}
 	b.Legend.Add("lines: predicted standard error")
 	b.Y.Min = 0
 
-	c := plots.Panel(fmt.Sprintf("(c) union, intersection, sets of n = %d: mean error", r.Params.N), "overlap, % of n", "mean error, % of n")
+	c := plots.Panel(fmt.Sprintf("(c) union, intersection of n = %d: mean error less prediction", r.Params.N), "overlap, % of n", "(mean error - predicted bias) / interval half-width")
 	d := plots.Panel("(d) union, intersection: spread over the pairs", "overlap, % of n", "standard deviation of the error, % of n")
 	variantsSeen := map[string]int{}
 	for i, name := range sets {
@@ -141,11 +215,15 @@ func cardinalityFigure(r *experiments.Results) (*plots.Figure, error) {
 		if strings.HasSuffix(name, experiments.EstimateIntersection) {
 			dashes = plots.Dashed
 		}
-		if err := errorSeries(c, d, rows, overlap, shift(overlap, i, len(sets), false), plots.Color(col), i, dashes, name); err != nil {
+		if err := errorSeries(c, d, rows, overlap, shift(overlap, i, len(sets), false), plots.Color(col), i, dashes, name, true); err != nil {
 			return nil, err
 		}
 	}
-	c.Legend.Add("lines: predicted bias (dashed: intersection)")
+	if len(sets) > 0 {
+		if err := offsetBand(c, -4, 104); err != nil {
+			return nil, err
+		}
+	}
 	d.Legend.Add("lines: predicted standard error (dashed: intersection)")
 	for _, p := range []*plot.Plot{c, d} {
 		p.X.Min, p.X.Max = -4, 104
@@ -196,17 +274,17 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 	title := fmt.Sprintf("standard, m = %d, k = %d, near saturation", m, k)
 	mean = plots.Panel("(e) "+title+": mean error", "bits expected to stay clear, m(1 - fill)", "mean relative error (%)")
 	spread = plots.Panel("(f) "+title+": spread", "bits expected to stay clear, m(1 - fill)", "standard deviation of the relative error (%)")
-	var sat []string
 	for _, p := range []*plot.Plot{mean, spread} {
-		p.X.Scale = plot.InvertedScale{Normalizer: plot.LogScale{}}
+		p.X.Scale = plot.InvertedScale{Normalizer: plots.LogScale{}}
 		p.X.Tick.Marker = plots.Decades{}
 	}
+	var satRows []*experiments.Row
 	for _, row := range rows {
 		if row.Saturated > 0 || row.PSaturated >= 0.5/float64(row.Filters) {
-			sat = append(sat, fmt.Sprintf("%.3g: %d (%.3g)", clear(row), row.Saturated, row.PSaturated*float64(row.Filters)))
+			satRows = append(satRows, row)
 		}
 	}
-	if err := errorSeries(mean, spread, rows, clear, clear, plots.Color(0), 0, nil, fmt.Sprintf("measured, %d filters", first.Filters)); err != nil {
+	if err := errorSeries(mean, spread, rows, clear, clear, plots.Color(0), 0, nil, fmt.Sprintf("measured, %d filters", first.Filters), false); err != nil {
 		return nil, nil, err
 	}
 	if err := plots.AddLine(mean, predicted(rows, clear, delta(func(e analysis.EstimateError) float64 { return e.Bias }), 100), black, plots.Dashed, plots.LineWidth, "delta method"); err != nil {
@@ -219,14 +297,13 @@ func saturationPanels(rows []*experiments.Row) (mean, spread *plot.Plot, err err
 	mean.Legend.Add("  (of the finite estimates)")
 	spread.Legend.Add("solid line: exact prediction")
 	spread.Legend.Add("  (of the finite estimates)")
-	if len(sat) > 0 {
-		// Saturated filters, a few numbers a line so that the legend
-		// stays narrow: clear bits: measured (predicted).
-		mean.Legend.Add("saturated filters (+Inf, left out), measured")
-		mean.Legend.Add("(predicted), at clear bits:")
-		for i := 0; i < len(sat); i += 3 {
-			mean.Legend.Add("  " + strings.Join(sat[i:min(i+3, len(sat))], ", "))
-		}
+	if len(satRows) > 0 {
+		// Saturated filters, from the first load that has any to the
+		// last: measured (predicted).
+		f, l := satRows[0], satRows[len(satRows)-1]
+		mean.Legend.Add("saturated filters (+Inf) left out, measured")
+		mean.Legend.Add(fmt.Sprintf("  (predicted): %d (%.3g) at %.3g clear bits", f.Saturated, f.PSaturated*float64(f.Filters), clear(f)))
+		mean.Legend.Add(fmt.Sprintf("  to %d (%.3g) at %.3g", l.Saturated, l.PSaturated*float64(l.Filters), clear(l)))
 	}
 	spread.Y.Min = 0
 	for _, p := range []*plot.Plot{mean, spread} {

@@ -96,7 +96,10 @@ func fillBuilder(variant string, p experiments.Params) (builder, error) {
 	if m < 8 || m > maxGeometryBits {
 		return nil, paramError("m", "%d bits, want 8 <= m <= 2^36", m)
 	}
-	m, k := blockingGeometry(variant, m, p.N)
+	m, k, err := blockingGeometry(variant, m, p.N)
+	if err != nil {
+		return nil, paramError("m", "%v", err)
+	}
 	if p.K != 0 {
 		k = p.K
 	}

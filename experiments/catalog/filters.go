@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,13 @@ func sized(variant string, n uint64, p float64, width int) (builder, error) {
 	if b, ok := blockSize(variant); ok {
 		return func(h variants.Hashing) (filter, error) { return wrap(blockedFor(n, p, b, h)) }, nil
 	}
+	if l, ok := blockingLayouts[variant]; ok {
+		g, err := variants.MultiblockGeometry(n, p, l.params(variants.Geometry{}, variants.Hashing{}))
+		if err != nil {
+			return nil, err
+		}
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewMultiblock(l.params(g, h))) }, nil
+	}
 	return nil, fmt.Errorf("experiments: no sized builder for variant %q", variant)
 }
 
@@ -74,6 +82,10 @@ func geometry(variant string, m uint64, k int) (builder, error) {
 		return func(h variants.Hashing) (filter, error) {
 			return wrap(variants.NewBlocked(variants.BlockedParams{Geometry: g, BlockBits: b, Hashing: h}))
 		}, nil
+	}
+	if l, ok := blockingLayouts[variant]; ok {
+		// m is rounded up to one block and whole strides.
+		return func(h variants.Hashing) (filter, error) { return wrap(variants.NewMultiblock(l.params(g, h))) }, nil
 	}
 	return nil, fmt.Errorf("experiments: no geometry builder for variant %q", variant)
 }
@@ -111,6 +123,15 @@ func variantTheory(variant string, st variants.Stats) (theory func(items uint64)
 		return func(n uint64) float64 { return partitionedFPR(m, n, k) }, "partitioned"
 	case variant == "split-block":
 		return func(n uint64) float64 { return splitBlockFPR(m, n) }, "split-block"
+	case blockingLayouts[variant].series != "":
+		b := blockingLayouts[variant].model(st.Bits, k)
+		return func(n uint64) float64 {
+			f, err := b.FPR(n)
+			if err != nil {
+				return math.NaN()
+			}
+			return f
+		}, "multiblock"
 	case st.Blocks.Bits > 0:
 		b := uint64(st.Blocks.Bits)
 		return func(n uint64) float64 { return blockedFPR(m, n, k, b) }, blockedModel(b)

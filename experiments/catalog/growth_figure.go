@@ -61,7 +61,7 @@ func growthFigure(r *experiments.Results) (*plots.Figure, error) {
 	logXY := func(title, x, y string) *plot.Plot {
 		p := plots.Panel(title, x, y)
 		plots.LogX(p)
-		p.Y.Scale = plot.LogScale{}
+		p.Y.Scale = plots.LogScale{}
 		p.Y.Tick.Marker = plots.Decades{}
 		return p
 	}
@@ -260,7 +260,7 @@ func growthEstimatePanel(r *experiments.Results) (*plot.Plot, error) {
 	final := uint64(math.Round(float64(p.N) * p.Span))
 	e := plots.Panel(fmt.Sprintf("(i) bits per key at %d keys against the estimate", final), "estimate / final count", "bits per key")
 	plots.LogX(e)
-	e.Y.Scale = plot.LogScale{}
+	e.Y.Scale = plots.LogScale{}
 	e.Y.Tick.Marker = plots.Decades{}
 	var ys []float64
 	for k, spread := range []float64{1, 10} {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // hashingFigure draws the hashing experiment: (a) the measured rate's
@@ -22,6 +24,13 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 	// Options far off the others would flatten them all to a line; they
 	// are left off the scale and named in the legend with their range.
 	const offScale = 15.0
+	type offSeries struct {
+		i        int
+		name     string
+		xys      plotter.XYs
+		elo, ehi float64
+	}
+	var off []offSeries
 	for i, name := range names {
 		rows := plots.Rows(r, name, nil)
 		if i == 0 {
@@ -32,7 +41,7 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 		pts := plots.Excess(rows, m)
 		elo, ehi := minMax(xysY(pts.XYs))
 		if math.Max(math.Abs(elo), math.Abs(ehi)) > offScale {
-			a.Legend.Add(fmt.Sprintf("%s: %+.0f%% to %+.0f%%, off this scale", name, elo, ehi))
+			off = append(off, offSeries{i, name, pts.XYs, elo, ehi})
 			continue
 		}
 		ys = append(ys, ySpan(pts)...)
@@ -54,6 +63,26 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 	a.X.Min, a.X.Max = xs[0]/1.4, xs[len(xs)-1]*1.4
 	if err := hline(a, 0, a.X.Min, a.X.Max, black, plots.Dashed, "exact theory"); err != nil {
 		return nil, err
+	}
+	// An option off the scale: a marker at the edge it lies beyond, at
+	// each m, pointing that way, and its range in the legend.
+	for _, o := range off {
+		var edge plotter.XYs
+		shape := draw.GlyphDrawer(draw.PyramidGlyph{})
+		for _, xy := range o.xys {
+			y := a.Y.Max - 0.03*(a.Y.Max-a.Y.Min)
+			if xy.Y < 0 {
+				y, shape = a.Y.Min+0.03*(a.Y.Max-a.Y.Min), plots.Marker(o.i)
+			}
+			edge = append(edge, plotter.XY{X: xy.X, Y: y})
+		}
+		sc, err := plotter.NewScatter(edge)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: plots.Color(o.i), Radius: plots.GlyphRadius, Shape: shape}
+		a.Add(sc)
+		a.Legend.Add(fmt.Sprintf("%s: %+.0f%% to %+.0f%%, off the scale", o.name, o.elo, o.ehi), sc)
 	}
 
 	// (b) times at the largest m.

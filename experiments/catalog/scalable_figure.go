@@ -8,7 +8,6 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -41,7 +40,7 @@ func scalableFigure(r *experiments.Results) (*plots.Figure, error) {
 	a.X.Min, a.X.Max = xmin/1.15, xmax*1.15
 	b := plots.Panel("(b) memory", "items inserted", "bits per key")
 	plots.LogX(b)
-	b.Y.Scale = plot.LogScale{}
+	b.Y.Scale = plots.LogScale{}
 	b.Y.Tick.Marker = plots.Decades{}
 	c := plots.Panel("(c) stages", "items inserted", "stages")
 	plots.LogX(c)

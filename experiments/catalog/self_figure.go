@@ -48,7 +48,7 @@ func selfFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 	}
 	lo, hi := plots.LogRange(all...)
-	b.X.Scale = plot.LogScale{}
+	b.X.Scale = plots.LogScale{}
 	b.X.Tick.Marker = plots.Decades{}
 	b.X.Min, b.X.Max = lo, hi
 	if err := addScatter(b, pure, grey, 1, "pure Go"); err != nil {

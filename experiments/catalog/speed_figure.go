@@ -24,8 +24,14 @@ func speedFigure(r *experiments.Results) (*plots.Figure, error) {
 		plots.LogX(p)
 	}
 	var all []float64
+	xlo, xhi := math.Inf(1), 0.0
 	for i, name := range names {
 		rows := plots.Rows(r, name, nil)
+		for _, row := range rows {
+			if x := size(row); x > 0 {
+				xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+			}
+		}
 		addXY := plots.Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerAdd })
 		qXY := plots.Values(rows, size, func(r *experiments.Row) float64 { return r.NsPerQuery })
 		all = append(append(all, xysY(addXY)...), xysY(qXY)...)
@@ -42,16 +48,28 @@ func speedFigure(r *experiments.Results) (*plots.Figure, error) {
 		}
 	}
 	lo, hi := plots.LogRange(all...)
+	// The x axis spans the filters measured; a cache beyond it (a quick
+	// run's small filters) is named in the legend, not drawn, so that it
+	// does not stretch the axis.
 	var caches []string
 	for _, c := range r.Caches {
-		caches = append(caches, fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes)))
+		t := fmt.Sprintf("L%d %s", c.Level, bytesText(c.Bytes))
+		if float64(c.Bytes) < xlo/1.3 || float64(c.Bytes) > xhi*1.3 {
+			t += " (off the axis)"
+		}
+		caches = append(caches, t)
 	}
 	for _, p := range []*plot.Plot{a, b} {
 		plots.LogY(p, lo, hi)
 		for _, c := range r.Caches {
-			if err := vline(p, float64(c.Bytes), lo, hi, grey, plots.Dotted, plots.ThinWidth, ""); err != nil {
-				return nil, err
+			if x := float64(c.Bytes); x >= xlo/1.3 && x <= xhi*1.3 {
+				if err := vline(p, x, lo, hi, grey, plots.Dotted, plots.ThinWidth, ""); err != nil {
+					return nil, err
+				}
 			}
+		}
+		if xhi > 0 {
+			p.X.Min, p.X.Max = xlo/1.3, xhi*1.3
 		}
 	}
 	if len(caches) > 0 {
@@ -75,6 +93,9 @@ func speedFigure(r *experiments.Results) (*plots.Figure, error) {
 		return oneAbove(5*vg.Inch, a, b), nil
 	}
 	a.Legend.Add("(c) wide grey: the lines analysis predicts")
+	if xhi > 0 {
+		c.X.Min, c.X.Max = xlo/1.3, xhi*1.3
+	}
 	return oneAbove(5*vg.Inch, a, b, c), nil
 }
 

@@ -106,7 +106,10 @@ func planBits(variant string, p experiments.Params) (*experiments.Plan, error) {
 			if m < 1 {
 				return nil, paramError("bits-per-key", "%g bits per key of %d items is less than one bit", bpe, p.N)
 			}
-			m, k := blockingGeometry(v, m, p.N)
+			m, k, err := blockingGeometry(v, m, p.N)
+			if err != nil {
+				return nil, err
+			}
 			if err := planRatePoint(pl, "bits", v, m, k, p); err != nil {
 				return nil, err
 			}

@@ -38,8 +38,11 @@ func bitsFigure(r *experiments.Results) (*plots.Figure, error) {
 	return single(p), nil
 }
 
-// hashesFigure draws rate against k at fixed bits per key, with the
-// classic optimum (m/n) ln 2.
+// hashesFigure draws rate against k at fixed bits per key: (a) the
+// measured rates beside the first variant's theory, with the classic
+// optimum (m/n) ln 2, on an axis around the data; (b) each variant's
+// measured rate over its own theory with the intervals, where the
+// differences the rates hide in (a) show.
 func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
 	k := func(row *experiments.Row) float64 { return float64(row.Hashes) }
 	names := plots.SeriesNames(r)
@@ -49,30 +52,89 @@ func hashesFigure(r *experiments.Results) (*plots.Figure, error) {
 		all = append(all, ySpan(plots.Rates(rows, k))...)
 		all = append(all, xysY(plots.Values(rows, k, theory))...)
 	}
-	lo, hi := plots.LogRange(all...)
+	// The axis around the data; over two decades, whole decades, which
+	// the ticker labels (within two it labels 2 and 5 times each too).
+	ylo, yhi := minMax(positive(all))
+	lo, hi := ylo/1.1, yhi*1.1
+	if hi/lo > 100 {
+		lo, hi = plots.LogRange(all...)
+	}
 	first := r.Rows[0]
 	opt := float64(first.Bits) / float64(first.Items) * math.Ln2
-	p := plots.Panel(fmt.Sprintf("False-positive rate against the number of hashes, m = %d bits, n = %d items (%.3g bits per key)%s",
+	a := plots.Panel(fmt.Sprintf("(a) m = %d bits, n = %d items (%.3g bits per key)%s",
 		first.Bits, first.Items, float64(first.Bits)/float64(first.Items), hashingTitle(&first)),
 		"hashes k", plots.RateLabel)
-	plots.LogY(p, lo, hi)
-	if err := vline(p, opt, lo, hi, red, plots.Dotted, plots.LineWidth, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
+	plots.LogY(a, lo, hi)
+	if err := vline(a, opt, lo, hi, red, plots.Dotted, plots.LineWidth, fmt.Sprintf("classic optimum k = (m/n) ln 2 = %.2f", opt)); err != nil {
 		return nil, err
 	}
+	ref := plots.Rows(r, names[0], nil)
+	if err := plots.AddLine(a, plots.Values(ref, k, theory), black, nil, plots.ThinWidth, "line: "+names[0]+" "+plots.TheoryLabel(ref[0].Model)); err != nil {
+		return nil, err
+	}
+	// The other theories and the classic formula, as far from the
+	// first theory as they get: less than a line's width.
+	refAt := map[int]float64{}
+	for _, row := range ref {
+		refAt[row.Hashes] = row.Theory
+	}
+	apart := 0.0
+	for _, row := range allRows(r) {
+		if t := refAt[row.Hashes]; t > 0 {
+			for _, v := range []float64{row.Theory, row.Classic} {
+				if v > 0 {
+					apart = math.Max(apart, math.Abs(v/t-1))
+				}
+			}
+		}
+	}
+	if len(names) > 1 {
+		a.Legend.Add(fmt.Sprintf("   (the others' theory and the classic formula lie within %.2g%% of it)", 100*apart))
+	} else {
+		a.Legend.Add(fmt.Sprintf("   (the classic formula lies within %.2g%% of it)", 100*apart))
+	}
+	b := plots.Panel("(b) measured rate over each variant's own theory", "hashes k", "measured / theory")
+	var rlo, rhi float64 = 1, 1
 	for i, name := range names {
 		rows := plots.Rows(r, name, nil)
-		if err := plots.AddLine(p, plots.Values(rows, k, theory), plots.Color(i), theoryDashes(i), plots.LineWidth, name+": "+plots.TheoryLabel(rows[0].Model)); err != nil {
+		if err := plots.AddPoints(a, plots.Rates(rows, k).ClampLow(lo), plots.Color(i), i, name+": "+measuredLabel(r, rows)); err != nil {
 			return nil, err
 		}
-		if err := plots.AddPoints(p, plots.Rates(rows, k).ClampLow(lo), plots.Color(i), i, name+": "+measuredLabel(r, rows)); err != nil {
+		pts := plots.Ratio(rows, k, theory)
+		// Side by side, so that the intervals do not overlap.
+		for j := range pts.XYs {
+			pts.XYs[j].X += 0.15 * (float64(i) - float64(len(names)-1)/2)
+		}
+		if err := plots.AddPoints(b, pts, plots.Color(i), i, name+" / "+plots.TheoryLabel(rows[0].Model)); err != nil {
 			return nil, err
 		}
+		l, h := minMax(ySpan(pts))
+		rlo, rhi = math.Min(rlo, l), math.Max(rhi, h)
 	}
-	if err := addClassic(p, plots.Values(plots.Rows(r, names[0], nil), k, classic)); err != nil {
+	var ks []float64
+	for _, row := range ref {
+		ks = append(ks, k(row))
+	}
+	kmin, kmax := minMax(ks)
+	if err := hline(b, 1, kmin-0.5, kmax+0.5, black, nil, "theory"); err != nil {
 		return nil, err
 	}
-	p.X.Min = 0
-	return single(p), nil
+	pad := 0.1 * (rhi - rlo)
+	b.Y.Min, b.Y.Max = rlo-pad, rhi+pad
+	a.X.Min, b.X.Min = 0, 0
+	a.X.Max, b.X.Max = kmax+0.5, kmax+0.5
+	return twoByTwo(5*vg.Inch, a, b), nil
+}
+
+// positive returns the positive finite values of ys.
+func positive(ys []float64) []float64 {
+	var out []float64
+	for _, y := range ys {
+		if y > 0 && !math.IsInf(y, 0) {
+			out = append(out, y)
+		}
+	}
+	return out
 }
 
 // powerTicks returns ticks labelled with the values xs, for a logarithmic
@@ -115,7 +177,7 @@ func smallMFigure(r *experiments.Results) (*plots.Figure, error) {
 	a := plots.Panel(fmt.Sprintf("(a) small filters holding n = m/%g keys, %s%s", bpk, kWords, hashingTitle(rows[0])), "filter size m (bits)", plots.RateLabel)
 	plots.LogX(a)
 	a.X.Tick.Marker = powerTicks(xs)
-	a.Y.Scale = plot.LogScale{}
+	a.Y.Scale = plots.LogScale{}
 	a.Y.Tick.Marker = plots.Decades{}
 	ys := append(append(ySpan(pts), xysY(th)...), xysY(cl)...)
 	ylo, yhi := minMax(ys)
