@@ -8,7 +8,7 @@ import (
 // MaxDerivationHashes is the most hashes [NewDerivationRate] takes: the
 // line measures are tabulated up to lines of this many points (computing
 // them grows as k^7), and the law of distinct cells, whose work grows
-// about as k^4 for double hashing, takes about 25 ms at this k.
+// about as k^4 for double hashing, takes about 50 ms at this k.
 const MaxDerivationHashes = 24
 
 // MaxDerivationBits is the largest table, in bits, for which

@@ -15,8 +15,10 @@ import (
 )
 
 // hashingFigure draws the hashing experiment: (a) the measured rate's
-// excess over the exact theory against m for every hashing option; (b) the
-// time per key of each option.
+// excess over the exact theory against m for every hashing option, with
+// the excess that the theory of each of bloomlab's derivations predicts
+// (analysis.DerivationRate) dashed in its series' colour; (b) the time per
+// key of each option.
 func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 	m := func(row *experiments.Row) float64 { return float64(row.Bits) }
 	names := plots.SeriesNames(r)
