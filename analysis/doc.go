@@ -17,6 +17,11 @@
 //   - Streams: the rate of age-partitioned filters at every position of
 //     their generation cycle, with its worst and mean, and their recall by
 //     age.
+//   - Index derivations: the rate of a standard filter whose k cells come
+//     from two 64-bit hashes, by bloomlab's plain, enhanced and triple
+//     double hashing with multiply-shift ([DerivationRate],
+//     [DerivationFPR]), and by plain double hashing modulo a power of two
+//     ([DoubleHashing]).
 //   - Attacks: the expected rate of a standard filter filled by a greedy
 //     pollution attacker that examines T candidates per key
 //     ([PollutedFPR], an exact Markov chain over the set bits), and the

@@ -91,21 +91,21 @@ func skipSum(t float64, rate func(uint64) float64) float64 {
 	// in f's argument moves the integral by a part in 2^21 of itself at
 	// most, and the integral is itself a small part of T.
 	var integral float64
-	for i, x := range gaussNodes {
+	for i, x := range skipNodes {
 		if y := t * (1 + x) / 2; t < 1<<20 {
-			integral += gaussWeights[i] * rateAt(y, rate)
+			integral += skipWeights[i] * rateAt(y, rate)
 		} else {
-			integral += gaussWeights[i] * rate(uint64(math.Round(y)))
+			integral += skipWeights[i] * rate(uint64(math.Round(y)))
 		}
 	}
 	integral *= t / 2
 	return integral - (rate(n)-rate(0))/2
 }
 
-// gaussNodes and gaussWeights are the 32-point Gauss–Legendre rule on
+// skipNodes and skipWeights are the 32-point Gauss–Legendre rule on
 // [-1, 1], exact for polynomials of degree 63: a stage's rate after t keys
 // is close to (1 - e^(-a t))^k, smooth.
-var gaussNodes, gaussWeights = legendreRule(32)
+var skipNodes, skipWeights = legendreRule(32)
 
 // legendreRule returns the nodes and weights of the n-point Gauss–Legendre
 // rule, by Newton's method on the Legendre polynomial P_n.

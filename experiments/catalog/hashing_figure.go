@@ -2,9 +2,12 @@ package catalog
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
+	"strings"
 
+	"github.com/bloomlab/bloomlab/analysis"
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
 	"gonum.org/v1/plot/plotter"
@@ -13,8 +16,10 @@ import (
 )
 
 // hashingFigure draws the hashing experiment: (a) the measured rate's
-// excess over the exact theory against m for every hashing option; (b) the
-// time per key of each option.
+// excess over the exact theory against m for every hashing option, with
+// the excess that the theory of each of bloomlab's derivations predicts
+// (analysis.DerivationRate) dashed in its series' colour; (b) the time per
+// key of each option.
 func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 	m := func(row *experiments.Row) float64 { return float64(row.Bits) }
 	names := plots.SeriesNames(r)
@@ -56,6 +61,30 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 		if err := plots.AddPoints(a, pts, plots.Color(i), i, name); err != nil {
 			return nil, err
 		}
+	}
+	// The theory of each bloomlab derivation, dashed in its series'
+	// colour: its rate's excess over the exact rate of independent probes.
+	theoryDrawn := false
+	for i, name := range names {
+		xys, err := derivationExcess(r, name, xs)
+		if err != nil {
+			return nil, err
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		for _, xy := range xys {
+			ys = append(ys, xy.Y)
+		}
+		if err := plots.AddLine(a, xys, plots.Color(i), plots.Dashed, plots.ThinWidth, ""); err != nil {
+			return nil, err
+		}
+		theoryDrawn = true
+	}
+	if theoryDrawn {
+		key := &plotter.Line{}
+		key.LineStyle.Color, key.LineStyle.Width, key.LineStyle.Dashes = color.Gray{Y: 110}, plots.ThinWidth, plots.Dashed
+		a.Legend.Add("dashed, series colour: its derivation's theory", key)
 	}
 	lo, hi := minMax(append(ys, 0))
 	a.Y.Min, a.Y.Max = lo-0.05*(hi-lo), hi+0.05*(hi-lo) // the legend stands above the panel
@@ -110,4 +139,30 @@ func hashingFigure(r *experiments.Results) (*plots.Figure, error) {
 	}
 	b.Y.Min, b.Y.Max = -0.7, float64(len(pos))-0.3
 	return twoByTwo(5*vg.Inch, a, b), nil
+}
+
+// derivationExcess returns, for a series of xxh3 with a bloomlab
+// derivation of its own cells (double, enhanced-double, triple), the
+// excess in percent of the derivation's rate (analysis.DerivationRate) over
+// the exact rate of independent probes, at sizes from xs[0] to the last of
+// xs in steps of 2^(1/4), with the run's bits per key and the best k;
+// nothing for the other series.
+func derivationExcess(r *experiments.Results, series string, xs []float64) (plotter.XYs, error) {
+	d, ok := strings.CutPrefix(series, "xxh3/")
+	if !ok || d == analysis.DerivationIndependent || len(xs) == 0 || len(r.Params.BitsPerKey) == 0 {
+		return nil, nil
+	}
+	bpe := r.Params.BitsPerKey[0]
+	var xys plotter.XYs
+	for m := xs[0]; m <= xs[len(xs)-1]*1.0001; m *= math.Pow(2, 0.25) {
+		bits := uint64(math.Round(m))
+		n := uint64(math.Round(m / bpe))
+		k := analysis.OptimalHashes(bits, n)
+		rate, err := analysis.DerivationFPR(bits, n, k, d)
+		if err != nil {
+			return nil, err
+		}
+		xys = append(xys, plotter.XY{X: m, Y: 100 * (rate/analysis.ExactFPR(bits, n, k) - 1)})
+	}
+	return xys, nil
 }
