@@ -241,10 +241,10 @@ func startBoost(path string) (*boostProc, error) {
 // request sends one request and returns the fields of the answer.
 func (p *boostProc) request(pt point, q int, op string, count int) ([]string, error) {
 	if _, err := fmt.Fprintf(p.in, "%d %d %d %d %s %d\n", pt.k, pt.c, pt.bytes, q, op, count); err != nil {
-		return nil, fmt.Errorf("Boost program: %v: %s", err, p.errb.String())
+		return nil, fmt.Errorf("the Boost program: %v: %s", err, p.errb.String())
 	}
 	if !p.out.Scan() {
-		return nil, fmt.Errorf("Boost program ended: %v %s", p.out.Err(), p.errb.String())
+		return nil, fmt.Errorf("the Boost program ended: %v %s", p.out.Err(), p.errb.String())
 	}
 	f := strings.Fields(p.out.Text())
 	if want := 8 + b2i(op == "info"); len(f) != want || f[0] != "boost" || f[4] != op {
@@ -301,8 +301,8 @@ func (p *boostProc) close() error {
 	return p.cmd.Wait()
 }
 
-// ops are the operations, in the order they run; boost marks those the
-// C++ program has.
+// ops are the operations, in the order they run, each with whether it is
+// a query (its result a fraction of keys matched).
 var ops = []struct {
 	name  string
 	query bool
@@ -354,7 +354,7 @@ func measure(c config, stdout io.Writer) error {
 					return err
 				}
 				if g.boostBits != g.bits || g.boostN != g.n || g.boostQ != g.q {
-					return fmt.Errorf("K = %d, %d bytes: Boost's filter has %d bits, %d keys, %d measured; ours %d, %d, %d",
+					return fmt.Errorf("at K = %d, %d bytes: Boost's filter has %d bits, %d keys, %d measured; ours %d, %d, %d",
 						pt.k, pt.bytes, g.boostBits, g.boostN, g.boostQ, g.bits, g.n, g.q)
 				}
 			}
@@ -395,7 +395,7 @@ func measure(c config, stdout io.Writer) error {
 	}
 	if p != nil {
 		if err := p.close(); err != nil {
-			return fmt.Errorf("Boost program: %v: %s", err, p.errb.String())
+			return fmt.Errorf("the Boost program: %v: %s", err, p.errb.String())
 		}
 	}
 	report(stdout, c, points, r, p != nil, load0, loadavg(), time.Since(start))
@@ -436,7 +436,7 @@ func newSetup(pt point, q int) (*setup, error) {
 	n := m / uint64(pt.c)
 	qq := min(uint64(q), n) / batch * batch
 	if qq == 0 {
-		return nil, fmt.Errorf("K = %d, %d bytes, c = %d: %d keys, fewer than a batch", pt.k, pt.bytes, pt.c, n)
+		return nil, fmt.Errorf("at K = %d, %d bytes, c = %d: %d keys, fewer than a batch", pt.k, pt.bytes, pt.c, n)
 	}
 	s := &setup{q: int(qq), out: make([]bool, batch)}
 	s.geo = geometry{bits: m, n: n, q: qq}
@@ -449,7 +449,7 @@ func newSetup(pt point, q int) (*setup, error) {
 		return nil, err
 	}
 	if got := s.mb.Params().Bits; got != m {
-		return nil, fmt.Errorf("K = %d: the multiblock filter built %d bits, not Boost's %d", pt.k, got, m)
+		return nil, fmt.Errorf("at K = %d, the multiblock filter built %d bits, not Boost's %d", pt.k, got, m)
 	}
 	if b, ok := any(s.mb).(digestBatcher); ok {
 		s.mbBatch, s.geo.hasBatch = b, true
