@@ -204,7 +204,21 @@ func (r RedisBloom) Links(items uint64) ([]RedisBloomLink, error) {
 // link is as if it had been offered T keys, T solving
 // T - (f(0) + ... + f(T - 1)) = n (as [Scalable.StageFPR]).
 func (r RedisBloom) LinkFPR(l RedisBloomLink, n uint64) float64 {
-	return skippingRate(n, l.exactRate)
+	t, ok := offeredKeys(n, l.exactRate, l.sumRate)
+	if !ok {
+		return l.exactRate(n)
+	}
+	return rateAt(t, l.exactRate)
+}
+
+// sumRate is the asymptotic form of exactRate, for the sum of the rates
+// over the keys a link was offered: it is within O(k^2/Modulus) of the
+// exact rate, and the sum a small part of the keys.
+func (l RedisBloomLink) sumRate(n uint64) float64 {
+	if n == 0 {
+		return 0
+	}
+	return asymptoticFPR(l.Modulus, n, l.Hashes)
 }
 
 // exactRate is [ExactFPR] of the link after n keys all added.
@@ -214,7 +228,7 @@ func (l RedisBloomLink) exactRate(n uint64) float64 { return ExactFPR(l.Modulus,
 // n items was offered (see LinkFPR): the load at which the rates of
 // RedisBloom's probes are taken.
 func (l RedisBloomLink) offered(n uint64) uint64 {
-	t, _ := offeredKeys(n, l.exactRate)
+	t, _ := offeredKeys(n, l.exactRate, l.sumRate)
 	return uint64(math.Round(t))
 }
 

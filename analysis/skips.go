@@ -34,7 +34,7 @@ const maxExactSkipSum = 64
 // rate after n keys all added (see above). It returns rate(c) itself when
 // the keys skipped are expected to number below 10^-6.
 func skippingRate(c uint64, rate func(n uint64) float64) float64 {
-	t, ok := offeredKeys(c, rate)
+	t, ok := offeredKeys(c, rate, rate)
 	if !ok {
 		return rate(c)
 	}
@@ -43,15 +43,17 @@ func skippingRate(c uint64, rate func(n uint64) float64) float64 {
 
 // offeredKeys returns T, the keys a stage holding c items was offered
 // (see skippingRate), and true; or c and false when the keys skipped are
-// expected to number below 10^-6, or rate(c) is 0 or NaN.
-func offeredKeys(c uint64, rate func(n uint64) float64) (float64, bool) {
+// expected to number below 10^-6, or rate(c) is 0 or NaN. The sum S is
+// taken of integrand, rate itself or a cheaper form of it: S is a small
+// part of T, so a relative error e in it moves T by e S.
+func offeredKeys(c uint64, rate, integrand func(n uint64) float64) (float64, bool) {
 	fc := rate(c)
 	if c == 0 || !(fc > 0) || float64(c)*fc < 1e-6 {
 		return float64(c), false
 	}
-	at := func(x float64) float64 { return rateAt(x, rate) }
+	at := func(x float64) float64 { return rateAt(x, integrand) }
 	t := float64(c)
-	s := skipSum(t, rate)
+	s := skipSum(t, integrand)
 	// T = C + S(T): S' = f <= 1/2 here, so each step at least halves the
 	// distance; the increments after the first are a trapezoid of f.
 	next := float64(c) + s
