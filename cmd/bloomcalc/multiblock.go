@@ -326,6 +326,13 @@ func runMultiblock(ctx context.Context, stdout io.Writer, mf moreFlags, known an
 		if known.M > analysis.MaxBits {
 			return usage(fmt.Errorf("-m: %d bits exceeds the maximum %d", known.M, uint64(analysis.MaxBits)))
 		}
+		// Under one bit per item the blocks' loads are long to sum (and
+		// the filter answers yes to nearly everything): refused before any
+		// rate, as for blocked filters.
+		if known.M < known.N {
+			return usage(fmt.Errorf("%s: %d bits for %d items is under one bit per item; multiblock filters are rated from one bit per item up (-m at least %d)",
+				strings.Join(given, ", "), known.M, known.N, known.N))
+		}
 		bestRate = math.Inf(1)
 		for _, k := range ks {
 			lay, _ := newLayout(w, k, multi, strideBytes)

@@ -333,6 +333,7 @@ var badQueries = []string{
 	"variant=multiblock&n=1M&m=1GB&word=4096&k=4096&stride=1", // beyond bloomcalc's bound
 	"variant=multiblock&n=1M&m=1MiB&p=0.01",
 	"variant=multiblock&n=1M&m=100&word=512",
+	"variant=multiblock&n=1e12&m=1MiB&k=8", // under one bit per item: refused before any rate
 	"variant=multiblock&p=0.01",
 	"n=1M&p=0.01&word=64",
 	"variant=blocked&n=1M&p=0.01&stride=1",
@@ -721,6 +722,7 @@ func FuzzHandler(f *testing.F) {
 	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=4096&stride=1")
 	f.Add("variant=multiblock&n=1&p=1e-300&word=4096")
 	f.Add("variant=multiblock&n=1e12&m=1e14&word=8&multi=true&k=512")
+	f.Add("variant=multiblock&n=1e12&m=1e12&word=4096&k=64")
 	// Age-partitioned windows: the slowest sizings (about 2.5 s, cut at
 	// the computing limit).
 	f.Add("variant=age-partitioned&n=1e12&p=1e-15")
