@@ -146,9 +146,10 @@ type figInput struct {
 	Multi       bool   `json:"multi"`
 	StrideBytes uint64 `json:"stride_bytes"`
 	// The geometry of an age-partitioned filter (K is its k).
-	L         int    `json:"l"`
-	G         uint64 `json:"g"`
-	SliceBits uint64 `json:"slice_bits"`
+	L         int     `json:"l"`
+	G         uint64  `json:"g"`
+	SliceBits uint64  `json:"slice_bits"`
+	Mean      float64 `json:"fpr_mean"`
 }
 
 // describe turns what bloomcalc -json printed into the page's rows (every

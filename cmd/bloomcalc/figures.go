@@ -69,7 +69,11 @@ func drawFigures(ctx context.Context, in figInput) ([]figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []figure{f}, nil
+		g, err := recallFigure(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return []figure{f, g}, nil
 	}
 	f, err := rateFigure(ctx, in)
 	if err != nil {
@@ -259,7 +263,7 @@ func cycleFigure(ctx context.Context, in figInput) (figure, error) {
 			}
 		}
 	}
-	mean := a.MeanFPR()
+	mean := in.Mean // a.MeanFPR(), as bloomcalc printed it
 	// The y range around the sawtooth, the mean and p, on a linear axis
 	// (the rate moves by a few percent through a cycle).
 	ylo, ytop := math.Min(lo, in.P), math.Max(hi, in.P)
@@ -290,6 +294,52 @@ func cycleFigure(ctx context.Context, in figInput) (figure, error) {
 		caption += fmt.Sprintf(" The implementations' one-number formula gives %.4g, off this range.", one)
 	}
 	return render(p, "fig-cycle", caption)
+}
+
+// recallPoints is the most ages at which recallFigure computes the
+// recall, and recallWork bounds their work in all: a point averages over
+// up to 1,024 positions, each a run probability over the K + L slices
+// with K states (about 10 ms at K + L = 256 and K = 32).
+const (
+	recallPoints = 32
+	recallWork   = 3e7
+)
+
+// recallFigure draws the probability that an item still tests present
+// against its age (analysis.AgePartitioned.Recall) from two generations
+// before the end of the window until the item's last slice is dropped: 1
+// up to the window, then falling as its slices are dropped, one a
+// generation, to the rate.
+func recallFigure(ctx context.Context, in figInput) (figure, error) {
+	a := analysis.AgePartitioned{K: in.K, L: in.L, G: in.G, SliceBits: in.SliceBits}
+	w := a.Window()
+	lo := float64(w) - 2*float64(in.G)
+	lo = math.Max(0, lo)
+	// An item's K slices are dropped one a generation from age L G on:
+	// by (L + K) G + G none is left and the recall is the rate.
+	hi := float64(w) + float64(a.K+1)*float64(in.G)
+	perPoint := float64(a.Slices()) * float64(a.K) * float64(min(a.G, 1024))
+	points := int(min(recallPoints, max(8, recallWork/perPoint)))
+	pts := make(plotter.XYs, points)
+	parallel(ctx, points, func(i int) {
+		age := uint64(math.Round(lo + (hi-lo)*float64(i)/float64(points-1)))
+		pts[i] = plotter.XY{X: float64(age), Y: a.Recall(age)}
+	})
+	if err := ctx.Err(); err != nil {
+		return figure{}, err
+	}
+	p := plots.Panel("recall against age, age-partitioned filter", "age (items inserted after it)", "P(tests present)")
+	p.X.Min, p.X.Max = lo, hi
+	p.Y.Min, p.Y.Max = 0, 1.05
+	if err := addCurve(p, pts, 0, false, "an item of that age (exact)"); err != nil {
+		return figure{}, err
+	}
+	if err := markX(p, float64(w-1), 0, 1.05, "window: the last "+groupUint(w)+" items"); err != nil {
+		return figure{}, err
+	}
+	return render(p, "fig-recall", fmt.Sprintf("The probability that an item still tests present, by its age, averaged over its position in its generation "+
+		"(analysis.AgePartitioned.Recall), at %d ages around the end of the window: every one of the last l g + 1 = %s items tests present; "+
+		"older ones are forgotten as their k = %d slices are dropped, one every generation of %s items, down to the rate.", points, groupUint(w), in.K, groupUint(in.G)))
 }
 
 // rateRange returns the y range of a rate figure around its data: from

@@ -67,8 +67,12 @@ func memoryLimit(v string, need uint64) *limitResult {
 	}
 	l.Largest = fmt.Sprintf("%s (%s); %s", memory(largest), what, variantBounds[v])
 	if l.Fits {
-		l.Verdict = fmt.Sprintf("fits: it needs %s, %s%% of the limit of %s for one filter on this machine",
-			memory(need), strconv.FormatFloat(100*float64(need)/float64(lim), 'g', 2, 64), l.Memory)
+		share := "under 0.001%"
+		if pct := 100 * float64(need) / float64(lim); pct >= 0.001 {
+			share = strconv.FormatFloat(pct, 'g', 2, 64) + "%"
+		}
+		l.Verdict = fmt.Sprintf("fits: it needs %s, %s of the limit of %s for one filter on this machine",
+			memory(need), share, l.Memory)
 	} else {
 		l.Verdict = fmt.Sprintf("does not fit: it needs %s, more than the limit of %s for one filter on this machine; the library refuses to build it (ErrMemoryLimit) unless a program raises the limit (SetMemoryLimit, or MaxBytes)",
 			memory(need), l.Memory)
