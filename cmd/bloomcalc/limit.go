@@ -26,7 +26,7 @@ type limitResult struct {
 	// limit: the cells, and for the line-aligned tables up to seven words
 	// more.
 	NeedBytes uint64 `json:"need_bytes"`
-	Fits      bool   `json:"fits"`
+	Fits      bool   `json:"fits"` // NeedBytes <= Bytes
 	// Largest says what bounds the variant's filters: the limit, the
 	// 2^48 bits of any filter (analysis.MaxBits), and the variant's own
 	// bounds.
@@ -34,7 +34,7 @@ type limitResult struct {
 	// ItemsWithin is, for a scalable filter, the most items it holds
 	// before a stage would exceed the limit.
 	ItemsWithin uint64 `json:"items_within,omitempty"`
-	Verdict     string `json:"verdict"`
+	Verdict     string `json:"verdict"` // the answer in words
 }
 
 // variantBounds are each variant's own bounds beside the memory limit and

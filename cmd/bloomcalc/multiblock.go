@@ -94,24 +94,24 @@ func (lay mbLayout) maxStarts() uint64 { return (analysis.MaxBits-lay.l)/lay.str
 
 // multiblockResult is what bloomcalc prints for a multiblock filter.
 type multiblockResult struct {
-	Variant string `json:"variant"`
+	Variant string `json:"variant"` // "multiblock"
 	// Layout says the layout in words, as Boost.Bloom names it.
 	Layout   string `json:"layout"`
-	WordBits uint64 `json:"word_bits"`
-	Multi    bool   `json:"multi"`
+	WordBits uint64 `json:"word_bits"` // w
+	Multi    bool   `json:"multi"`     // one bit in each of k words
 	// StrideBytes is the distance between consecutive starts, and
 	// BlockBits the bits a key's block spans; blocks overlap when the
 	// stride is below the block.
 	StrideBytes uint64  `json:"stride_bytes"`
 	BlockBits   uint64  `json:"block_bits"`
-	Starts      uint64  `json:"starts"`
-	N           uint64  `json:"n"`
-	M           uint64  `json:"m"`     // one block and whole strides
-	Bytes       uint64  `json:"bytes"` // whole 64-bit words
+	Starts      uint64  `json:"starts"` // P, the blocks a key may pick
+	N           uint64  `json:"n"`      // capacity
+	M           uint64  `json:"m"`      // one block and whole strides
+	Bytes       uint64  `json:"bytes"`  // whole 64-bit words
 	Memory      string  `json:"memory"`
-	K           int     `json:"k"`
-	P           float64 `json:"p"` // the target if -p was given, else the exact rate
-	BitsPerKey  float64 `json:"bits_per_key"`
+	K           int     `json:"k"`            // bits a key sets
+	P           float64 `json:"p"`            // the target if -p was given, else the exact rate
+	BitsPerKey  float64 `json:"bits_per_key"` // m / n
 	// InformationMinimum is log2(1/p) bits per key, and Overhead the
 	// bits per key over it.
 	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
@@ -123,7 +123,8 @@ type multiblockResult struct {
 	ExactFPR float64 `json:"fpr_exact"`
 	BoostFPR float64 `json:"fpr_boost"`
 	// Note says how -m was rounded, if it was.
-	Note  string       `json:"note,omitempty"`
+	Note string `json:"note,omitempty"`
+	// Limit is the verdict of the memory limit for one filter.
 	Limit *limitResult `json:"limit"`
 }
 

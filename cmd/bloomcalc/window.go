@@ -17,23 +17,25 @@ import (
 // Baquero and Almeida 2020), sized by analysis.AgePartitionedSize for a
 // window and a worst rate.
 type ageResult struct {
-	Variant string `json:"variant"`
+	Variant string `json:"variant"` // "age-partitioned"
 	// N is the window asked for: the most recent items that must test
 	// present; Window is the filter's, L G + 1, at least N.
 	N      uint64 `json:"n"`
 	Window uint64 `json:"window"`
-	K      int    `json:"k"` // slices an item sets
-	L      int    `json:"l"` // slices beyond K
-	Slices int    `json:"slices"`
+	K      int    `json:"k"`      // slices an item sets
+	L      int    `json:"l"`      // slices beyond K
+	Slices int    `json:"slices"` // K + L
 	// G is the items per generation: the slices age by one after G.
 	G         uint64  `json:"g"`
-	SliceBits uint64  `json:"slice_bits"`
-	M         uint64  `json:"m"`     // (K + L) SliceBits
-	Bytes     uint64  `json:"bytes"` // K + L slices of whole 64-bit words
-	Memory    string  `json:"memory"`
-	P         float64 `json:"p"` // the target for the worst rate
+	SliceBits uint64  `json:"slice_bits"` // bits per slice
+	M         uint64  `json:"m"`          // (K + L) SliceBits
+	Bytes     uint64  `json:"bytes"`      // K + L slices of whole 64-bit words
+	Memory    string  `json:"memory"`     // Bytes for people
+	P         float64 `json:"p"`          // the target for the worst rate
 	// BitsPerKey is m over the window.
-	BitsPerKey         float64 `json:"bits_per_key"`
+	BitsPerKey float64 `json:"bits_per_key"`
+	// InformationMinimum is log2(1/p) bits per key, and Overhead the
+	// bits per key over it.
 	InformationMinimum float64 `json:"information_minimum_bits_per_key"`
 	Overhead           float64 `json:"overhead"`
 	// The rate through the generation cycle (a sawtooth): just after a
@@ -46,18 +48,20 @@ type ageResult struct {
 	OneNumberFPR float64 `json:"fpr_one_number"`
 	// Remembered is (L + 1) G: the most recent items that test present
 	// just before a shift; older ones are forgotten.
-	Remembered uint64        `json:"remembered_before_shift"`
-	Budget     *windowBudget `json:"budget,omitempty"`
-	Limit      *limitResult  `json:"limit"`
+	Remembered uint64 `json:"remembered_before_shift"`
+	// Budget answers -mem, and Limit is the verdict of the memory limit
+	// for one filter.
+	Budget *windowBudget `json:"budget,omitempty"`
+	Limit  *limitResult  `json:"limit"`
 }
 
 // windowBudget says whether an age-partitioned filter fits in a memory
 // budget (-mem).
 type windowBudget struct {
-	Bytes   uint64 `json:"bytes"`
-	Memory  string `json:"memory"`
-	Fits    bool   `json:"fits"`
-	Verdict string `json:"verdict"`
+	Bytes   uint64 `json:"bytes"`   // the budget
+	Memory  string `json:"memory"`  // the same for people
+	Fits    bool   `json:"fits"`    // the filter's bytes are at most the budget
+	Verdict string `json:"verdict"` // the answer in words
 }
 
 // ageSize is analysis.AgePartitionedSize, returning early with ctx's error
