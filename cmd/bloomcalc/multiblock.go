@@ -29,9 +29,6 @@ type mbLayout struct {
 	multi  bool
 	stride uint64 // bits; L at the natural stride
 	l      uint64
-	// natural is true when the stride flag was 0: the stride is L, which
-	// grows with K in a multiblock layout.
-	natural bool
 }
 
 // newLayout checks a layout for k hashes, as variants.NewMultiblock does,
@@ -54,13 +51,19 @@ func newLayout(w uint64, k int, multi bool, strideBytes uint64) (mbLayout, error
 	} else if uint64(k) > w {
 		return mbLayout{}, fmt.Errorf("-k, -word: k = %d bits in one %d-bit word, want k <= %d (or -multi, one bit in each of k words)", k, w, w)
 	}
-	lay := mbLayout{w: w, k: k, multi: multi, stride: 8 * strideBytes, l: l, natural: strideBytes == 0}
-	if lay.natural {
+	// At the natural stride (-stride 0) the stride is L, which grows with
+	// K in a multiblock layout.
+	lay := mbLayout{w: w, k: k, multi: multi, stride: 8 * strideBytes, l: l}
+	if strideBytes == 0 {
 		lay.stride = l
 	}
 	if lay.stride > l {
-		return mbLayout{}, fmt.Errorf("-stride: %d bytes, more than the block's %d bytes (%d bits); want 1 to %d, or 0 for blocks that do not overlap",
-			strideBytes, l/8, l, l/8)
+		what := fmt.Sprintf("the block's %s (%d bits)", plural(l/8, "byte"), l)
+		if multi {
+			what = fmt.Sprintf("the block of k = %d (%s of %d bits, %s)", k, plural(uint64(k), "word"), w, plural(l/8, "byte"))
+		}
+		return mbLayout{}, fmt.Errorf("-stride: %d bytes, more than %s; want 1 to %d, or 0 for blocks that do not overlap",
+			strideBytes, what, l/8)
 	}
 	if lay.stride < l && !multi {
 		c := w / gcd(lay.stride, w)
@@ -265,7 +268,9 @@ func runMultiblock(ctx context.Context, stdout io.Writer, mf moreFlags, known an
 		return usage(fmt.Errorf("-stride: %d bytes, want 1 to the block's bytes, or 0 for blocks that do not overlap", *mf.stride))
 	}
 	strideBytes := uint64(*mf.stride)
-	// The layout's own checks first, with k = 1 if k is to be chosen.
+	// The layout's own checks first, with k = 1 if k is to be chosen, as
+	// variants.MultiblockGeometry does (so a multiblock layout whose
+	// one-word block is shorter than the stride is refused).
 	if _, err := newLayout(w, max(known.K, 1), multi, strideBytes); err != nil {
 		return usage(err)
 	}
@@ -288,7 +293,7 @@ func runMultiblock(ctx context.Context, stdout io.Writer, mf moreFlags, known an
 		ks = nil
 		for k := 1; k <= analysis.MaxHashes; k++ {
 			if _, err := newLayout(w, k, multi, strideBytes); err != nil {
-				break
+				break // k beyond the word or the block's maximum
 			}
 			ks = append(ks, k)
 		}
