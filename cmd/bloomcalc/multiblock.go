@@ -15,11 +15,13 @@ import (
 // maxPoissonWork bounds (C K)^2, the work of analysis.Multiblock.FPR for an
 // overlapping block layout beyond its exact sum (the dynamic programme over
 // the C cells of a window, C = w / gcd(stride, w), with K bits to stay
-// clear): about 0.1 s at 2e8. analysis bounds the exact sums itself (it
+// clear): about 0.1 s at 5e7 (K up to 110 in 512-bit words at a byte
+// stride, 13 in 4096-bit ones). analysis bounds the exact sums itself (it
 // refuses an overlapping multiblock layout beyond 1e8 operations, with an
 // error that bloomcalc shows), not this programme: at w = 4096 and K = 4096
-// at a byte stride it would run for minutes.
-const maxPoissonWork = 2e8
+// at a byte stride it would run for minutes. When bloomcalc chooses k, a
+// k beyond this bound is not tried.
+const maxPoissonWork = 5e7
 
 // mbLayout is a checked multiblock layout: window w, K, multi, stride and
 // block L, in bits.
@@ -68,8 +70,8 @@ func newLayout(w uint64, k int, multi bool, strideBytes uint64) (mbLayout, error
 	if lay.stride < l && !multi {
 		c := w / gcd(lay.stride, w)
 		if work := float64(c*uint64(k)) * float64(c*uint64(k)); work > maxPoissonWork {
-			return mbLayout{}, fmt.Errorf("-k, -word, -stride: the rate of k = %d bits in %d-bit words at a stride of %d bytes takes about %.3g operations, beyond bloomcalc's bound of %.3g; use a stride of whole words, fewer hashes or narrower words",
-				k, w, strideBytes, work, float64(maxPoissonWork))
+			return mbLayout{}, fmt.Errorf("-k, -word, -stride: the rate of k = %d bits in %d-bit words at a stride of %s takes about %.3g operations, beyond bloomcalc's bound of %.3g; use a stride of whole words, fewer hashes or narrower words",
+				k, w, plural(strideBytes, "byte"), work, float64(maxPoissonWork))
 		}
 	}
 	return lay, nil
@@ -384,7 +386,11 @@ func runMultiblock(ctx context.Context, stdout io.Writer, mf moreFlags, known an
 		return usage(fmt.Errorf("%s: %d bits for %d items is under one bit per item; multiblock filters are rated from one bit per item up (-m at least %d)",
 			strings.Join(given, ", "), r.M, r.N, r.N))
 	}
-	if !(r.P > 0) || r.P >= 0.9995 {
+	if !(r.P > 0) {
+		return usage(fmt.Errorf("%s: m = %d, n = %d and k = %d give a rate that rounds to 0, below what the exact sum resolves; give fewer bits per item or fewer hashes",
+			strings.Join(given, ", "), r.M, r.N, r.K))
+	}
+	if r.P >= 0.9995 {
 		return usage(fmt.Errorf("%s: m = %d, n = %d and k = %d give a rate of %.4g; use a larger -m", strings.Join(given, ", "), r.M, r.N, r.K, r.P))
 	}
 	r.Bytes = wordBytes(r.M)
