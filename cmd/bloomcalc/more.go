@@ -444,7 +444,13 @@ func runScalable(ctx context.Context, stdout io.Writer, mf moreFlags, blockBits 
 		return err
 	}
 	r.Limit.ItemsWithin = lb.ItemsWithin
-	r.Limit.Verdict += fmt.Sprintf("; the limit holds up to %s items in %d stages", groupUint(lb.ItemsWithin), lb.StagesWithin)
+	if lb.NextBytes == 0 {
+		// No stage exceeded the limit: the filter cannot grow further
+		// (analysis.MaxStages, or stages beyond the largest filter).
+		r.Limit.Verdict += fmt.Sprintf("; the filter cannot grow past %s items in %d stages, within the limit", groupUint(lb.ItemsWithin), lb.StagesWithin)
+	} else {
+		r.Limit.Verdict += fmt.Sprintf("; the limit holds up to %s items in %d stages", groupUint(lb.ItemsWithin), lb.StagesWithin)
+	}
 	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
