@@ -127,14 +127,21 @@ func curves(ctx context.Context, in figInput) []curve {
 		}
 	case multiblock:
 		b := in.multiblockModel()
+		exact := func(x uint64) float64 {
+			f, err := detached(ctx, func() (float64, error) { return b.FPR(x) })
+			if err != nil {
+				return math.NaN()
+			}
+			return f
+		}
+		if !b.Multi && !b.Overlapping() && b.WordBits >= 64 {
+			// k bits in one w-bit word side by side is the blocked filter
+			// of w-bit blocks (analysis.Multiblock), whose points share
+			// their matrices.
+			exact = sharedSizer(b.WordBits, func(z *analysis.BlockedSizer, x uint64) float64 { return z.FPR(m, x, k) })
+		}
 		return []curve{
-			{"exact, " + multiblockLabel(in), func(x uint64) float64 {
-				f, err := detached(ctx, func() (float64, error) { return b.FPR(x) })
-				if err != nil {
-					return math.NaN()
-				}
-				return f
-			}, false},
+			{"exact, " + multiblockLabel(in), exact, false},
 			{"Boost.Bloom's estimate", func(x uint64) float64 { return b.BoostApproxFPR(x) }, true},
 			{"standard filter, same m and k (exact)", func(x uint64) float64 { return analysis.ExactFPR(m, x, k) }, false},
 		}

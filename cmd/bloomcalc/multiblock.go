@@ -23,6 +23,13 @@ import (
 // k beyond this bound is not tried.
 const maxPoissonWork = 5e7
 
+// maxBlockHashes bounds k in a block layout (k bits in one word): each
+// rate of one builds matrices of (k + 1)^2 entries, one per bit of the
+// probes' count (about 80 MB at k = 700), and the figure rates it at every
+// point. Block layouts are sized well below it (k about 14 at 20 bits per
+// key).
+const maxBlockHashes = 64
+
 // mbLayout is a checked multiblock layout: window w, K, multi, stride and
 // block L, in bits.
 type mbLayout struct {
@@ -52,6 +59,8 @@ func newLayout(w uint64, k int, multi bool, strideBytes uint64) (mbLayout, error
 		l = uint64(k) * w
 	} else if uint64(k) > w {
 		return mbLayout{}, fmt.Errorf("-k, -word: k = %d bits in one %d-bit word, want k <= %d (or -multi, one bit in each of k words)", k, w, w)
+	} else if k > maxBlockHashes {
+		return mbLayout{}, fmt.Errorf("-k: k = %d bits in one word; bloomcalc rates block layouts up to k = %d (the rate's matrices grow as k^2)", k, maxBlockHashes)
 	}
 	// At the natural stride (-stride 0) the stride is L, which grows with
 	// K in a multiblock layout.

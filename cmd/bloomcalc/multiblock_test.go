@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -124,5 +125,24 @@ func TestMultiblockCancelled(t *testing.T) {
 	err := run(ctx, []string{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%"}, &strings.Builder{}, &strings.Builder{})
 	if err != context.Canceled {
 		t.Errorf("cancelled sizing: %v", err)
+	}
+}
+
+// TestMultiblockFigureSizer checks that the figure's shared sizer for a
+// block layout side by side gives analysis.Multiblock.FPR's rates.
+func TestMultiblockFigureSizer(t *testing.T) {
+	for _, c := range []struct {
+		w, m uint64
+		k    int
+	}{{64, 64 * 20000, 5}, {512, 512 * 4000, 8}, {4096, 4096 * 300, 20}} {
+		b := analysis.Multiblock{Bits: c.m, Hashes: c.k, WordBits: c.w}
+		in := figInput{variant: multiblock, N: 100000, M: c.m, K: c.k, WordBits: c.w, StrideBytes: c.w / 8}
+		cs := curves(context.Background(), in)
+		for _, x := range []uint64{1000, 50000, 300000} {
+			want, err := b.FPR(x)
+			if got := cs[0].rate(x); err != nil || math.Abs(got-want) > 1e-12*want {
+				t.Errorf("w = %d, k = %d, %d items: figure %v, analysis %v (%v)", c.w, c.k, x, got, want, err)
+			}
+		}
 	}
 }

@@ -723,6 +723,8 @@ func FuzzHandler(f *testing.F) {
 	f.Add("variant=multiblock&n=1&p=1e-300&word=4096")
 	f.Add("variant=multiblock&n=1e12&m=1e14&word=8&multi=true&k=512")
 	f.Add("variant=multiblock&n=1e12&m=1e12&word=4096&k=64")
+	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=64") // the largest block layout's matrices
+	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=700")
 	// Age-partitioned windows: the slowest sizings (about 2.5 s, cut at
 	// the computing limit).
 	f.Add("variant=age-partitioned&n=1e12&p=1e-15")
