@@ -70,8 +70,11 @@
 // fewest bits (the rule of variants.MultiblockGeometry); from n and m the
 // rate of the largest such table within m bits, with -k or the k of the
 // lowest rate. An impossible layout, or one whose rate analysis refuses to
-// compute (an overlapping multiblock beyond its work bound), is one line
-// and status 2. With -variant age-partitioned it sizes a sliding-window
+// compute (an overlapping multiblock beyond its work bound) or bloomcalc
+// bounds (k above 64 in a block layout, or an overlapping one whose rate
+// would take more than about 0.1 s), is one line and status 2.
+//
+// With -variant age-partitioned it sizes a sliding-window
 // filter (analysis.AgePartitionedSize): -n is the window, the most recent
 // items that must test present, and -p the target for the worst rate of
 // the generation cycle; it prints the slices, the generation, the bits and
