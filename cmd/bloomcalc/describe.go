@@ -12,7 +12,13 @@ import (
 // shows them; a key of a nested object is "object.key". describe refuses a
 // key missing here, so the page cannot drop a number silently.
 var labels = []struct{ key, label string }{
+	{"layout", "layout"},
 	{"n", "items n"},
+	{"window", "window: the most recent items that always test present (l g + 1)"},
+	{"g", "items per generation g"},
+	{"l", "slices beyond k, l"},
+	{"slices", "slices k + l"},
+	{"remembered_before_shift", "items that test present just before a shift, (l + 1) g"},
 	{"p", "rate p"},
 	{"check.verdict", "check: does the geometry meet p?"},
 	{"check.meets", "check: meets p"},
@@ -38,6 +44,11 @@ var labels = []struct{ key, label string }{
 	{"k", "hashes k"},
 	{"slice_bits", "bits per slice"},
 	{"block_bits", "block size B (bits)"},
+	{"word_bits", "word bits w"},
+	{"multi", "one bit in each of k words (multiblock)"},
+	{"stride_bytes", "stride (bytes) between the starts of blocks"},
+	{"starts", "starts (blocks)"},
+	{"note", "note"},
 	{"blocks", "blocks"},
 	{"bits_per_key", "bits per key"},
 	{"information_minimum_bits_per_key", "information-theoretic minimum (bits per key at p)"},
@@ -55,6 +66,11 @@ var labels = []struct{ key, label string }{
 	{"double_hashing.fpr", "rate with plain double hashing (a + i b) mod m, as RedisBloom's power-of-two tables probe"},
 	{"double_hashing.excess_percent", "plain double hashing mod m: % above the exact rate"},
 	{"fpr_putze", "rate, approximation of Putze et al."},
+	{"fpr_boost", "rate, Boost.Bloom's estimate"},
+	{"fpr_after_shift", "rate just after a shift (the lowest of the cycle)"},
+	{"fpr_worst", "rate just before a shift (the worst of the cycle, at most p)"},
+	{"fpr_mean", "rate, mean over the generation cycle"},
+	{"fpr_one_number", "rate by the implementations' one-number formula"},
 	{"fpr_standard_exact", "rate of a standard filter of the same m, n, k (exact)"},
 	{"standard.m", "standard filter for the same n and p: bits"},
 	{"standard.memory", "standard filter: memory"},
@@ -64,6 +80,13 @@ var labels = []struct{ key, label string }{
 	{"saturation_probability", "probability that some counter saturates at n"},
 	{"fan_overflow_bound", "bound of Fan et al. on a counter overflowing"},
 	{"fan_overflow_note", "bound of Fan et al. on a counter overflowing"},
+	{"limit.verdict", "memory limit: does it fit?"},
+	{"limit.fits", "memory limit: fits"},
+	{"limit.need_bytes", "memory limit: bytes the constructor checks"},
+	{"limit.memory", "memory limit for one filter on this machine"},
+	{"limit.bytes", "memory limit, bytes"},
+	{"limit.items_within", "memory limit: the most items the filter holds under it"},
+	{"limit.largest", "the largest filter the library allows"},
 }
 
 // variantLabels replaces labels whose meaning differs for a variant.
@@ -81,6 +104,19 @@ var variantLabels = map[string]map[string]string{
 	},
 	splitBlock: {
 		"bytes": "memory, bytes (whole 256-bit blocks)",
+	},
+	multiblock: {
+		"block_bits":               "bits a key's block spans (L)",
+		"bytes":                    "memory, bytes (whole 64-bit words)",
+		"standard.penalty_percent": "block penalty (% more bits than the standard filter)",
+	},
+	agePartitioned: {
+		"n":            "window n asked for",
+		"p":            "target p for the worst rate",
+		"k":            "slices an item sets, k",
+		"m":            "bits m, all slices",
+		"bits_per_key": "bits per item of the window",
+		"bytes":        "memory, bytes (every slice in whole 64-bit words)",
 	},
 	scalable: {
 		"p":          "target rate P",
@@ -105,6 +141,15 @@ type figInput struct {
 	S         float64         `json:"s"`
 	N0        uint64          `json:"n0"`
 	Stages    []scalableStage `json:"stages"`
+	// The layout of a multiblock filter.
+	WordBits    uint64 `json:"word_bits"`
+	Multi       bool   `json:"multi"`
+	StrideBytes uint64 `json:"stride_bytes"`
+	// The geometry of an age-partitioned filter (K is its k).
+	L         int     `json:"l"`
+	G         uint64  `json:"g"`
+	SliceBits uint64  `json:"slice_bits"`
+	Mean      float64 `json:"fpr_mean"`
 }
 
 // describe turns what bloomcalc -json printed into the page's rows (every
@@ -179,6 +224,7 @@ func describe(out []byte) (rows []row, stages [][]string, in figInput, err error
 // rateKeys are the keys whose values are rates, shown also as "1 in N".
 var rateKeys = map[string]bool{
 	"p": true, "fpr_classic": true, "fpr_exact": true, "fpr_putze": true, "fpr_standard_exact": true,
+	"fpr_boost": true, "fpr_after_shift": true, "fpr_worst": true, "fpr_mean": true, "fpr_one_number": true,
 	"check.fpr_exact": true, "double_hashing.fpr": true, "check.target": true, "exact.fpr_exact": true, "bound": true,
 }
 
@@ -191,7 +237,7 @@ func formatKey(key, raw string) (s, oneIn string) {
 			oneIn = oneInText(x)
 		}
 	}
-	if key == "bytes" || strings.HasSuffix(key, ".bytes") || key == "budget.next_bytes" {
+	if key == "bytes" || strings.HasSuffix(key, ".bytes") || key == "budget.next_bytes" || key == "limit.need_bytes" {
 		s += " B"
 	}
 	return s, oneIn

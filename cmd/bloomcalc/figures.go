@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -63,6 +64,17 @@ func drawFigures(ctx context.Context, in figInput) ([]figure, error) {
 	if in.variant == scalable {
 		return scalableFigures(in)
 	}
+	if in.variant == agePartitioned {
+		f, err := cycleFigure(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		g, err := recallFigure(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return []figure{f, g}, nil
+	}
 	f, err := rateFigure(ctx, in)
 	if err != nil {
 		return nil, err
@@ -100,7 +112,7 @@ func sharedSizer(b uint64, f func(z *analysis.BlockedSizer, x uint64) float64) f
 }
 
 // curves returns the theory lines of the rate figure of in.
-func curves(in figInput) []curve {
+func curves(ctx context.Context, in figInput) []curve {
 	m, k, b := in.M, in.K, in.BlockBits
 	classic := curve{"classic (1 − e^(−kn/m))^k", func(x uint64) float64 { return analysis.ClassicFPR(m, x, k) }, true}
 	switch in.variant {
@@ -111,6 +123,26 @@ func curves(in figInput) []curve {
 		return []curve{
 			{"exact, blocked", sharedSizer(b, func(z *analysis.BlockedSizer, x uint64) float64 { return z.FPR(m, x, k) }), false},
 			{"approximation of Putze et al.", func(x uint64) float64 { return analysis.BlockedClassicFPR(m, x, k, b) }, true},
+			{"standard filter, same m and k (exact)", func(x uint64) float64 { return analysis.ExactFPR(m, x, k) }, false},
+		}
+	case multiblock:
+		b := in.multiblockModel()
+		exact := func(x uint64) float64 {
+			f, err := detached(ctx, func() (float64, error) { return b.FPR(x) })
+			if err != nil {
+				return math.NaN()
+			}
+			return f
+		}
+		if !b.Multi && !b.Overlapping() && b.WordBits >= 64 {
+			// k bits in one w-bit word side by side is the blocked filter
+			// of w-bit blocks (analysis.Multiblock), whose points share
+			// their matrices.
+			exact = sharedSizer(b.WordBits, func(z *analysis.BlockedSizer, x uint64) float64 { return z.FPR(m, x, k) })
+		}
+		return []curve{
+			{"exact, " + multiblockLabel(in), exact, false},
+			{"Boost.Bloom's estimate", func(x uint64) float64 { return b.BoostApproxFPR(x) }, true},
 			{"standard filter, same m and k (exact)", func(x uint64) float64 { return analysis.ExactFPR(m, x, k) }, false},
 		}
 	case splitBlock:
@@ -126,8 +158,18 @@ func curves(in figInput) []curve {
 // rateFigure draws the rate against the items inserted, from 0 to 3n,
 // with the capacity n and the rate p marked.
 func rateFigure(ctx context.Context, in figInput) (figure, error) {
+	cs := curves(ctx, in)
 	points := ratePoints
-	cs := curves(in)
+	if in.variant == multiblock && in.multiblockModel().Overlapping() {
+		// The exact rate of overlapping blocks costs the same at every n,
+		// from microseconds to a few tenths of a second: as many points
+		// as fit in about 0.3 s of computing.
+		start := time.Now()
+		cs[0].rate(in.N)
+		if t := time.Since(start); t > 0 {
+			points = min(ratePoints, max(6, int(300*time.Millisecond/t)*runtime.GOMAXPROCS(0)/len(cs)))
+		}
+	}
 	hi := 3 * float64(in.N)
 	lines := make([]plotter.XYs, len(cs))
 	for i := range cs {
@@ -178,6 +220,133 @@ func rateFigure(ctx context.Context, in figInput) (figure, error) {
 		}
 	}
 	return render(p, "fig-rate", caption)
+}
+
+// multiblockModel returns the analysis geometry of a multiblock result.
+func (in figInput) multiblockModel() analysis.Multiblock {
+	b := analysis.Multiblock{Bits: in.M, Hashes: in.K, WordBits: in.WordBits, Multi: in.Multi}
+	if s := 8 * in.StrideBytes; s != b.BlockBits() {
+		b.StrideBits = s
+	}
+	return b
+}
+
+// multiblockLabel names a multiblock layout briefly: "k = 5 in one 64-bit
+// word", "one bit in each of 5 64-bit words, 1-byte stride".
+func multiblockLabel(in figInput) string {
+	s := fmt.Sprintf("%d bits in one %d-bit word", in.K, in.WordBits)
+	if in.Multi {
+		s = fmt.Sprintf("one bit in each of %d %d-bit words", in.K, in.WordBits)
+	}
+	if in.multiblockModel().Overlapping() {
+		s += fmt.Sprintf(", %d-byte stride", in.StrideBytes)
+	}
+	return s
+}
+
+// cyclePoints is the most points of one generation in cycleFigure.
+const cyclePoints = 60
+
+// cycleFigure draws an age-partitioned filter's rate through three
+// generations (analysis.AgePartitioned.FPR at each position c of the
+// cycle): the sawtooth, its mean and the target p.
+func cycleFigure(ctx context.Context, in figInput) (figure, error) {
+	a := analysis.AgePartitioned{K: in.K, L: in.L, G: in.G, SliceBits: in.SliceBits}
+	const gens = 3
+	var saw plotter.XYs
+	lo, hi := math.Inf(1), 0.0
+	step := max(1, in.G/cyclePoints)
+	for g := uint64(0); g < gens; g++ {
+		for c := uint64(1); ; c += step {
+			c = min(c, in.G)
+			if err := ctx.Err(); err != nil {
+				return figure{}, err
+			}
+			f := a.FPR(c)
+			saw = append(saw, plotter.XY{X: float64(g*in.G + c), Y: f})
+			lo, hi = math.Min(lo, f), math.Max(hi, f)
+			if c == in.G {
+				break
+			}
+		}
+	}
+	mean := in.Mean // a.MeanFPR(), as bloomcalc printed it
+	// The y range around the sawtooth, the mean and p, on a linear axis
+	// (the rate moves by a few percent through a cycle).
+	ylo, ytop := math.Min(lo, in.P), math.Max(hi, in.P)
+	pad := math.Max((ytop-ylo)*0.15, ytop*1e-3)
+	ylo, ytop = math.Max(0, ylo-pad), ytop+pad
+	xmax := float64(gens * in.G)
+	p := plots.Panel("rate through the generation cycle, age-partitioned filter", "items inserted since a shift", "false-positive rate")
+	p.X.Min, p.X.Max = 0, xmax
+	p.Y.Min, p.Y.Max = ylo, ytop
+	if err := addCurve(p, saw, 0, false, "rate at each position (exact)"); err != nil {
+		return figure{}, err
+	}
+	if err := addCurve(p, plotter.XYs{{X: 0, Y: mean}, {X: xmax, Y: mean}}, 1, true, "mean over the cycle"); err != nil {
+		return figure{}, err
+	}
+	if err := markY(p, in.P, 0, xmax, "target p = "+strconv.FormatFloat(in.P, 'g', 4, 64)); err != nil {
+		return figure{}, err
+	}
+	one := a.OneNumberFPR()
+	caption := fmt.Sprintf("The exact rate (analysis.AgePartitioned.FPR) of k = %d of %d slices of %s bits through three generations of g = %s items: "+
+		"it rises as the newest slices fill and falls back when the oldest slice is dropped, and its worst, just before a shift, is at most p.",
+		in.K, in.K+in.L, groupUint(in.SliceBits), groupUint(in.G))
+	if one >= ylo && one <= ytop {
+		if err := addCurve(p, plotter.XYs{{X: 0, Y: one}, {X: xmax, Y: one}}, 2, true, "one-number formula of the implementations"); err != nil {
+			return figure{}, err
+		}
+	} else {
+		caption += fmt.Sprintf(" The implementations' one-number formula gives %.4g, off this range.", one)
+	}
+	return render(p, "fig-cycle", caption)
+}
+
+// recallPoints is the most ages at which recallFigure computes the
+// recall, and recallWork bounds their work in all: a point averages over
+// up to 1,024 positions, each a run probability over the K + L slices
+// with K states (about 10 ms at K + L = 256 and K = 32).
+const (
+	recallPoints = 32
+	recallWork   = 3e7
+)
+
+// recallFigure draws the probability that an item still tests present
+// against its age (analysis.AgePartitioned.Recall) from two generations
+// before the end of the window until the item's last slice is dropped: 1
+// up to the window, then falling as its slices are dropped, one a
+// generation, to the rate.
+func recallFigure(ctx context.Context, in figInput) (figure, error) {
+	a := analysis.AgePartitioned{K: in.K, L: in.L, G: in.G, SliceBits: in.SliceBits}
+	w := a.Window()
+	lo := float64(w) - 2*float64(in.G)
+	lo = math.Max(0, lo)
+	// An item's K slices are dropped one a generation from age L G on:
+	// by (L + K) G + G none is left and the recall is the rate.
+	hi := float64(w) + float64(a.K+1)*float64(in.G)
+	perPoint := float64(a.Slices()) * float64(a.K) * float64(min(a.G, 1024))
+	points := int(min(recallPoints, max(8, recallWork/perPoint)))
+	pts := make(plotter.XYs, points)
+	parallel(ctx, points, func(i int) {
+		age := uint64(math.Round(lo + (hi-lo)*float64(i)/float64(points-1)))
+		pts[i] = plotter.XY{X: float64(age), Y: a.Recall(age)}
+	})
+	if err := ctx.Err(); err != nil {
+		return figure{}, err
+	}
+	p := plots.Panel("recall against age, age-partitioned filter", "age (items inserted after it)", "P(tests present)")
+	p.X.Min, p.X.Max = lo, hi
+	p.Y.Min, p.Y.Max = 0, 1.05
+	if err := addCurve(p, pts, 0, false, "an item of that age (exact)"); err != nil {
+		return figure{}, err
+	}
+	if err := markX(p, float64(w-1), 0, 1.05, "window: the last "+groupUint(w)+" items"); err != nil {
+		return figure{}, err
+	}
+	return render(p, "fig-recall", fmt.Sprintf("The probability that an item still tests present, by its age, averaged over its position in its generation "+
+		"(analysis.AgePartitioned.Recall), at %d ages around the end of the window: every one of the last l g + 1 = %s items tests present; "+
+		"older ones are forgotten as their k = %d slices are dropped, one every generation of %s items, down to the rate.", points, groupUint(w), in.K, groupUint(in.G)))
 }
 
 // rateRange returns the y range of a rate figure around its data: from

@@ -5,12 +5,25 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/internal/golden"
+	"github.com/bloomlab/bloomlab/variants"
 )
+
+// testMemoryLimit is the memory limit for one filter under test, in place
+// of the machine's (half of its memory), so that the outputs are the same
+// on every machine.
+const testMemoryLimit = 8 << 30
+
+// TestMain sets the memory limit for one filter to testMemoryLimit.
+func TestMain(m *testing.M) {
+	variants.SetMemoryLimit(testMemoryLimit)
+	os.Exit(m.Run())
+}
 
 var update = flag.Bool("update", false, "rewrite the golden files testdata/*.stdout and testdata/*.stderr")
 
@@ -19,9 +32,11 @@ var update = flag.Bool("update", false, "rewrite the golden files testdata/*.std
 // file is written only for a stream that is not empty; a missing file
 // stands for an empty stream.
 //
-// Nothing in bloomcalc's output depends on the machine, the Go release or
-// the time (it computes, it does not measure, and writes no file), so the
-// output is compared as run writes it, without normalisation.
+// Nothing in bloomcalc's output depends on the Go release or the time (it
+// computes, it does not measure, and writes no file), and the one number
+// of the machine, the memory limit for one filter (variants.MemoryLimit),
+// is set by TestMain, so the output is compared as run writes it, without
+// normalisation.
 type goldenCase struct {
 	name string   // the files' base name in testdata
 	args []string // the command line, without the program name
@@ -45,6 +60,16 @@ var goldenCases = []goldenCase{
 	{name: "partitioned", args: []string{"-variant", "partitioned", "-n", "1M", "-p", "1%"}},
 	{name: "counting", args: []string{"-variant", "counting", "-width", "4", "-n", "1M", "-p", "1%"}},
 	{name: "scalable", args: []string{"-variant", "scalable", "-n", "1M", "-p", "1e-3"}},
+	// Boost.Bloom's layouts: one bit in each of k 64-bit words, a block at
+	// every byte; k bits in one 512-bit line, rated in 1 MiB.
+	{name: "multiblock", args: []string{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%", "-k", "5"}},
+	{name: "multiblock-rate", args: []string{"-variant", "multiblock", "-word", "512", "-n", "1M", "-m", "1MiB"}},
+	// The sliding window, with a memory budget; a filter over the memory
+	// limit.
+	{name: "age-partitioned", args: []string{"-variant", "age-partitioned", "-n", "100k", "-p", "1%", "-mem", "256KiB"}},
+	{name: "over-limit", args: []string{"-n", "10G", "-p", "1e-6"}},
+	// An overlapping multiblock beyond analysis's work bound: one line.
+	{name: "multiblock-heavy", args: []string{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%", "-k", "8"}, code: 2},
 	// The usage text: on stdout for -h, on stderr (status 2) without flags.
 	{name: "help", args: []string{"-h"}},
 	{name: "bare", args: nil, code: 2},

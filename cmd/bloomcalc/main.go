@@ -40,7 +40,8 @@
 //
 // Usage:
 //
-//	bloomcalc [-variant standard|blocked|split-block] [-block bits]
+//	bloomcalc [-variant v] [-block bits] [-width bits] [-r ratio] [-s growth]
+//		[-n0 items] [-mem size] [-word bits] [-multi] [-stride bytes]
 //		[-n items] [-p rate] [-m bits] [-k hashes] [-json]
 //
 // For example
@@ -59,6 +60,31 @@
 // with the bound of Fan et al.); with -variant scalable, from the items held
 // -n and the target -p, the stages of analysis.Scalable and the compound
 // rate.
+//
+// With -variant multiblock it sizes Boost.Bloom's layouts
+// (analysis.Multiblock): -word bits per word (64 by default), k bits in one
+// word or, with -multi, one bit in each of k consecutive words, and blocks
+// starting every -stride bytes (0, the default: side by side; fewer: they
+// overlap). From n and p it finds the fewest bits, one block and whole
+// strides, whose exact rate is at most p, with -k or the k that needs the
+// fewest bits (the rule of variants.MultiblockGeometry); from n and m the
+// rate of the largest such table within m bits, with -k or the k of the
+// lowest rate. An impossible layout, or one whose rate analysis refuses to
+// compute (an overlapping multiblock beyond its work bound) or bloomcalc
+// bounds (k above 64 in a block layout, or an overlapping one whose rate
+// would take more than about 0.1 s), is one line and status 2.
+//
+// With -variant age-partitioned it sizes a sliding-window
+// filter (analysis.AgePartitionedSize): -n is the window, the most recent
+// items that must test present, and -p the target for the worst rate of
+// the generation cycle; it prints the slices, the generation, the bits and
+// the rate through the cycle, and with -mem whether it fits in that memory.
+//
+// Every result ends with the memory limit for one filter on this machine
+// (variants.MemoryLimit: half of the cgroup's or the machine's memory) and
+// whether the filter, as its constructor counts its bytes, fits under it
+// ("limit" in the JSON), and the largest filter the library allows of the
+// variant; a scalable filter also says how many items it holds under it.
 //
 // With -http addr it serves the same calculator as a web page on addr (see
 // serve), with figures, and each result also as JSON. The page updates as
@@ -159,8 +185,8 @@ func flagError(err error) error {
 func (e *usageError) Unwrap() error { return e.err }
 
 const usageText = `usage: bloomcalc [-variant v] [-block bits] [-width bits] [-r ratio] [-s growth]
-                 [-n0 items] [-mem size] [-n items] [-p rate] [-m bits] [-k hashes]
-                 [-json]
+                 [-n0 items] [-mem size] [-word bits] [-multi] [-stride bytes]
+                 [-n items] [-p rate] [-m bits] [-k hashes] [-json]
        bloomcalc -http localhost:8080
 
 Give two of -n, -p and -m (and optionally -k); bloomcalc computes the rest:
@@ -182,13 +208,24 @@ check included.
 A scalable filter takes -n (the items it holds) and -p (the target P), with
 -r, -s, -n0, -block (blocked stages) and -mem (a budget) optional, and
 prints its stages.
+A multiblock filter (Boost.Bloom's layouts: -word, -multi, -stride) takes
+-n and -p (the fewest bits, and the best k unless -k) or -n and -m (the
+rate of the largest table within m bits).
+An age-partitioned filter takes -n (the window: the most recent items that
+must test present) and -p (the target for the worst rate), with -mem
+optional, and prints its slices and generations.
+Every output gives the memory limit for one filter on this machine
+(half of its or its cgroup's memory, as the library sets it) and whether
+the filter fits under it.
 
 Flags:
   -variant v  standard (the default), partitioned (one slice per hash),
               counting (counters of -width bits), blocked (each item sets
               k bits in one block of -block bits), split-block (Impala, Kudu
               and Parquet: 256-bit blocks of eight 32-bit words, one bit in
-              each, k = 8) or scalable (Almeida et al.: stages that grow)
+              each, k = 8), multiblock (Boost.Bloom's layouts), scalable
+              (Almeida et al.: stages that grow) or age-partitioned (Shtul
+              et al.: a sliding window of slices that age)
   -block B    block size in bits for -variant blocked (and blocked stages of
               -variant scalable): a power of two from 64 to 4096 (default
               512, one 64-byte cache line)
@@ -196,8 +233,14 @@ Flags:
   -r ratio    scalable: tightening ratio, 0 < r < 1 (default 0.9)
   -s growth   scalable: growth factor of stage capacity, s >= 1 (default 2)
   -n0 items   scalable: capacity of the first stage (default 1000)
-  -mem size   scalable: a memory budget (as -m: 64MiB, 1GB): does the
-              filter of -n items fit in it, and how many items does it hold
+  -mem size   scalable and age-partitioned: a memory budget (as -m: 64MiB,
+              1GB): does the filter fit in it (and for scalable, how many
+              items does it hold)
+  -word w     multiblock: word bits, a power of two from 8 to 4096 (64)
+  -multi      multiblock: one bit in each of k consecutive words (Boost's
+              multiblock); without it k bits in one word (Boost's block)
+  -stride S   multiblock: bytes between the starts of blocks, 1 up to the
+              block's bytes (blocks overlap); 0, the default, for none
   -n items    capacity, with an optional suffix k, M, G, T: 10M, 2.5k, 1e6
   -p rate     false-positive rate: 0.01, 1e-4, 1/100, "1 in 100", 1%
   -m bits     size: bits (1000, 1Mb = 10^6 bits, 1Mib = 2^20 bits) or
@@ -238,6 +281,8 @@ type result struct {
 	// DoubleHashing is the rate of plain double hashing modulo m, where
 	// analysis has it exactly (see doubleHashing).
 	DoubleHashing *doubleHashingResult `json:"double_hashing,omitempty"`
+	// Limit is the verdict of the memory limit for one filter.
+	Limit *limitResult `json:"limit"`
 }
 
 // doubleHashingResult is the rate of a filter of the same m, n and k whose
@@ -337,7 +382,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	mFlag := fs.String("m", "", "size in bits, or with a unit")
 	kFlag := fs.Int("k", 0, "number of hash functions")
 	jsonFlag := fs.Bool("json", false, "print JSON")
-	variantFlag := fs.String("variant", standard, "standard, partitioned, counting, blocked, split-block or scalable")
+	variantFlag := fs.String("variant", standard, "standard, partitioned, counting, blocked, split-block, multiblock, scalable or age-partitioned")
 	blockFlag := fs.Int("block", variants.DefaultBlockBits, "block size in bits for -variant blocked")
 	more := addMoreFlags(fs)
 	httpFlag := fs.String("http", "", "serve the calculator page on this address")
@@ -434,6 +479,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			b = uint64(*blockFlag)
 		}
 		return runScalable(ctx, stdout, more, b, known, *jsonFlag, usage)
+	case multiblock:
+		return runMultiblock(ctx, stdout, more, known, given, *jsonFlag, usage)
+	case agePartitioned:
+		return runAgePartitioned(ctx, stdout, more, known, *jsonFlag, usage)
 	case blocked, splitBlock:
 		return runVariant(stdout, *variantFlag, uint64(*blockFlag), known, given, *jsonFlag, usage)
 	}
@@ -480,6 +529,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		r.Check.Verdict = r.Check.verdict()
 	}
 	r.DoubleHashing = doubleHashing(s.M, s.N, s.K, r.ExactFPR)
+	r.Limit = memoryLimit(standard, r.Bytes)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -560,6 +610,7 @@ func printText(w io.Writer, r result, target bool) error {
 	if d := r.DoubleHashing; d != nil {
 		lines = append(lines, [2]string{"double hashing", fmt.Sprintf("rate %.6g with positions (a + i b) mod m, %+.3g%% against the exact rate (RedisBloom's power-of-two tables)", d.FPR, d.ExcessPercent)})
 	}
+	lines = append(lines, limitLines(r.Limit)...)
 	var b strings.Builder
 	for _, l := range lines {
 		fmt.Fprintf(&b, "%-21s %s\n", l[0], l[1])

@@ -21,11 +21,15 @@ const (
 	partitioned = "partitioned"
 	counting    = "counting"
 	scalable    = "scalable"
+	// multiblock is Boost.Bloom's layouts (multiblock.go) and
+	// agePartitioned the sliding-window filter (window.go).
+	multiblock     = "multiblock"
+	agePartitioned = "age-partitioned"
 )
 
 // variantNames lists every value of -variant, in the order the usage text
 // and the page give them.
-var variantNames = []string{standard, partitioned, counting, blocked, splitBlock, scalable}
+var variantNames = []string{standard, partitioned, counting, blocked, splitBlock, multiblock, scalable, agePartitioned}
 
 // moreFlags are the flags of the partitioned, counting and scalable
 // variants.
@@ -33,17 +37,24 @@ type moreFlags struct {
 	width *int    // -width: counter width of a counting filter
 	r, s  *string // -r, -s: tightening ratio and growth factor of a scalable filter
 	n0    *string // -n0: capacity of a scalable filter's first stage
-	mem   *string // -mem: a memory budget for a scalable filter
+	mem   *string // -mem: a memory budget for a scalable or age-partitioned filter
+	// -word, -multi, -stride: the layout of a multiblock filter.
+	word   *int
+	multi  *bool
+	stride *int
 }
 
 // addMoreFlags defines the flags of moreFlags on fs.
 func addMoreFlags(fs *flag.FlagSet) moreFlags {
 	return moreFlags{
-		width: fs.Int("width", 0, "counter width in bits for -variant counting"),
-		r:     fs.String("r", "", "tightening ratio for -variant scalable"),
-		s:     fs.String("s", "", "growth factor for -variant scalable"),
-		n0:    fs.String("n0", "", "first stage's capacity for -variant scalable"),
-		mem:   fs.String("mem", "", "memory budget for -variant scalable"),
+		width:  fs.Int("width", 0, "counter width in bits for -variant counting"),
+		r:      fs.String("r", "", "tightening ratio for -variant scalable"),
+		s:      fs.String("s", "", "growth factor for -variant scalable"),
+		n0:     fs.String("n0", "", "first stage's capacity for -variant scalable"),
+		mem:    fs.String("mem", "", "memory budget for -variant scalable and age-partitioned"),
+		word:   fs.Int("word", variants.DefaultMultiblockWordBits, "word (window) bits for -variant multiblock"),
+		multi:  fs.Bool("multi", false, "one bit in each of k words for -variant multiblock"),
+		stride: fs.Int("stride", 0, "stride in bytes for -variant multiblock (0: the block, no overlap)"),
 	}
 }
 
@@ -57,10 +68,16 @@ func (mf moreFlags) check(v string, fs *flag.FlagSet) error {
 		switch {
 		case f.Name == "width" && v != counting:
 			err = fmt.Errorf("-width: only -variant counting takes a counter width, not -variant %s", v)
-		case (f.Name == "r" || f.Name == "s" || f.Name == "n0" || f.Name == "mem") && v != scalable:
+		case f.Name == "mem" && v != scalable && v != agePartitioned:
+			err = fmt.Errorf("-mem: only -variant scalable and age-partitioned take a memory budget, not -variant %s", v)
+		case (f.Name == "r" || f.Name == "s" || f.Name == "n0") && v != scalable:
 			err = fmt.Errorf("-%s: only -variant scalable takes -%s, not -variant %s", f.Name, f.Name, v)
+		case (f.Name == "word" || f.Name == "multi" || f.Name == "stride") && v != multiblock:
+			err = fmt.Errorf("-%s: only -variant multiblock takes -%s, not -variant %s", f.Name, f.Name, v)
 		case (f.Name == "m" || f.Name == "k") && v == scalable:
 			err = fmt.Errorf("-%s: a scalable filter sizes its own stages; give -n (items held), -p (the target P) and optionally -r, -s, -n0 and -block", f.Name)
+		case (f.Name == "m" || f.Name == "k") && v == agePartitioned:
+			err = fmt.Errorf("-%s: an age-partitioned filter sizes its own slices; give -n (the window: items that must test present), -p (the target for the worst rate) and optionally -mem", f.Name)
 		}
 	})
 	return err
@@ -102,6 +119,8 @@ type partitionedResult struct {
 	StandardExactFPR float64 `json:"fpr_standard_exact"`
 	// Check is the verdict when n, m and p are all given.
 	Check *checkResult `json:"check,omitempty"`
+	// Limit is the verdict of the memory limit for one filter.
+	Limit *limitResult `json:"limit"`
 }
 
 // countingResult is what bloomcalc prints for a counting filter.
@@ -131,6 +150,8 @@ type countingResult struct {
 	FanOverflowNote  string   `json:"fan_overflow_note,omitempty"`
 	// Check is the verdict when n, m and p are all given.
 	Check *checkResult `json:"check,omitempty"`
+	// Limit is the verdict of the memory limit for one filter.
+	Limit *limitResult `json:"limit"`
 }
 
 // runSolved sizes a partitioned or counting filter: the geometry comes from
@@ -195,6 +216,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 		}
 		r.Overhead = r.BitsPerKey / r.InformationMinimum
 		r.Check = check(r.ExactFPR)
+		r.Limit = memoryLimit(v, r.Bytes)
 		out = r
 	case counting:
 		mem := s.M * uint64(width)
@@ -216,6 +238,7 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 			r.FanOverflowNote = fmt.Sprintf("vacuous (the bound is %.4g, not a probability)", fan)
 		}
 		r.Check = check(r.ExactFPR)
+		r.Limit = memoryLimit(v, r.Bytes)
 		out = r
 	}
 	if jsonOut {
@@ -249,7 +272,10 @@ type scalableResult struct {
 	// ExactFPR is the compound rate at n items (analysis.Scalable.FPR).
 	ExactFPR float64 `json:"fpr_exact"`
 	// Budget answers "does it reach n within this memory?", given -mem.
-	Budget *budgetResult   `json:"budget,omitempty"`
+	Budget *budgetResult `json:"budget,omitempty"`
+	// Limit is the verdict of the memory limit for one filter, with the
+	// most items the filter holds under it.
+	Limit  *limitResult    `json:"limit"`
 	Stages []scalableStage `json:"stages"`
 }
 
@@ -412,6 +438,19 @@ func runScalable(ctx context.Context, stdout io.Writer, mf moreFlags, blockBits 
 			return err
 		}
 	}
+	r.Limit = memoryLimit(scalable, r.Bytes)
+	lb, err := budget(ctx, sc, c.Stages, known.N, r.Bytes, r.Limit.Bytes)
+	if err != nil {
+		return err
+	}
+	r.Limit.ItemsWithin = lb.ItemsWithin
+	if lb.NextBytes == 0 {
+		// No stage exceeded the limit: the filter cannot grow further
+		// (analysis.MaxStages, or stages beyond the largest filter).
+		r.Limit.Verdict += fmt.Sprintf("; the filter cannot grow past %s items in %d stages, within the limit", groupUint(lb.ItemsWithin), lb.StagesWithin)
+	} else {
+		r.Limit.Verdict += fmt.Sprintf("; the limit holds up to %s items in %d stages", groupUint(lb.ItemsWithin), lb.StagesWithin)
+	}
 	r.BitsPerKey = analysis.BitsPerKey(r.M, r.N)
 	r.InformationMinimum = analysis.InformationMinimum(r.P)
 	r.Overhead = r.BitsPerKey / r.InformationMinimum
@@ -447,6 +486,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		if r.Check != nil {
 			add("check against p", "%s", r.Check.Verdict)
 		}
+		lines = append(lines, limitLines(r.Limit)...)
 	case countingResult:
 		add("variant", "counting, %d-bit counters", r.Width)
 		add("capacity (n)", "%s items", groupUint(r.N))
@@ -465,6 +505,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		if r.Check != nil {
 			add("check against p", "%s", r.Check.Verdict)
 		}
+		lines = append(lines, limitLines(r.Limit)...)
 	case scalableResult:
 		stages := "partitioned stages"
 		if r.BlockBits != 0 {
@@ -479,6 +520,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		if r.Budget != nil {
 			add("within memory", "%s", r.Budget.Verdict)
 		}
+		lines = append(lines, limitLines(r.Limit)...)
 	}
 	var b strings.Builder
 	for _, l := range lines {

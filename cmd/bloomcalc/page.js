@@ -12,7 +12,9 @@
     "counting": ["n", "p", "m", "k", "width"],
     "blocked": ["n", "p", "m", "k", "B"],
     "split-block": ["n", "p", "m"],
-    "scalable": ["n", "p", "B", "r", "s", "n0", "mem"]
+    "multiblock": ["n", "p", "m", "k", "word", "multi", "stride"],
+    "scalable": ["n", "p", "B", "r", "s", "n0", "mem"],
+    "age-partitioned": ["n", "p", "mem"]
   };
   var debounce = 300;
   var form = document.getElementById("calc");

@@ -59,6 +59,8 @@ type variantResult struct {
 	// PutzeFPR is the approximation of Putze, Sanders and Singler
 	// (analysis.BlockedClassicFPR); blocked filters only.
 	PutzeFPR *float64 `json:"fpr_putze,omitempty"`
+	// Limit is the verdict of the memory limit for one filter.
+	Limit *limitResult `json:"limit"`
 }
 
 // standardSize is the size of the standard filter that a blocked or
@@ -201,6 +203,7 @@ func runVariant(stdout io.Writer, v string, blockBits uint64, known analysis.Siz
 			PenaltyPercent: 100 * (float64(r.M)/float64(std) - 1),
 		}
 	}
+	r.Limit = memoryLimit(v, r.Bytes+alignBytes)
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -237,6 +240,7 @@ func printVariant(w io.Writer, r variantResult, target bool) error {
 			[2]string{"block penalty", fmt.Sprintf("%+.2f%% bits against the standard filter", s.PenaltyPercent)})
 	}
 	lines = append(lines, [2]string{"FPR at (m, n, k)", fpr})
+	lines = append(lines, limitLines(r.Limit)...)
 	var b strings.Builder
 	for _, l := range lines {
 		fmt.Fprintf(&b, "%-21s %s\n", l[0], l[1])

@@ -62,6 +62,9 @@ var params = []param{
 	{"s", "s", "growth s", "2"},
 	{"n0", "n0", "first stage n0", "1000"},
 	{"mem", "mem", "memory budget", "64MiB"},
+	{"word", "word", "word bits w", "64"},
+	{"multi", "multi", "one bit per word", "false"},
+	{"stride", "stride", "stride (bytes)", "0: none"},
 }
 
 // errQuery marks a query the page refuses before bloomcalc sees it.
@@ -382,6 +385,9 @@ type page struct {
 	Stages  [][]string // scalable: the stages table, formatted
 	Figures []figure
 	Check   *pageCheck // the verdict, when n, m and p are all given
+	// Limit is the memory limit's verdict, shown above the table when the
+	// filter does not fit under it.
+	Limit *pageCheck
 	// Upload is what a saved filter sent to /filter is (see upload.go),
 	// and UploadError why it could not be read.
 	Upload      []row
@@ -396,8 +402,9 @@ type pageCheck struct {
 }
 
 // checkOf returns the page's verdict from the rows of a check (n, m and
-// p given) or of a scalable filter's memory budget, or nil.
-func checkOf(rows []row) *pageCheck {
+// p given) or of a memory budget (scalable and age-partitioned filters),
+// or nil.
+func checkOf(variant string, rows []row) *pageCheck {
 	v := map[string]row{}
 	for _, r := range rows {
 		v[r.Key] = r
@@ -408,12 +415,30 @@ func checkOf(rows []row) *pageCheck {
 			Question: fmt.Sprintf("Does n = %s, m = %s bits, k = %s meet p = %s (1 in %s)?", v["n"].Text, v["m"].Text, v["k"].Text,
 				v["check.target"].Text, v["check.target"].OneIn),
 			Verdict: v["check.verdict"].Text, Meets: v["check.meets"].Raw == "true"}
+	case v["budget.verdict"].Text != "" && variant == agePartitioned:
+		return &pageCheck{
+			Question: fmt.Sprintf("Does an age-partitioned filter of a window of n = %s at p = %s fit in %s?", v["n"].Text, v["p"].Text, v["budget.memory"].Text),
+			Verdict:  v["budget.verdict"].Text, Meets: v["budget.fits"].Raw == "true"}
 	case v["budget.verdict"].Text != "":
 		return &pageCheck{
 			Question: fmt.Sprintf("Does a scalable filter reach n = %s within %s?", v["n"].Text, v["budget.memory"].Text),
 			Verdict:  v["budget.verdict"].Text, Meets: v["budget.fits"].Raw == "true"}
 	}
 	return nil
+}
+
+// limitOf returns the memory limit's verdict from the rows when the
+// filter does not fit under the limit, or nil.
+func limitOf(rows []row) *pageCheck {
+	v := map[string]row{}
+	for _, r := range rows {
+		v[r.Key] = r
+	}
+	if v["limit.fits"].Raw != "false" {
+		return nil
+	}
+	return &pageCheck{Question: fmt.Sprintf("Does it fit under the library's memory limit for one filter on this machine, %s?", v["limit.memory"].Text),
+		Verdict: v["limit.verdict"].Text}
 }
 
 // row is one line of the answer: a label, the JSON key it shows, the
@@ -569,7 +594,8 @@ func buildPage(ctx context.Context, l *limiter, raw string) (*page, int) {
 		return pg, status(err)
 	}
 	pg.Rows, pg.Stages, pg.Figures = a.rows, a.stages, a.figures
-	pg.Check = checkOf(a.rows)
+	pg.Check = checkOf(pg.Variant, a.rows)
+	pg.Limit = limitOf(a.rows)
 	return pg, http.StatusOK
 }
 

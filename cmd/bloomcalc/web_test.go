@@ -23,6 +23,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/bloomlab/bloomlab/analysis"
+	"github.com/bloomlab/bloomlab/variants"
 )
 
 // get serves a GET of target with the page's handler.
@@ -60,6 +61,14 @@ var goodQueries = []string{
 	"variant=scalable&n=1M&p=0.001",
 	"variant=scalable&n=1e5&p=0.01&r=0.5&s=4&n0=100",
 	"variant=scalable&n=1e5&p=0.01&B=512",
+	"variant=multiblock&n=1M&p=0.01",
+	"variant=multiblock&n=1M&p=0.01&multi=true&stride=2&k=5",
+	"variant=multiblock&n=1e5&p=1e-3&word=512&stride=8&k=8",
+	"variant=multiblock&n=1M&m=1MiB&word=512",
+	"variant=multiblock&n=1e5&m=1Mb&word=32&multi=true&k=8",
+	"variant=age-partitioned&n=100k&p=0.01",
+	"variant=age-partitioned&n=1000&p=1e-4&mem=8KiB",
+	"n=10G&p=1e-6", // over the memory limit
 }
 
 // cliArgs turns a page query into bloomcalc's arguments, independently of
@@ -76,7 +85,7 @@ func cliArgs(t *testing.T, q string) []string {
 		if name == "B" {
 			flag = "block"
 		}
-		a = append(a, "-"+flag, v)
+		a = append(a, "-"+flag+"="+v) // -multi is a boolean flag
 	}
 	return a
 }
@@ -248,6 +257,27 @@ func TestPageAgainstAnalysis(t *testing.T) {
 				t.Errorf("scalable: %v", s)
 			}
 		}},
+		{"variant=multiblock&n=1e6&p=0.01&word=64&multi=true", func(t *testing.T, s map[string][2]string) {
+			g, _ := variants.MultiblockGeometry(1e6, 0.01, variants.MultiblockParams{WordBits: 64, Multi: true})
+			b := analysis.Multiblock{Bits: g.Bits, Hashes: g.Hashes, WordBits: 64, Multi: true}
+			f, _ := b.FPR(1e6)
+			if num(t, s, "m") != float64(g.Bits) || num(t, s, "k") != float64(g.Hashes) || num(t, s, "fpr_exact") != f || num(t, s, "fpr_boost") != b.BoostApproxFPR(1e6) {
+				t.Errorf("multiblock: %v, want %+v", s, g)
+			}
+		}},
+		{"variant=age-partitioned&n=100k&p=0.01", func(t *testing.T, s map[string][2]string) {
+			a, _ := analysis.AgePartitionedSize(1e5, 0.01)
+			if num(t, s, "k") != float64(a.K) || num(t, s, "l") != float64(a.L) || num(t, s, "g") != float64(a.G) ||
+				num(t, s, "slice_bits") != float64(a.SliceBits) || num(t, s, "fpr_worst") != a.WorstFPR() || num(t, s, "fpr_mean") != a.MeanFPR() ||
+				num(t, s, "window") != float64(a.Window()) {
+				t.Errorf("age-partitioned: %v, want %+v", s, a)
+			}
+		}},
+		{"n=10G&p=1e-6", func(t *testing.T, s map[string][2]string) {
+			if num(t, s, "limit.bytes") != testMemoryLimit || s["limit.fits"][0] != "false" || num(t, s, "limit.need_bytes") != num(t, s, "bytes") {
+				t.Errorf("over the limit: %v", s)
+			}
+		}},
 	} {
 		rec := get(t, "/?"+c.q)
 		if rec.Code != http.StatusOK {
@@ -293,6 +323,26 @@ var badQueries = []string{
 	"variant=scalable&n=1M&p=1e-16&B=64", // 64-bit blocks cannot reach the stage rates
 	"variant=scalable&n=1M&p=0.01&mem=1x",
 	"variant=standard&n=1M&p=0.01&mem=1MiB",
+	"variant=multiblock&n=1M&p=0.01&word=100",
+	"variant=multiblock&n=1M&p=0.01&word=8&k=9",
+	"variant=multiblock&n=1M&p=0.01&word=64&multi=true&k=65",
+	"variant=multiblock&n=1M&p=0.01&stride=9",
+	"variant=multiblock&n=1M&p=0.01&stride=-1",
+	"variant=multiblock&n=1M&p=0.01&multi=maybe",
+	"variant=multiblock&n=1M&p=0.01&multi=true&stride=1&k=8",  // beyond analysis's exact sum
+	"variant=multiblock&n=1M&m=1GB&word=4096&k=4096&stride=1", // beyond bloomcalc's bound
+	"variant=multiblock&n=1M&m=1MiB&p=0.01",
+	"variant=multiblock&n=1M&m=100&word=512",
+	"variant=multiblock&n=1e12&m=1MiB&k=8", // under one bit per item: refused before any rate
+	"variant=multiblock&p=0.01",
+	"n=1M&p=0.01&word=64",
+	"variant=blocked&n=1M&p=0.01&stride=1",
+	"variant=age-partitioned&n=1M",
+	"variant=age-partitioned&n=1M&p=0.01&m=1MiB",
+	"variant=age-partitioned&n=1M&p=0.01&k=4",
+	"variant=age-partitioned&n=1e14&p=1e-300",
+	"variant=age-partitioned&n=1M&p=0.01&mem=1x",
+	"variant=age-partitioned&n=1M&p=0.01&r=0.5",
 }
 
 // TestBadInput checks that every bad input gets bloomcalc's own message, in
@@ -308,7 +358,7 @@ func TestBadInput(t *testing.T) {
 		}
 		msg, _, _ := strings.Cut(errOut, "\n")
 		msg = "bloomcalc: " + pageMessage(strings.TrimPrefix(msg, "bloomcalc: "))
-		if strings.Contains(msg, " -") && regexp.MustCompile(` \(?-(n|p|m|k|block|width|r|s|n0|variant)\b`).MatchString(msg) {
+		if strings.Contains(msg, " -") && regexp.MustCompile(` \(?-(n|p|m|k|block|width|r|s|n0|variant|mem|word|multi|stride)\b`).MatchString(msg) {
 			t.Errorf("/?%s: the page's message %q names a flag, not a field of the page", q, msg)
 		}
 		pg := get(t, "/?"+q)
@@ -663,6 +713,23 @@ func FuzzHandler(f *testing.F) {
 	f.Add("variant=scalable&n=1&p=1e-9&B=64&s=1.01&n0=1&mem=32TiB")
 	f.Add("variant=scalable&n=1e12&p=1e-3&B=4096&s=1&n0=1&mem=1e300")
 	f.Add("variant=standard&n=1M&p=0.01&mem=1MiB")
+	// Multiblock layouts: the costliest exact sums within analysis's
+	// budget, the Poisson programme at bloomcalc's bound, and beyond.
+	f.Add("variant=multiblock&n=1M&p=0.01&multi=true&stride=1&k=6")
+	f.Add("variant=multiblock&n=1M&p=0.01&multi=true&stride=1")
+	f.Add("variant=multiblock&n=1M&m=1MiB&word=16&multi=true&stride=1&k=12")
+	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=24&stride=1")
+	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=4096&stride=1")
+	f.Add("variant=multiblock&n=1&p=1e-300&word=4096")
+	f.Add("variant=multiblock&n=1e12&m=1e14&word=8&multi=true&k=512")
+	f.Add("variant=multiblock&n=1e12&m=1e12&word=4096&k=64")
+	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=64") // the largest block layout's matrices
+	f.Add("variant=multiblock&n=1M&m=1GB&word=4096&k=700")
+	// Age-partitioned windows: the slowest sizings (about 2.5 s, cut at
+	// the computing limit).
+	f.Add("variant=age-partitioned&n=1e12&p=1e-15")
+	f.Add("variant=age-partitioned&n=1e6&p=1e-30&mem=1KiB")
+	f.Add("variant=age-partitioned&n=1&p=0.5")
 	h := newLimitedHandler(&limiter{slots: make(chan struct{}, 1), wait: fuzzTime, limit: fuzzLimit, grace: fuzzTime})
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, path := range []string{"/", "/json"} {
@@ -818,6 +885,17 @@ func TestPageCheck(t *testing.T) {
 		if body := html.UnescapeString(rec.Body.String()); rec.Code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("/?%s: status %d, want 200 and %q", q, rec.Code, want)
 		}
+	}
+	// A filter over the memory limit says so above the table; one under
+	// it does not.
+	if body := html.UnescapeString(get(t, "/?n=10G&p=1e-6").Body.String()); !strings.Contains(body, `<div id="limit" class="misses"><span class="q">Does it fit under the library's memory limit for one filter on this machine, 8.00 GiB?</span>`+"\n<strong>does not fit: it needs 33.48 GiB") {
+		t.Errorf("/?n=10G&p=1e-6 does not show that the filter exceeds the limit")
+	}
+	if strings.Contains(get(t, "/?n=1M&p=0.01").Body.String(), `id="limit"`) {
+		t.Errorf("/?n=1M&p=0.01 shows the limit's verdict above the table")
+	}
+	if body := html.UnescapeString(get(t, "/?variant=age-partitioned&n=1000&p=1e-4&mem=8KiB").Body.String()); !strings.Contains(body, `<div id="verdict" class="meets"><span class="q">Does an age-partitioned filter of a window of n = 1,000 at p = 0.0001 fit in 8.00 KiB?`) {
+		t.Errorf("the age-partitioned budget's verdict is missing")
 	}
 	if rec := get(t, "/?n=1M&m=10Mb"); strings.Contains(rec.Body.String(), `id="verdict"`) {
 		t.Errorf("/?n=1M&m=10Mb shows a verdict without a target")

@@ -570,6 +570,8 @@ func TestBrowserWidths(t *testing.T) {
 			for _, q := range []string{
 				"variant=blocked&n=1M&p=0.01", "variant=scalable&n=1M&p=0.001", "variant=counting&n=1M&p=1%25&width=2",
 				"variant=split-block&n=1e6&p=0.001", "n=1M&m=10Mb&p=1%25", "variant=scalable&n=100T&p=1e-12&B=64&s=1.01",
+				"variant=multiblock&n=1M&p=0.01&multi=true&stride=2&k=5", "variant=age-partitioned&n=100k&p=0.01&mem=256KiB",
+				"n=10G&p=1e-6", "variant=multiblock&n=1M&p=0.01&multi=true&stride=1&k=8",
 			} {
 				if err := chromedp.Do(tab, chromedp.Navigate(base+"/?"+q), chromedp.WaitReady(chromedp.CSS("#out"))); err != nil {
 					t.Fatalf("/?%s: %v", q, err)
@@ -581,6 +583,24 @@ func TestBrowserWidths(t *testing.T) {
 				if !evalBool(`Array.from(document.querySelectorAll("figure svg")).every(g => g.getBoundingClientRect().right <= window.innerWidth + 0.5)`) {
 					t.Errorf("/?%s at %d px: a figure runs off the screen", q, s.width)
 				}
+			}
+
+			// The form offers each variant its own fields (page.js), and a
+			// filter over the memory limit says so above the table.
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?variant=multiblock&n=1M&p=0.01&multi=true&stride=2&k=5"), chromedp.WaitVisible(chromedp.CSS("#result"))); err != nil {
+				t.Fatal(err)
+			}
+			if !evalBool(`!document.getElementById("in-word").disabled && !document.getElementById("in-multi").disabled && !document.getElementById("in-stride").disabled && document.getElementById("in-B").disabled`) {
+				t.Errorf("multiblock: the form does not offer word, multi and stride (or offers B)")
+			}
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?variant=age-partitioned&n=100k&p=0.01"), chromedp.WaitVisible(chromedp.CSS("#fig-cycle"))); err != nil {
+				t.Fatal(err)
+			}
+			if !evalBool(`!document.getElementById("in-mem").disabled && document.getElementById("in-m").disabled && document.getElementById("in-k").disabled`) {
+				t.Errorf("age-partitioned: the form does not offer mem (or offers m or k)")
+			}
+			if err := chromedp.Do(tab, chromedp.Navigate(base+"/?n=1T&p=1e-3"), chromedp.WaitVisible(chromedp.CSS("#limit"))); err != nil {
+				t.Errorf("n = 1T: no verdict of the memory limit: %v", err)
 			}
 
 			// Typing changes the answer, and the address, without a click.
