@@ -140,3 +140,48 @@ func TestDoubleHashing(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivations checks the rates of bloomlab's own derivations beside
+// the exact rate: given where analysis.DerivationFPR takes the geometry,
+// equal to it, and absent beyond its hashes.
+func TestDerivations(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-n", "128", "-m", "1024", "-k", "6"}, true},
+		{[]string{"-n", "1M", "-p", "1%"}, true},
+		{[]string{"-n", "1", "-m", "256", "-k", "24"}, true},
+		{[]string{"-n", "1", "-m", "4096", "-k", "30"}, false}, // beyond MaxDerivationHashes
+	} {
+		out, _, err := runArgs(append([]string{"-json"}, c.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if (r.Derivations != nil) != c.want {
+			t.Errorf("%q: derivations %+v, given: %v", c.args, r.Derivations, c.want)
+			continue
+		}
+		if !c.want {
+			continue
+		}
+		d := r.Derivations
+		for _, x := range []struct {
+			name        string
+			fpr, excess float64
+		}{
+			{analysis.DerivationDouble, d.Double, d.DoubleExcess},
+			{analysis.DerivationEnhancedDouble, d.EnhancedDouble, d.EnhancedDoubleExcess},
+			{analysis.DerivationTriple, d.Triple, d.TripleExcess},
+		} {
+			want, err := analysis.DerivationFPR(r.M, r.N, r.K, x.name)
+			if err != nil || x.fpr != want || x.excess != 100*(want/r.ExactFPR-1) {
+				t.Errorf("%q: %s rate %g (%+g%%), want %g (%v)", c.args, x.name, x.fpr, x.excess, want, err)
+			}
+		}
+	}
+}

@@ -65,6 +65,12 @@ var labels = []struct{ key, label string }{
 	{"exact_note", "exact sizing"},
 	{"double_hashing.fpr", "rate with plain double hashing (a + i b) mod m, as RedisBloom's power-of-two tables probe"},
 	{"double_hashing.excess_percent", "plain double hashing mod m: % above the exact rate"},
+	{"derivations.double_fpr", "rate with bloomlab's double hashing (h1 + i h2, multiply-shift)"},
+	{"derivations.double_excess_percent", "bloomlab's double hashing: % above the exact rate"},
+	{"derivations.enhanced_double_fpr", "rate with bloomlab's enhanced double hashing (the default)"},
+	{"derivations.enhanced_double_excess_percent", "bloomlab's enhanced double hashing: % above the exact rate"},
+	{"derivations.triple_fpr", "rate with bloomlab's triple hashing"},
+	{"derivations.triple_excess_percent", "bloomlab's triple hashing: % above the exact rate"},
 	{"fpr_putze", "rate, approximation of Putze et al."},
 	{"fpr_boost", "rate, Boost.Bloom's estimate"},
 	{"fpr_after_shift", "rate just after a shift (the lowest of the cycle)"},
@@ -226,6 +232,7 @@ var rateKeys = map[string]bool{
 	"p": true, "fpr_classic": true, "fpr_exact": true, "fpr_putze": true, "fpr_standard_exact": true,
 	"fpr_boost": true, "fpr_after_shift": true, "fpr_worst": true, "fpr_mean": true, "fpr_one_number": true,
 	"check.fpr_exact": true, "double_hashing.fpr": true, "check.target": true, "exact.fpr_exact": true, "bound": true,
+	"derivations.double_fpr": true, "derivations.enhanced_double_fpr": true, "derivations.triple_fpr": true,
 }
 
 // formatKey shows the value raw of key: as format does, a number of

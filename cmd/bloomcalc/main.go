@@ -16,7 +16,10 @@
 // For a table of m bits, m a power of two up to 2^16 (within a work bound),
 // it also prints the rate of plain double hashing modulo m, as RedisBloom's
 // power-of-two tables probe (analysis.DoubleHashing), and its excess over
-// the exact rate; analysis has no theory of bloomlab's own derivations.
+// the exact rate. For every standard filter with k up to
+// analysis.MaxDerivationHashes it prints the rates of bloomlab's own
+// derivations (plain, enhanced and triple double hashing reduced by
+// multiply-shift, analysis.DerivationFPR) and their excess over it.
 //
 // Given -n, -m and -p (and -k or not), it checks: the geometry is n, m and
 // k (the best k for them if not given), and p is the target it is judged
@@ -281,6 +284,9 @@ type result struct {
 	// DoubleHashing is the rate of plain double hashing modulo m, where
 	// analysis has it exactly (see doubleHashing).
 	DoubleHashing *doubleHashingResult `json:"double_hashing,omitempty"`
+	// Derivations are the rates of bloomlab's own index derivations at
+	// the same m, n and k (see derivations).
+	Derivations *derivationsResult `json:"derivations,omitempty"`
 	// Limit is the verdict of the memory limit for one filter.
 	Limit *limitResult `json:"limit"`
 }
@@ -294,6 +300,45 @@ type doubleHashingResult struct {
 	FPR float64 `json:"fpr"`
 	// ExcessPercent is how many percent FPR is above the exact rate.
 	ExcessPercent float64 `json:"excess_percent"`
+}
+
+// derivationsResult is the rate of a standard filter of the same m, n and
+// k under each of bloomlab's own index derivations (variants.Double,
+// EnhancedDouble and Triple, reduced by multiply-shift), as
+// analysis.DerivationFPR models them, and how many percent each is above
+// the exact rate of independent positions.
+type derivationsResult struct {
+	Double               float64 `json:"double_fpr"`
+	DoubleExcess         float64 `json:"double_excess_percent"`
+	EnhancedDouble       float64 `json:"enhanced_double_fpr"`
+	EnhancedDoubleExcess float64 `json:"enhanced_double_excess_percent"`
+	Triple               float64 `json:"triple_fpr"`
+	TripleExcess         float64 `json:"triple_excess_percent"`
+}
+
+// derivations returns the rates of the three derivations at (m, n, k), or
+// nil where analysis.NewDerivationRate refuses the geometry (k above
+// analysis.MaxDerivationHashes or m above analysis.MaxDerivationBits; the
+// excess there is of order k^2/m) or the exact rate is 0. Its work does
+// not depend on m or n: at most about 50 ms a derivation, at k = 24.
+func derivations(m, n uint64, k int, exact float64) *derivationsResult {
+	if !(exact > 0) {
+		return nil
+	}
+	var f [3]float64
+	for i, d := range []string{analysis.DerivationDouble, analysis.DerivationEnhancedDouble, analysis.DerivationTriple} {
+		x, err := analysis.DerivationFPR(m, n, k, d)
+		if err != nil || !(x >= 0) {
+			return nil
+		}
+		f[i] = x
+	}
+	ex := func(x float64) float64 { return 100 * (x/exact - 1) }
+	return &derivationsResult{
+		Double: f[0], DoubleExcess: ex(f[0]),
+		EnhancedDouble: f[1], EnhancedDoubleExcess: ex(f[1]),
+		Triple: f[2], TripleExcess: ex(f[2]),
+	}
 }
 
 // maxDoubleHashingWork bounds m log2(m) k^3, the work of
@@ -529,6 +574,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		r.Check.Verdict = r.Check.verdict()
 	}
 	r.DoubleHashing = doubleHashing(s.M, s.N, s.K, r.ExactFPR)
+	r.Derivations = derivations(s.M, s.N, s.K, r.ExactFPR)
 	r.Limit = memoryLimit(standard, r.Bytes)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -609,6 +655,10 @@ func printText(w io.Writer, r result, target bool) error {
 	}
 	if d := r.DoubleHashing; d != nil {
 		lines = append(lines, [2]string{"double hashing", fmt.Sprintf("rate %.6g with positions (a + i b) mod m, %+.3g%% against the exact rate (RedisBloom's power-of-two tables)", d.FPR, d.ExcessPercent)})
+	}
+	if d := r.Derivations; d != nil {
+		lines = append(lines, [2]string{"index derivations", fmt.Sprintf("double %.6g (%+.3g%%), enhanced double %.6g (%+.3g%%), triple %.6g (%+.3g%%) against the exact rate (multiply-shift, bloomlab's own)",
+			d.Double, d.DoubleExcess, d.EnhancedDouble, d.EnhancedDoubleExcess, d.Triple, d.TripleExcess)})
 	}
 	lines = append(lines, limitLines(r.Limit)...)
 	var b strings.Builder
