@@ -16,11 +16,11 @@ import (
 // summary.
 func TestBoost(t *testing.T) {
 	const n = 10_000
-	p := experiments.Params{N: n, Filters: 3, Queries: 2000, BitsPerKey: []float64{8, 20}}
+	p := experiments.Params{N: n, Filters: 3, Queries: 2000, BitsPerKey: []float64{8, 16}}
 	r := mustRun(t, "boost", "all", p, experiments.Options{Seed: 1})
 	next := 0
 	for _, l := range boostLayouts {
-		for _, cell := range []boostCell{l.cells[0], l.cells[3]} {
+		for _, cell := range []boostCell{l.cells[0], l.cells[2]} {
 			if why := (boostPoint{l, cell}).unbuilt(); why != "" {
 				t.Errorf("%s c=%d K=%d not built: %s", l.name, cell.c, cell.k, why)
 				continue
