@@ -87,13 +87,22 @@ import (
 // prefix count as state sums the whole alternating series exactly for
 // that model in C^2 K^2 operations (overlapPoissonBlock). For G > 1 at a
 // stride that is not a whole number of words the number of count vectors
-// grows as (1 + w/g)^G, and FPR reports an error beyond the budget rather
-// than approximate (the starts' factors do not factor over the words, since
-// one key reaches all of them): at a byte stride that is K >= 8 for 64-bit
-// words and K >= 11 for 32-bit ones. overlapPoissonDP is the same
-// programme with two bits of S in one key window treated as in two; it
-// runs for any K but is 0.7 to 2% high where the exact sum can check it,
-// so it is not used by FPR.
+// grows as (1 + w/g)^G (9^K for 64-bit words at a byte stride, 5^K for
+// 32-bit ones), and beyond the budget FPR sums the same series by rows
+// (overlapRows, multiblock_rows.go): the starts grouped by their offset
+// modulo the window, each row's keys a function of per-window counts, so
+// that 3^G states per window (no bit of S, a bit of S in its column, or
+// moved one column left) carry the sum over the rows, in about 3^G C G
+// operations whatever n. Its combinatorics is exact; the binomial factor
+// (1 - H/P)^n is taken as exp(-lambda H) (1 - lambda H^2/(2P)), lambda =
+// n/P, an error of order lambda H^3/P^2 per term (1e-13 relative to the
+// count-vector sum for Boost's geometries). FPR takes it while G <= 14 and
+// the work is below overlapRowBudget (1e9): every multiblock of Boost's
+// table at a byte stride (K up to 14, 0.8 s of CPU for K = 14 and 64-bit
+// words), and reports an error beyond. overlapPoissonDP is
+// an older programme with two bits of S in one key window treated as in
+// two; it runs for any K but is 0.7 to 2% high where the exact sums check
+// it, so it is not used by FPR.
 //
 // Starts within one block of either end of the table see fewer
 // neighbours; the overlapping rates treat every start as interior, which
@@ -216,8 +225,10 @@ func BoostMultiblock(requested uint64, k int, wordBits uint64, multi bool, strid
 // FPR returns the false-positive rate after n keys: exact at the natural
 // stride, and for overlapping strides exact (interior starts) while the
 // sum fits overlapBudget, else for block layouts the Poisson-count
-// dynamic programme (see above). It reports an error for an invalid
-// geometry, or for an overlapping multiblock beyond the budget.
+// dynamic programme and for multiblock layouts the sum by rows (see
+// above). It reports an error for an invalid geometry, or for an
+// overlapping multiblock beyond both budgets (more than 14 windows, or
+// 3^G C (G + 1) above 1e9 with C the window's cells).
 func (b Multiblock) FPR(n uint64) (float64, error) {
 	if err := b.Validate(); err != nil {
 		return 0, err
@@ -237,7 +248,13 @@ func (b Multiblock) FPR(n uint64) (float64, error) {
 	if !b.Multi {
 		return b.overlapPoissonBlock(float64(n) / float64(b.Starts())), nil
 	}
-	return 0, invalid("overlapping multiblock of %d windows of %d bits at a stride of %d bits: the exact sum needs %.3g operations, beyond %.3g", b.Windows(), b.WordBits, b.Stride(), b.overlapWork(), float64(overlapBudget))
+	if b.overlapRowWork() <= overlapRowBudget {
+		return b.overlapRows(n, false), nil
+	}
+	if b.Windows() > overlapRowMaxWindows {
+		return 0, invalid("overlapping multiblock of %d windows of %d bits at a stride of %d bits: the sum by count vectors needs %.3g operations, beyond %.3g, and the sum by rows takes at most %d windows", b.Windows(), b.WordBits, b.Stride(), b.overlapWork(), float64(overlapBudget), overlapRowMaxWindows)
+	}
+	return 0, invalid("overlapping multiblock of %d windows of %d bits at a stride of %d bits: the sum by count vectors needs %.3g operations, beyond %.3g, and the sum by rows %.3g, beyond %.3g", b.Windows(), b.WordBits, b.Stride(), b.overlapWork(), float64(overlapBudget), b.overlapRowWork(), float64(overlapRowBudget))
 }
 
 // naturalFPR is the mixture over the binomial load of the query's block of
@@ -323,6 +340,13 @@ func (b Multiblock) overlapWork() float64 {
 // query (the tail of one from the key's cell offset r, the head of the
 // next). Same terms as overlapExact, summed in another order.
 func (b Multiblock) overlapExactMulti(n uint64) float64 {
+	return b.overlapExactMultiTerm(n, false)
+}
+
+// overlapExactMultiTerm is overlapExactMulti, with exp(-lambda H) for the
+// binomial factor (1 - H/P)^n if poisson, the model overlapRows's test
+// compares.
+func (b Multiblock) overlapExactMultiTerm(n uint64, poisson bool) float64 {
 	_, cells, _ := b.cellGeometry()
 	C, G := int(cells), b.Windows()
 	w := float64(b.WordBits)
@@ -379,7 +403,11 @@ func (b Multiblock) overlapExactMulti(n uint64) float64 {
 			for _, v := range prods[G+1] {
 				h += 1 - v
 			}
-			sum += weight * math.Exp(nf*math.Log1p(-h/p))
+			if poisson {
+				sum += weight * math.Exp(-nf/p*h)
+			} else {
+				sum += weight * math.Exp(nf*math.Log1p(-h/p))
+			}
 			return
 		}
 		for c := -1; c < C; c++ {

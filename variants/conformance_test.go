@@ -95,13 +95,15 @@ var conformanceVariants = []conformanceVariant{
 	{"age-partitioned-blocked", newAgeFor(true)},
 	// Boost's layouts (see multiblock_test.go): block<uint64_t, K>,
 	// block<uint64_t[8], K>, multiblock<uint32_t, K> at the natural
-	// stride, and block<uint64_t, K> and multiblock<uint64_t, K> at a
-	// stride of one byte.
+	// stride, block<uint64_t, K> and multiblock<uint64_t, K> at a
+	// stride of one byte, and multiblock<uint64_t[8], 15>, a block of 7680
+	// bits.
 	{"multiblock-block64", multiblockFor(MultiblockParams{WordBits: 64})},
 	{"multiblock-block512", multiblockFor(MultiblockParams{WordBits: 512})},
 	{"multiblock-multi32", multiblockFor(MultiblockParams{WordBits: 32, Multi: true})},
 	{"multiblock-block64-stride8", multiblockFor(MultiblockParams{WordBits: 64, StrideBits: 8})},
 	{"multiblock-multi64-stride8", multiblockFor(MultiblockParams{WordBits: 64, Multi: true, StrideBits: 8})},
+	{"multiblock-multi512-k15", multiblockFor(MultiblockParams{Geometry: Geometry{Hashes: 15}, WordBits: 512, Multi: true})},
 }
 
 // persistentTypes builds, by name, an empty filter of every type that

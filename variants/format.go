@@ -166,7 +166,7 @@ import (
 //	25  4  hashes K (uint32), 1 <= K <= MaxHashes; K <= w for layout 0
 //	29  4  window bits w (uint32), a power of two from 8 to 4096
 //	33  4  layout (uint32): 0 block (K bits in one window, L = w),
-//	       1 multiblock (one bit in each of K windows, L = K w <= 4096)
+//	       1 multiblock (one bit in each of K windows, L = K w <= 65536)
 //	37  4  stride S in bits (uint32), a multiple of 8 from 8 to L (L
 //	       stored for the natural stride)
 //	41  8  capacity (uint64)

@@ -9,13 +9,20 @@ import (
 	"github.com/bloomlab/bloomlab/analysis"
 )
 
-// [MinMultiblockWordBits] and [MaxMultiblockBlockBits] bound the layouts of
-// a [Multiblock] filter: a window is a power of two of at least 8 bits
-// (Boost's unsigned char), and a key's whole block, its windows together,
-// spans at most 4096 bits ([analysis.MaxBlockBits], eight cache lines).
+// [MinMultiblockWordBits], [MaxMultiblockWordBits] and
+// [MaxMultiblockBlockBits] bound the layouts of a [Multiblock] filter: a
+// window is a power of two from 8 bits (Boost's unsigned char) to 4096
+// ([analysis.MaxMultiblockWordBits], eight cache lines), and a key's whole
+// block, its windows together, spans at most 65536 bits (8 KiB, 128 cache
+// lines of 64 bytes). The block bound leaves room for every layout of
+// Boost's table (multiblock<uint64_t[8], 15>, 15 windows of 512 bits, spans
+// 7680) and for 16 windows of 4096 bits, still bounds the lines one key
+// touches, and keeps the stored stride (at most the block) far inside its
+// 32-bit field. [Blocked]'s blocks keep [MaxBlockBits] (4096).
 const (
 	MinMultiblockWordBits  = 8
-	MaxMultiblockBlockBits = analysis.MaxBlockBits
+	MaxMultiblockWordBits  = analysis.MaxMultiblockWordBits
+	MaxMultiblockBlockBits = 1 << 16
 )
 
 // DefaultMultiblockWordBits is the window of a [Multiblock] filter whose
@@ -108,7 +115,8 @@ type MultiblockParams struct {
 	// Geometry gives the bits m, rounded up to one block plus a whole
 	// number of strides, the hashes K and the capacity (0 if unknown).
 	Geometry
-	// WordBits is the window w, a power of two from 8 to 4096; 0 means
+	// WordBits is the window w, a power of two from 8 to 4096
+	// ([MaxMultiblockWordBits]); 0 means
 	// [DefaultMultiblockWordBits]. In a block layout K <= w; in a
 	// multiblock layout the block, K w bits, is at most
 	// [MaxMultiblockBlockBits].
@@ -140,8 +148,8 @@ func (p MultiblockParams) shape(k int) (multiblockShape, error) {
 	if w == 0 {
 		w = DefaultMultiblockWordBits
 	}
-	if w < MinMultiblockWordBits || w > MaxMultiblockBlockBits || w&(w-1) != 0 {
-		return multiblockShape{}, invalid("word bits w = %d, want a power of two from %d to %d", w, MinMultiblockWordBits, MaxMultiblockBlockBits)
+	if w < MinMultiblockWordBits || w > MaxMultiblockWordBits || w&(w-1) != 0 {
+		return multiblockShape{}, invalid("word bits w = %d, want a power of two from %d to %d", w, MinMultiblockWordBits, MaxMultiblockWordBits)
 	}
 	if k < 1 || k > MaxHashes {
 		return multiblockShape{}, invalid("hashes k = %d, want 1 <= k <= %d", k, MaxHashes)
@@ -220,14 +228,14 @@ func newMultiblock(c bitCore, sh multiblockShape, m, starts uint64, multi bool) 
 // block plus whole strides, whose rate [analysis.Multiblock.FPR] is at most
 // fpr, with Hashes p.Hashes if it is set, else the integer K that needs the
 // fewest bits (K from 1 up, stopping two K past the best, at most w in a
-// block layout and 4096/w in a multiblock one), and Capacity n. Build the
+// block layout and 65536/w in a multiblock one), and Capacity n. Build the
 // filter with [NewMultiblock] and the same layout.
 //
 // Each size tried is one evaluation of the rate: cheap at the natural
-// stride; at an overlapping stride, the exact sum of analysis, which takes
+// stride; at an overlapping stride, the sums of analysis, which take
 // from microseconds (block<uint64_t, K> at a byte stride) to about a second
-// at its budget, and is refused beyond it (an overlapping multiblock of 8
-// or more 64-bit words at a byte stride): the error is returned.
+// at their budgets, and are refused beyond them (an overlapping multiblock
+// of more than 14 windows): the error is returned.
 func MultiblockGeometry(capacity uint64, fpr float64, p MultiblockParams) (Geometry, error) {
 	if err := checkSizing(capacity, fpr); err != nil {
 		return Geometry{}, err

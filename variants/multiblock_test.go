@@ -202,7 +202,7 @@ func TestMultiblockInvalid(t *testing.T) {
 	for _, p := range []MultiblockParams{
 		{Geometry: Geometry{Bits: 1000, Hashes: 65}, WordBits: 64},                              // K beyond the window's bits
 		{Geometry: Geometry{Bits: 1000, Hashes: 9}, WordBits: 8},                                // likewise
-		{Geometry: Geometry{Bits: 1 << 20, Hashes: 9}, WordBits: 512, Multi: true},              // 9 x 512 bits beyond 4096
+		{Geometry: Geometry{Bits: 1 << 20, Hashes: 129}, WordBits: 512, Multi: true},            // 129 x 512 bits beyond 65536
 		{Geometry: Geometry{Bits: 1000, Hashes: 4}, WordBits: 64, StrideBits: 12},               // not a whole number of bytes
 		{Geometry: Geometry{Bits: 1000, Hashes: 4}, WordBits: 64, StrideBits: 72},               // beyond the block
 		{Geometry: Geometry{Bits: 1000, Hashes: 4}, WordBits: 32, Multi: true, StrideBits: 136}, // beyond 4 x 32
@@ -285,7 +285,7 @@ func multiblockCrafted(t testing.TB) map[string][]byte {
 	craft("stride-beyond-block", func(b []byte) []byte { le.PutUint32(b[37:], 72); return b })
 	craft("hashes-beyond-window", func(b []byte) []byte { le.PutUint32(b[25:], 65); return b })
 	craft("hashes-0", func(b []byte) []byte { le.PutUint32(b[25:], 0); return b })
-	craft("multi-block-too-wide", func(b []byte) []byte { le.PutUint32(b[33:], 1); le.PutUint32(b[25:], 65); return b })
+	craft("multi-block-too-wide", func(b []byte) []byte { le.PutUint32(b[33:], 1); le.PutUint32(b[25:], 1025); return b })
 	craft("bits-not-whole-strides", func(b []byte) []byte { le.PutUint64(b[17:], 300); return b })
 	craft("bits-below-block", func(b []byte) []byte { le.PutUint64(b[17:], 56); return b })
 	craft("bits-more-than-words", func(b []byte) []byte { le.PutUint64(b[17:], 304+64); return b })
@@ -334,6 +334,7 @@ func TestMultiblockFPR(t *testing.T) {
 		{Geometry: Geometry{Bits: 8 * n, Hashes: 6}, WordBits: 64},                             // block<uint64_t, 6>
 		{Geometry: Geometry{Bits: 8 * n, Hashes: 6}, WordBits: 64, StrideBits: 8},              // block<uint64_t, 6>, stride 1
 		{Geometry: Geometry{Bits: 8 * n, Hashes: 5}, WordBits: 64, Multi: true, StrideBits: 8}, // multiblock<uint64_t, 5>, stride 1
+		{Geometry: Geometry{Bits: 8 * n, Hashes: 10}, WordBits: 512, Multi: true},              // multiblock<uint64_t[8], 10>, 5120 bits
 	} {
 		name := fmt.Sprintf("w=%d/multi=%v/k=%d/stride=%d", p.WordBits, p.Multi, p.Hashes, p.StrideBits)
 		t.Run(name, func(t *testing.T) {

@@ -84,7 +84,8 @@ type boostPoint struct {
 
 // unbuilt returns why our filter cannot take the cell's layout, or "":
 // variants.Multiblock spans at most variants.MaxMultiblockBlockBits bits
-// per key, which multiblock<uint64_t[8], K> exceeds beyond K = 8.
+// per key (65536; Boost's widest block, multiblock<uint64_t[8], 15>, spans
+// 7680), so every cell of Boost's table is built.
 func (pt boostPoint) unbuilt() string {
 	l := pt.layout
 	if l.multi && uint64(pt.cell.k)*l.wordBits > variants.MaxMultiblockBlockBits {

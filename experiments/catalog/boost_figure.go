@@ -9,6 +9,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/experiments"
 	"github.com/bloomlab/bloomlab/plots"
+	"github.com/bloomlab/bloomlab/variants"
 )
 
 // boostShort abbreviates a layout of Boost's table for an axis label.
@@ -93,7 +94,7 @@ func boostFigure(r *experiments.Results) (*plots.Figure, error) {
 		return nil, err
 	}
 	if unbuilt > 0 {
-		p.Legend.Add(fmt.Sprintf("%d of the cells are beyond our filter's 4096-bit block: Boost's rate only", unbuilt))
+		p.Legend.Add(fmt.Sprintf("%d of the cells are beyond our filter's %d-bit block: Boost's rate only", unbuilt, variants.MaxMultiblockBlockBits))
 	}
 	if missing > 0 {
 		p.Legend.Add(fmt.Sprintf("%d of the cells without our theory (beyond the exact sum's work limit) not drawn", missing))
