@@ -243,10 +243,21 @@ func (b Multiblock) FPR(n uint64) (float64, error) {
 		if b.Multi {
 			return b.overlapExactMulti(n), nil
 		}
-		return b.overlapExact(n), nil
+		sum, abs := b.overlapExactSum(n)
+		if cancelled(sum, abs) {
+			return 0, b.cancelError(sum, abs)
+		}
+		return min(sum, 1), nil
 	}
 	if !b.Multi {
-		return b.overlapPoissonBlock(float64(n) / float64(b.Starts())), nil
+		if w := b.overlapBlockWork(); w > overlapBudget {
+			return 0, invalid("overlapping block layout of %d bits in a window of %d at a stride of %d bits: the sum needs %.3g operations, beyond %.3g", b.Hashes, b.WordBits, b.Stride(), w, float64(overlapBudget))
+		}
+		sum, abs := b.overlapPoissonBlockSum(float64(n) / float64(b.Starts()))
+		if cancelled(sum, abs) {
+			return 0, b.cancelError(sum, abs)
+		}
+		return min(sum, 1), nil
 	}
 	if b.overlapRowWork() <= overlapRowBudget {
 		return b.overlapRows(n, false), nil
@@ -448,6 +459,13 @@ func coverProb(r, t int, w float64) float64 {
 // overlapExact is the inclusion-exclusion sum over the cell count vectors
 // of the bits S to stay clear, each term (1 - H(S)/P)^n exactly.
 func (b Multiblock) overlapExact(n uint64) float64 {
+	sum, _ := b.overlapExactSum(n)
+	return min(max(sum, 0), 1)
+}
+
+// overlapExactSum is overlapExact's alternating sum before clamping, and
+// the sum of its terms' magnitudes (see cancelled).
+func (b Multiblock) overlapExactSum(n uint64) (sum, abs float64) {
 	g, cells, _ := b.cellGeometry()
 	t, gw := b.perWindow(), b.Windows()
 	w := float64(b.WordBits)
@@ -471,7 +489,6 @@ func (b Multiblock) overlapExact(n uint64) float64 {
 	}
 	x := make([]int, total)        // S bits per cell
 	prefix := make([]int, total+1) // filled at the leaves
-	var sum float64
 	var rec func(cell, rWin int, weight float64)
 	rec = func(cell, rWin int, weight float64) {
 		if cell > 0 && cell%int(cells) == 0 {
@@ -506,7 +523,9 @@ func (b Multiblock) overlapExact(n uint64) float64 {
 					h += 1 - miss
 				}
 			}
-			sum += weight * math.Exp(nf*math.Log1p(-h/p))
+			term := weight * math.Exp(nf*math.Log1p(-h/p))
+			sum += term
+			abs += math.Abs(term)
 			return
 		}
 		for v := 0; rWin+v <= t && uint64(v) <= g; v++ {
@@ -516,8 +535,15 @@ func (b Multiblock) overlapExact(n uint64) float64 {
 		x[cell] = 0
 	}
 	rec(0, 0, 1)
-	return min(max(sum, 0), 1)
+	return sum, abs
 }
+
+// cancelled reports whether an alternating sum whose terms add up, in
+// magnitude, to abs has lost the digits of its result sum: float64 keeps
+// about 16 digits of abs, so a result below 1e-9 abs carries rounding of
+// more than about a part in 10^6 of itself (and below 1e-16 abs, none of
+// it).
+func cancelled(sum, abs float64) bool { return !(sum >= 1e-9*abs) || math.IsNaN(sum) }
 
 // overlapPoissonBlock is the rate of an overlapping block layout (G = 1)
 // with the starts' key counts independent Poisson(lambda): for each
@@ -526,12 +552,22 @@ func (b Multiblock) overlapExact(n uint64) float64 {
 // multiplying at each cell edge the factors exp(-lambda f) of the starts
 // whose window begins (suffix count) or ends (prefix count) there.
 func (b Multiblock) overlapPoissonBlock(lambda float64) float64 {
+	sum, _ := b.overlapPoissonBlockSum(lambda)
+	return min(max(sum, 0), 1)
+}
+
+// overlapPoissonBlockSum is overlapPoissonBlock's alternating sum before
+// clamping, and the sum of its terms' magnitudes (see cancelled).
+func (b Multiblock) overlapPoissonBlockSum(lambda float64) (total, abs float64) {
 	g, cells, sc := b.cellGeometry()
 	t := b.Hashes
 	w := float64(b.WordBits)
+	chooseG := make([]float64, min(g, uint64(t))+1)
+	for x := range chooseG {
+		chooseG[x] = math.Exp(logChoose(float64(g), float64(x)))
+	}
 	f := func(x int) float64 { return -math.Expm1(float64(t) * math.Log1p(-float64(x)/w)) } // a key hits one of x given bits
 	C := int(cells)
-	var total float64
 	for r := 0; r <= t; r++ {
 		cp := coverProb(r, t, w)
 		if cp == 0 {
@@ -557,20 +593,36 @@ func (b Multiblock) overlapPoissonBlock(lambda float64) float64 {
 				if v == 0 {
 					continue
 				}
-				for x := 0; pc+x <= r && uint64(x) <= g; x++ {
-					next[pc+x] += v * math.Exp(logChoose(float64(g), float64(x)))
+				for x := 0; pc+x <= r && x < len(chooseG); x++ {
+					next[pc+x] += v * chooseG[x]
 				}
 			}
 			state = next
 		}
 		term := cp * state[r] * math.Exp(-lambda*f(r))
+		abs += math.Abs(term)
 		if r%2 == 1 {
 			total -= term
 		} else {
 			total += term
 		}
 	}
-	return min(max(total, 0), 1)
+	return total, abs
+}
+
+// cancelError is the error of FPR when its alternating sum cancels (see
+// cancelled): the rate is too small beside the sum's terms for float64.
+func (b Multiblock) cancelError(sum, abs float64) error {
+	return invalid("overlapping block layout of %d bits in a window of %d at a stride of %d bits: the inclusion-exclusion sum cancels (result %.3g beside terms of %.3g in all), beyond float64's precision", b.Hashes, b.WordBits, b.Stride(), sum, abs)
+}
+
+// overlapBlockWork is the work of overlapPoissonBlock: for each number r
+// of bits to stay clear, up to K, C cells of r + 1 states, each taking up
+// to g + 1 counts of the cell's bits.
+func (b Multiblock) overlapBlockWork() float64 {
+	g, cells, _ := b.cellGeometry()
+	t := float64(b.Hashes)
+	return float64(cells) * (t + 1) * (t + 2) / 2 * math.Min(float64(g)+1, t+1)
 }
 
 // BoostApproxFPR returns Boost.Bloom's own estimate of the rate (its

@@ -69,7 +69,7 @@ var goldenCases = []goldenCase{
 	{name: "age-partitioned", args: []string{"-variant", "age-partitioned", "-n", "100k", "-p", "1%", "-mem", "256KiB"}},
 	{name: "over-limit", args: []string{"-n", "10G", "-p", "1e-6"}},
 	// An overlapping multiblock beyond analysis's work bound: one line.
-	{name: "multiblock-heavy", args: []string{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%", "-k", "8"}, code: 2},
+	{name: "multiblock-heavy", args: []string{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%", "-k", "15"}, code: 2},
 	// The usage text: on stdout for -h, on stderr (status 2) without flags.
 	{name: "help", args: []string{"-h"}},
 	{name: "bare", args: nil, code: 2},

@@ -45,7 +45,7 @@ var variantBounds = map[string]string{
 	counting:       "counters of 2, 4, 8 or 16 bits",
 	blocked:        fmt.Sprintf("blocks of %d to %d bits", variants.MinBlockBits, variants.MaxBlockBits),
 	splitBlock:     "256-bit blocks",
-	multiblock:     fmt.Sprintf("words of %d to %d bits, a block of at most %d bits", variants.MinMultiblockWordBits, variants.MaxMultiblockBlockBits, variants.MaxMultiblockBlockBits),
+	multiblock:     fmt.Sprintf("words of %d to %d bits, a block of at most %d bits", variants.MinMultiblockWordBits, variants.MaxMultiblockWordBits, variants.MaxMultiblockBlockBits),
 	scalable:       fmt.Sprintf("at most %d stages", analysis.MaxStages),
 	agePartitioned: fmt.Sprintf("at most %d slices", analysis.MaxAgeSlices),
 }

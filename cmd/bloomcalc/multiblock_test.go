@@ -104,9 +104,9 @@ func TestMultiblockRate(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%", "-k", "8"},
+		{"-variant", "multiblock", "-multi", "-stride", "1", "-n", "1M", "-p", "1%", "-k", "15"},
 		{"-variant", "multiblock", "-word", "4096", "-k", "4096", "-stride", "1", "-n", "1M", "-m", "1GB"},
-		{"-variant", "multiblock", "-word", "64", "-multi", "-k", "65", "-n", "1M", "-p", "1%"},
+		{"-variant", "multiblock", "-word", "64", "-multi", "-k", "1025", "-n", "1M", "-p", "1%"},
 		{"-variant", "multiblock", "-word", "48", "-n", "1M", "-p", "1%"},
 		{"-variant", "multiblock", "-stride", "9", "-n", "1M", "-p", "1%"},
 	} {

@@ -325,11 +325,11 @@ var badQueries = []string{
 	"variant=standard&n=1M&p=0.01&mem=1MiB",
 	"variant=multiblock&n=1M&p=0.01&word=100",
 	"variant=multiblock&n=1M&p=0.01&word=8&k=9",
-	"variant=multiblock&n=1M&p=0.01&word=64&multi=true&k=65",
+	"variant=multiblock&n=1M&p=0.01&word=64&multi=true&k=1025",
 	"variant=multiblock&n=1M&p=0.01&stride=9",
 	"variant=multiblock&n=1M&p=0.01&stride=-1",
 	"variant=multiblock&n=1M&p=0.01&multi=maybe",
-	"variant=multiblock&n=1M&p=0.01&multi=true&stride=1&k=8",  // beyond analysis's exact sum
+	"variant=multiblock&n=1M&p=0.01&multi=true&stride=1&k=15", // beyond analysis's sums
 	"variant=multiblock&n=1M&m=1GB&word=4096&k=4096&stride=1", // beyond bloomcalc's bound
 	"variant=multiblock&n=1M&m=1MiB&p=0.01",
 	"variant=multiblock&n=1M&m=100&word=512",
