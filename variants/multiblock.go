@@ -91,6 +91,7 @@ type Multiblock struct {
 	shift  uint   // log2 w
 	per    int    // fields per 64-bit value, 64/shift
 	multi  bool
+	vec    uint8 // the layout's vector probe (multiblockVecOf), multiVecNone if none
 }
 
 // MultiblockParams are the parameters of a [Multiblock] filter: the
@@ -211,7 +212,7 @@ func NewMultiblock(p MultiblockParams) (*Multiblock, error) {
 }
 
 func newMultiblock(c bitCore, sh multiblockShape, m, starts uint64, multi bool) *Multiblock {
-	return &Multiblock{bitCore: c, m: m, starts: starts, stride: sh.stride, w: sh.w, shift: sh.shift, per: 64 / int(sh.shift), multi: multi}
+	return &Multiblock{bitCore: c, m: m, starts: starts, stride: sh.stride, w: sh.w, shift: sh.shift, per: 64 / int(sh.shift), multi: multi, vec: multiblockVecOf(multi, sh.w, c.k)}
 }
 
 // MultiblockGeometry returns the geometry of a multiblock filter of the
@@ -334,7 +335,11 @@ func (f *Multiblock) Add(key []byte) {
 		return
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
-	f.set(f.start(u.Lo), u.Hi)
+	if f.vectorSet() {
+		f.setVec(f.start(u.Lo), u.Hi)
+	} else {
+		f.set(f.start(u.Lo), u.Hi)
+	}
 	f.items++
 }
 
@@ -344,6 +349,9 @@ func (f *Multiblock) Contains(key []byte) bool {
 		return f.ContainsDigest(f.hashing.Digest(key))
 	}
 	u := xxh3.Hash128Seed(key, f.hashing.Seed)
+	if f.vectorTest() {
+		return f.testVec(f.start(u.Lo), u.Hi)
+	}
 	return f.test(f.start(u.Lo), u.Hi)
 }
 
@@ -354,18 +362,31 @@ func (f *Multiblock) TestAndAdd(key []byte) bool {
 
 // AddDigest inserts the key whose digest is d.
 func (f *Multiblock) AddDigest(d Digest) {
-	f.set(f.start(d.H1), d.H2)
+	if f.vectorSet() {
+		f.setVec(f.start(d.H1), d.H2)
+	} else {
+		f.set(f.start(d.H1), d.H2)
+	}
 	f.items++
 }
 
 // ContainsDigest reports whether the key whose digest is d is possibly present.
 func (f *Multiblock) ContainsDigest(d Digest) bool {
+	if f.vectorTest() {
+		return f.testVec(f.start(d.H1), d.H2)
+	}
 	return f.test(f.start(d.H1), d.H2)
 }
 
 // TestAndAddDigest inserts d and reports whether it was possibly present.
 func (f *Multiblock) TestAndAddDigest(d Digest) bool {
 	s := f.start(d.H1)
+	if f.vectorSet() {
+		present := f.testVec(s, d.H2)
+		f.setVec(s, d.H2)
+		f.items++
+		return present
+	}
 	present := f.test(s, d.H2)
 	f.set(s, d.H2)
 	f.items++
