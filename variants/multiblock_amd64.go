@@ -39,3 +39,16 @@ func (f *Multiblock) testVec(b, h2 uint64) bool { return multiTest(f.blockAt(b),
 
 // setVec is set with the vector probe (vectorSet is true).
 func (f *Multiblock) setVec(b, h2 uint64) { multiSet(f.blockAt(b), h2, f.k, f.vec) }
+
+// multiTestGo is multiTest for the block layouts of w = 256 and 512 bits,
+// to which the assembly jumps: the blocked filter's test of the window at
+// p (with AVX2, or its archsimd form in the GOEXPERIMENT=simd build).
+//
+//lint:ignore U1000 reached from multiblock_amd64.s (JMP), which the checker does not read
+func multiTestGo(p unsafe.Pointer, h2 uint64, k int, vec uint8) bool {
+	shift := uint(8)
+	if vec == multiVecBlocked512 {
+		shift = 9
+	}
+	return blockedTestOne(p, h2, k, 64/int(shift), shift)
+}

@@ -1,7 +1,5 @@
 package variants
 
-import "unsafe"
-
 // The vector probes of a [Multiblock] filter's layouts: which layouts have
 // one, chosen once when the filter is built (multiblockVecOf), and taken
 // by test and set when the assembly is on (vectorTest and vectorSet, in
@@ -36,15 +34,4 @@ func multiblockVecOf(multi bool, w uint64, k int) uint8 {
 		return multiVecBlocked512
 	}
 	return multiVecNone
-}
-
-// multiTestGo is multiTest for the block layouts of w = 256 and 512 bits,
-// to which the assembly jumps: the blocked filter's test of the window at
-// p (with AVX2, or its archsimd form in the GOEXPERIMENT=simd build).
-func multiTestGo(p unsafe.Pointer, h2 uint64, k int, vec uint8) bool {
-	shift := uint(8)
-	if vec == multiVecBlocked512 {
-		shift = 9
-	}
-	return blockedTestOne(p, h2, k, 64/int(shift), shift)
 }
