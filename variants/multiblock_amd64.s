@@ -15,10 +15,11 @@
 // A vector holds eight 32-bit windows or four 64-bit ones: each lane gets
 // its field (VPSRLVQ of h2 broadcast, by the lane's shift), then the bit
 // 1 << f_i (VPSLLVD or VPSLLVQ). A block of fewer lanes than the vector is
-// read and written with VPMASKMOVD or VPMASKMOVQ, which touch no byte of
-// a masked lane, so that a probe reads and writes nothing outside its
-// block: neither past the end of the table nor, at a byte stride, the
-// windows of the blocks that overlap its own. The test is one VPTEST
+// read with VPMASKMOVD or VPMASKMOVQ, which touch no byte of a masked
+// lane, and written back 16, 8 and 4 bytes at a time (STOREPART), so that
+// a probe reads and writes nothing outside its block: neither past the
+// end of the table nor, at a byte stride, the windows of the blocks that
+// overlap its own. The test is one VPTEST
 // (CF set when no bit of the key is clear), or two vectors' clear bits
 // ORed and tested for zero when the block spans two vectors.
 //
@@ -177,6 +178,31 @@ GLOBL multiFields<>(SB), RODATA|NOPTR, $64
 	VPBLENDD     $0xf0, Y5, Y0, Y6 \
 skip:
 
+// STOREPART stores the first CX bytes (4 to 32, a multiple of 4) of the
+// vector in Y3 at AX, with no byte beyond: 16, 8 and 4 bytes at a time,
+// the upper lanes moved down in turn. It clobbers AX, CX and Y3. A
+// masked store (VPMASKMOVD) does the same in one instruction but costs
+// several times a plain store on the machines measured.
+#define STOREPART(done, lt16, lt8) \
+	CMPQ         CX, $16 \
+	JLT          lt16 \
+	VMOVDQU      X3, (AX) \
+	VEXTRACTI128 $1, Y3, X3 \
+	ADDQ         $16, AX \
+	SUBQ         $16, CX \
+lt16: \
+	CMPQ         CX, $8 \
+	JLT          lt8 \
+	VMOVQ        X3, (AX) \
+	VPSRLDQ      $8, X3, X3 \
+	ADDQ         $8, AX \
+	SUBQ         $8, CX \
+lt8: \
+	TESTQ        CX, CX \
+	JEQ          done \
+	VMOVD        X3, (AX) \
+done:
+
 // func multiTest(p unsafe.Pointer, h2 uint64, k int, vec uint8) bool
 //
 // vec multiVec32 (1): k is 1 to 16, windows 0 to min(k, 8)-1 in the
@@ -286,10 +312,12 @@ TEXT ·multiSet(SB), NOSPLIT, $0-25
 	BITS32(0, Y0, Y1)
 	CMPQ         CX, $8
 	JGE          s32full
-	LANES(CX)
+	MOVQ         CX, DI
+	LANES(DI)
 	VPMASKMOVD   (AX), Y4, Y3
 	VPOR         Y1, Y3, Y3
-	VPMASKMOVD   Y3, Y4, (AX)
+	SHLQ         $2, CX
+	STOREPART(s32done, s32lt16, s32lt8)
 	VZEROUPPER
 	RET
 
@@ -299,13 +327,22 @@ s32full:
 	JEQ     s32done
 	NEXT32(s32next)
 	BITS32(64, Y6, Y1)
+	ADDQ       $32, AX
 	SUBQ       $8, CX
-	LANES(CX)
-	VPMASKMOVD 32(AX), Y4, Y3
+	CMPQ       CX, $8
+	JEQ        s32second
+	MOVQ       CX, DI
+	LANES(DI)
+	VPMASKMOVD (AX), Y4, Y3
 	VPOR       Y1, Y3, Y3
-	VPMASKMOVD Y3, Y4, 32(AX)
+	SHLQ       $2, CX
+	STOREPART(s32done2, s32lt16b, s32lt8b)
+	VZEROUPPER
+	RET
 
-s32done:
+s32second:
+	VPOR    (AX), Y1, Y1
+	VMOVDQU Y1, (AX)
 	VZEROUPPER
 	RET
 
@@ -318,25 +355,38 @@ s64:
 	CMPQ         CX, $4
 	JGE          s64full
 	SHLQ         $1, CX
-	LANES(CX)
+	MOVQ         CX, DI
+	LANES(DI)
 	VPMASKMOVQ   (AX), Y4, Y3
 	VPOR         Y1, Y3, Y3
-	VPMASKMOVQ   Y3, Y4, (AX)
+	SHLQ         $2, CX
+	STOREPART(s64done, s64lt16, s64lt8)
 	VZEROUPPER
 	RET
 
 s64full:
 	VPOR    (AX), Y1, Y1
 	VMOVDQU Y1, (AX)
-	JEQ     s64done
+	JEQ     s64done2
 	BITS64(160, Y0, Y1)
+	ADDQ       $32, AX
 	SUBQ       $4, CX
+	CMPQ       CX, $4
+	JEQ        s64second
 	SHLQ       $1, CX
-	LANES(CX)
-	VPMASKMOVQ 32(AX), Y4, Y3
+	MOVQ       CX, DI
+	LANES(DI)
+	VPMASKMOVQ (AX), Y4, Y3
 	VPOR       Y1, Y3, Y3
-	VPMASKMOVQ Y3, Y4, 32(AX)
+	SHLQ       $2, CX
+	STOREPART(s64done3, s64lt16b, s64lt8b)
+	VZEROUPPER
+	RET
 
-s64done:
+s64second:
+	VPOR    (AX), Y1, Y1
+	VMOVDQU Y1, (AX)
+
+s64done2:
 	VZEROUPPER
 	RET
