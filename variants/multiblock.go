@@ -77,12 +77,13 @@ const DefaultMultiblockWordBits = 64
 // (K = 1 to 16) and of 64-bit windows (K = 1 to 8), at any stride, test
 // and set a key's bits in assembly (multiblock_amd64.s): a 256-bit vector
 // holds eight 32-bit or four 64-bit windows, each lane's bit comes from
-// its field of H2 by variable shifts, and the block is read (and written)
-// at its byte address, with masked loads and stores when it is narrower
-// than the vector, so that no byte outside it is touched; a test is one
-// VPTEST, or two vectors' clear bits ORed for K above 8 (w = 32) or 4
-// (w = 64). Block layouts of w = 256 and 512 bits test their window with
-// the blocked filter's AVX2 test (B = w) and set it in Go. The pure-Go
+// its field of H2 by variable shifts, and the block is read and written
+// at its byte address, with a masked load and stores of 16, 8 and 4
+// bytes when it is narrower than the vector, so that no byte outside it
+// is touched; a test is one VPTEST, or two vectors' clear bits ORed for
+// K above 8 (w = 32) or 4 (w = 64). Block layouts of w = 256 and 512
+// bits test their window with the blocked filter's AVX2 test (B = w) and
+// set it in Go. The pure-Go
 // probes are the reference, and serve every other layout, other
 // architectures, amd64 without AVX2 and the purego build tag: a block
 // layout of at most 64 bits builds its K-bit mask and tests it against
@@ -91,9 +92,9 @@ const DefaultMultiblockWordBits = 64
 // Both set the same bits and give the same answers; [SetAssembly] turns
 // the assembly off. Measured with BenchmarkMultiblockVector (the
 // package's Speed notes give the numbers), multiblock<uint32_t, 8> in
-// assembly runs at the split-block filter's speed, which is the same
-// layout with its own assembly probe, where in pure Go it took about
-// twice as long in cache. There are no batch forms yet.
+// assembly runs within about 10% of the split-block filter, which is the
+// same layout with its own assembly probe, where in pure Go it took 2.2
+// to 2.5 times as long in cache. There are no batch forms yet.
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
