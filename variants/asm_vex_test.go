@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -478,7 +479,112 @@ done:
 			t.Errorf("%s: %d violations, want %d: %q", c.name, len(got), c.bad, got)
 		}
 	}
+	// The forms of the multiblock probes: a label passed to a macro, the
+	// masked loads and stores, and the scalar mix among Y code.
+	more := []struct {
+		name string
+		src  string
+		bad  int
+	}{
+		{"a legacy MOVQ to X in a macro with a label parameter", `
+#define NEXT(skip) \
+	CMPQ  CX, $12 \
+	JLE   skip \
+	MOVQ  R8, X5 \
+	VPBROADCASTQ X5, Y5 \
+skip:
+
+TEXT ·f(SB), NOSPLIT, $0-8
+	VPBROADCASTQ h2+8(FP), Y0
+	NEXT(over)
+	VZEROUPPER
+	RET
+`, 1},
+		{"masked loads and stores, scalar mix, VMOVQ", `
+#define NEXT(skip) \
+	CMPQ  CX, $12 \
+	JLE   skip \
+	IMULQ R9, R8 \
+	VMOVQ R8, X5 \
+	VPBROADCASTQ X5, Y5 \
+skip:
+
+TEXT ·f(SB), NOSPLIT, $0-8
+	VPBROADCASTQ h2+8(FP), Y0
+	NEXT(over)
+	VPMASKMOVD   (AX), Y4, Y3
+	VPOR         Y5, Y3, Y3
+	VPMASKMOVQ   Y3, Y4, 32(AX)
+	VZEROUPPER
+	RET
+`, 0},
+	}
+	for _, c := range more {
+		fns, err := parseAsm(c.src)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := checkVEX("test.s", fns); len(got) != c.bad {
+			t.Errorf("%s: %d violations, want %d: %q", c.name, len(got), c.bad, got)
+		}
+	}
 	if _, err := parseAsm(head + "\tUNDEFINED(AX)\n"); err == nil {
 		t.Error("a use of an undefined macro parsed without error")
+	}
+}
+
+// TestAsmGuardSeesProbes checks that the guard reads every probe entry
+// point of the package's assembly as VEX code and finds it clean: the
+// split-block and blocked probes of probe_amd64.s and the multiblock
+// probes of multiblock_amd64.s, whose instructions come from macros (the
+// masked loads and stores among them), so that a file or a function the
+// parse missed cannot pass the guard unread.
+func TestAsmGuardSeesProbes(t *testing.T) {
+	want := map[string][]string{
+		"probe_amd64.s":      {"·splitAddHash", "·splitContainsHash", "·splitAdd", "·splitContains", "·blockedTest", "·streamBlockedTest", "·blockedContains"},
+		"multiblock_amd64.s": {"·multiTest", "·multiSet"},
+	}
+	// ops are instructions each multiblock probe must show after macro
+	// expansion.
+	ops := map[string][]string{
+		"·multiTest": {"VPSRLVQ", "VPSLLVD", "VPSLLVQ", "VPMASKMOVD", "VPMASKMOVQ", "VPTEST", "VMOVQ", "VZEROUPPER"},
+		"·multiSet":  {"VPSRLVQ", "VPSLLVD", "VPSLLVQ", "VPMASKMOVD", "VPMASKMOVQ", "VPOR", "VMOVQ", "VZEROUPPER"},
+	}
+	for file, names := range want {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fns, err := parseAsm(string(src))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		byName := map[string]asmFunc{}
+		for _, fn := range fns {
+			byName[fn.name] = fn
+		}
+		for _, name := range names {
+			fn, ok := byName[name]
+			if !ok {
+				t.Errorf("%s: no function %s parsed", file, name)
+				continue
+			}
+			seen := map[string]bool{}
+			for _, in := range fn.insts {
+				seen[in.op] = true
+			}
+			for _, op := range ops[name] {
+				if !seen[op] {
+					t.Errorf("%s: %s: no %s after macro expansion; the parse is broken", file, name, op)
+				}
+			}
+			if !slices.ContainsFunc(fn.insts, func(in asmInst) bool { return vexOp(in.op) }) {
+				t.Errorf("%s: %s has no VEX instruction", file, name)
+			}
+			for _, msg := range checkVEX(file, []asmFunc{fn}) {
+				t.Error(msg)
+			}
+		}
 	}
 }

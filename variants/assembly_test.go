@@ -14,7 +14,8 @@ import (
 // assembly on and off write the same bytes and give the same answers, for
 // every filter whose probes have an assembly form (blocked filters at
 // every block size and k with a code path of its own, the split-block
-// filter one key and a batch at a time, scalable filters of blocked
+// filter one key and a batch at a time, multiblock filters of 32- and
+// 64-bit windows and of 512-bit blocks, scalable filters of blocked
 // stages). In builds without assembly (purego, other architectures) it
 // checks that Assembly stays false.
 func TestSetAssembly(t *testing.T) {
@@ -53,6 +54,16 @@ func TestSetAssembly(t *testing.T) {
 				return NewBlocked(BlockedParams{Geometry: Geometry{Bits: 20011, Hashes: k}, BlockBits: bb})
 			}})
 		}
+	}
+	for _, p := range []MultiblockParams{
+		{Geometry: Geometry{Bits: 20011, Hashes: 8}, WordBits: 32, Multi: true},
+		{Geometry: Geometry{Bits: 20011, Hashes: 13}, WordBits: 32, Multi: true, StrideBits: 8},
+		{Geometry: Geometry{Bits: 20011, Hashes: 3}, WordBits: 64, Multi: true, StrideBits: 16},
+		{Geometry: Geometry{Bits: 20011, Hashes: 9}, WordBits: 512},
+	} {
+		makers = append(makers, maker{fmt.Sprintf("multiblock/w=%d/multi=%v/k=%d/stride=%d", p.WordBits, p.Multi, p.Hashes, p.StrideBits), func() (filter, error) {
+			return NewMultiblock(p)
+		}})
 	}
 	makers = append(makers, maker{"split-block", func() (filter, error) {
 		return NewSplitBlock(Geometry{Bits: 20011, Hashes: 8}, Hashing{})

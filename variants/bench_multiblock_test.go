@@ -2,12 +2,15 @@ package variants
 
 import "testing"
 
-// BenchmarkMultiblock times Contains of the pure-Go Multiblock layouts
-// beside SplitBlock (AVX2 on amd64 unless purego) and Blocked at n = 1e6
-// keys, p = 0.01, 16-byte keys: the split-block filter is the layout
-// multiblock<uint32_t, 8>, so multi32 against split-block is the cost of
-// the pure-Go probe against the assembly one. Overlapping layouts are
-// built with the natural stride's bits and K (see multiblockFor).
+// BenchmarkMultiblock times Contains of Multiblock layouts beside
+// SplitBlock and Blocked at n = 1e6 keys, p = 0.01, 16-byte keys, each
+// with its AVX2 probe on amd64 where it has one (unless purego): the
+// multiblock layouts of 32- and 64-bit windows, the block layout of 512
+// bits (a test only), the split-block and blocked filters; the block
+// layout of 64 bits is pure Go. The split-block filter is the layout
+// multiblock<uint32_t, 8>; BenchmarkMultiblockVector compares the two
+// probes, and each with its pure-Go form, in one run. Overlapping layouts
+// are built with the natural stride's bits and K (see multiblockFor).
 func BenchmarkMultiblock(b *testing.B) {
 	const n, p = 1_000_000, 0.01
 	present := benchKeys(1, n, 16)

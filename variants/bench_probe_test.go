@@ -16,7 +16,9 @@ import (
 // (blockedContains, blockedAdd; batchOf digests per call, with and without
 // their prefetch) at the same B and k, and the scalable filter's one-call
 // stage query with and without its prefetch pass and the batches' prefetch
-// of every stage for a group of keys (streamBlockedPrefetch).
+// of every stage for a group of keys (streamBlockedPrefetch), and the
+// multiblock filter's probes (multiTest, multiSet) through its
+// ContainsDigest and AddDigest.
 //
 // Each sub-benchmark runs the two forms in alternating rounds of
 // probeRound calls, flipping the run-time switch (SetAssembly) between rounds,
@@ -113,6 +115,44 @@ func BenchmarkProbeAsmVsGo(b *testing.B) {
 					})
 				})
 			}
+		}
+	}
+
+	// The multiblock filter's probes, through ContainsDigest and AddDigest
+	// (the entry points multiTest and multiSet, and the blocked test for a
+	// block layout of 512 bits): 32-bit windows with a masked block (k =
+	// 5), one vector (8) and two (16), 64-bit windows with one vector (4)
+	// and two (8), at the natural stride, and 32-bit windows at a byte
+	// stride.
+	for _, p := range []MultiblockParams{
+		{Geometry: Geometry{Hashes: 5}, WordBits: 32, Multi: true},
+		{Geometry: Geometry{Hashes: 8}, WordBits: 32, Multi: true},
+		{Geometry: Geometry{Hashes: 8}, WordBits: 32, Multi: true, StrideBits: 8},
+		{Geometry: Geometry{Hashes: 16}, WordBits: 32, Multi: true},
+		{Geometry: Geometry{Hashes: 4}, WordBits: 64, Multi: true},
+		{Geometry: Geometry{Hashes: 8}, WordBits: 64, Multi: true},
+		{Geometry: Geometry{Hashes: 8}, WordBits: 512},
+	} {
+		p.Bits = 10 * nHash
+		f, err := NewMultiblock(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds := make([]Digest, nHash)
+		for i := range ds {
+			ds[i] = Digest{H1: rng.Uint64(), H2: rng.Uint64()}
+			if i%2 == 0 {
+				f.AddDigest(ds[i])
+			}
+		}
+		layout := fmt.Sprintf("w=%d/multi=%v/k=%d/stride=%d", p.WordBits, p.Multi, p.Hashes, f.strideOrZero())
+		b.Run("path=multiTest/"+layout, func(b *testing.B) {
+			benchAsmVsGo(b, func(i int) { probeSink = f.ContainsDigest(ds[i%nHash]) })
+		})
+		if p.Multi {
+			b.Run("path=multiSet/"+layout, func(b *testing.B) {
+				benchAsmVsGo(b, func(i int) { f.AddDigest(ds[i%nHash]) })
+			})
 		}
 	}
 

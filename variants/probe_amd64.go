@@ -19,8 +19,8 @@ var haveAVX2 = cpu.X86.HasAVX2
 var useAVX2 = haveAVX2
 
 // Assembly reports whether the filters' block probes run in assembly: the
-// AVX2 probes of the blocked and split-block filters and of a scalable
-// filter's blocked stages (see SetAssembly). It is true by default on
+// AVX2 probes of the blocked, split-block and multiblock filters and of a
+// scalable filter's blocked stages (see SetAssembly). It is true by default on
 // amd64 processors with AVX2; always false on other architectures, on
 // amd64 without AVX2 and in builds with the purego tag.
 func Assembly() bool { return useAVX2 }

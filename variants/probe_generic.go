@@ -9,8 +9,8 @@ import "unsafe"
 const useAVX2 = false
 
 // Assembly reports whether the filters' block probes run in assembly: the
-// AVX2 probes of the blocked and split-block filters and of a scalable
-// filter's blocked stages (see SetAssembly). It is true by default on
+// AVX2 probes of the blocked, split-block and multiblock filters and of a
+// scalable filter's blocked stages (see SetAssembly). It is true by default on
 // amd64 processors with AVX2; always false on other architectures, on
 // amd64 without AVX2 and in builds with the purego tag, such as this one.
 func Assembly() bool { return false }
