@@ -239,19 +239,33 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 		if kinds[i].kind == "double-hashed" {
 			col = plots.Color(5)
 		}
+		// The theory is drawn in pieces that break where it leaves the
+		// axis (a filter cleared: its rate falls below the axis and climbs
+		// back), never as a chord across the gap.
 		var th plotter.XYs
 		for _, xy := range plots.Values(rs, pos, theory) {
 			if xy.Y >= lo {
 				th = append(th, xy)
+				continue
 			}
+			if err := plots.AddLine(p, th, col, nil, plots.ThinWidth, ""); err != nil {
+				return nil, err
+			}
+			th = nil
 		}
 		if err := plots.AddLine(p, th, col, nil, plots.ThinWidth, ""); err != nil {
 			return nil, err
 		}
+		// The last generation's dense checkpoints (panel e's sawtooth)
+		// would pile up at the right edge: points closer than a hundredth
+		// of the axis to the last one drawn are left out here.
+		_, right := xRange(rs, pos)
 		var keep []*experiments.Row
+		last := math.Inf(-1)
 		for _, row := range rs {
-			if row.Hi >= lo {
+			if x := pos(row); row.Hi >= lo && x-last >= right/100 {
 				keep = append(keep, row)
+				last = x
 			}
 		}
 		if err := plots.AddPoints(p, plots.Rates(keep, pos).ClampLow(lo), col, i, kinds[i].name); err != nil {
@@ -261,8 +275,8 @@ func windowRatePanel(title string, r *experiments.Results, kinds []struct{ kind,
 		xmax = math.Max(xmax, x)
 	}
 	p.X.Min, p.X.Max = 0, xmax*1.02
-	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals;", 100*r.Params.Conf))
-	p.Legend.Add("  lines: exact theory")
+	p.Legend.Add(fmt.Sprintf("points: measured, %g%% intervals, at most", 100*r.Params.Conf))
+	p.Legend.Add("  one a hundredth of the axis; lines: exact theory")
 	if err := hline(p, target, 0, xmax*1.02, red, plots.Dashed, fmt.Sprintf("target %g", target)); err != nil {
 		return nil, err
 	}
