@@ -59,7 +59,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"os/exec"
 	"runtime"
@@ -69,8 +68,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bloomlab/bloomlab/compare/internal/sidebyside"
 	"github.com/bloomlab/bloomlab/variants"
-	"github.com/zeebo/xxh3"
 )
 
 func main() {
@@ -168,7 +167,7 @@ func parseInts(s string, lo, hi int) ([]int, error) {
 
 // A sample is one measurement: ns per operation of the thread's CPU time
 // and of the wall clock.
-type sample struct{ cpu, wall float64 }
+type sample = sidebyside.Sample
 
 // point names one configuration: table size, K and bits per key.
 type point struct {
@@ -271,7 +270,7 @@ func parseLine(f []string, pt point, r *results) error {
 		return fmt.Errorf("unexpected line from the Boost program: %q: %v", strings.Join(f, " "), err)
 	}
 	k := key{pt, "boost", f[4]}
-	r.t[k] = append(r.t[k], sample{cpu, wall})
+	r.t[k] = append(r.t[k], sample{CPU: cpu, Wall: wall})
 	r.res[k] = res
 	return nil
 }
@@ -322,7 +321,7 @@ var ops = []struct {
 // measure runs the points one after the other (each builds its filters
 // on both sides, then drops them) and, at each, the rounds.
 func measure(c config, stdout io.Writer) error {
-	load0 := loadavg()
+	load0 := sidebyside.Loadavg()
 	start := time.Now()
 	var p *boostProc
 	if c.boost != "" {
@@ -366,7 +365,7 @@ func measure(c config, stdout io.Writer) error {
 					}
 					for _, gop := range s.goOps(o.name) {
 						steps = append(steps, func() error {
-							smp, res := timeOp(s, gop.fn, c.count)
+							smp, res := sidebyside.Time(c.count, func(count int) uint64 { return gop.fn(s, count) })
 							k := key{pt, gop.lib, o.name}
 							r.t[k] = append(r.t[k], smp)
 							if o.query {
@@ -398,7 +397,7 @@ func measure(c config, stdout io.Writer) error {
 			return fmt.Errorf("the Boost program: %v: %s", err, p.errb.String())
 		}
 	}
-	report(stdout, c, points, r, p != nil, load0, loadavg(), time.Since(start))
+	report(stdout, c, points, r, p != nil, load0, sidebyside.Loadavg(), time.Since(start))
 	return nil
 }
 
@@ -581,45 +580,6 @@ func (s *setup) goOps(name string) []goOp {
 	return out
 }
 
-// timeOp runs fn count times on s and returns its sample and result; the
-// caller holds its OS thread.
-func timeOp(s *setup, fn func(*setup, int) uint64, count int) (sample, uint64) {
-	runtime.GC()
-	c0, t0 := threadCPU(), time.Now()
-	r := fn(s, count)
-	wall, c1 := time.Since(t0), threadCPU()
-	smp := sample{wall: float64(wall.Nanoseconds()) / float64(count)}
-	smp.cpu = smp.wall
-	if c0 >= 0 && c1 >= 0 {
-		smp.cpu = float64(c1-c0) / float64(count)
-	}
-	return smp, r
-}
-
-// next returns the index after j among n, cycling.
-func next(j, n int) int {
-	if j++; j == n {
-		return 0
-	}
-	return j
-}
-
-// nextGroup returns the start of the group after the one at j, cycling
-// over the whole groups of n.
-func nextGroup(j, n int) int {
-	if j += batch; j+batch > n {
-		return 0
-	}
-	return j
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // The operations, each a function of its own, never inlined (so that a
 // profile or callgrind can tell them apart).
 
@@ -628,7 +588,7 @@ func opMultiAddHash(s *setup, count int) uint64 {
 	f, j := s.mb, 0
 	for range count {
 		f.AddDigest(s.dp[j])
-		j = next(j, s.q)
+		j = sidebyside.Next(j, s.q)
 	}
 	return 0
 }
@@ -638,7 +598,7 @@ func opMultiAddBatchHash(s *setup, count int) uint64 {
 	f, j := s.mbBatch, 0
 	for i := 0; i < count; i += batch {
 		f.AddDigestBatch(s.dp[j : j+batch])
-		j = nextGroup(j, s.q)
+		j = sidebyside.NextGroup(j, s.q, batch)
 	}
 	return 0
 }
@@ -646,8 +606,8 @@ func opMultiAddBatchHash(s *setup, count int) uint64 {
 func multiQueries(s *setup, ds []variants.Digest, count int) uint64 {
 	f, j, hits := s.mb, 0, uint64(0)
 	for range count {
-		hits += b2u(f.ContainsDigest(ds[j]))
-		j = next(j, s.q)
+		hits += sidebyside.B2U(f.ContainsDigest(ds[j]))
+		j = sidebyside.Next(j, s.q)
 	}
 	return hits
 }
@@ -664,9 +624,9 @@ func opMultiAbsentBatchHash(s *setup, count int) uint64 {
 	for i := 0; i < count; i += batch {
 		f.ContainsDigestBatch(s.da[j:j+batch], out)
 		for _, x := range out {
-			hits += b2u(x)
+			hits += sidebyside.B2U(x)
 		}
-		j = nextGroup(j, s.q)
+		j = sidebyside.NextGroup(j, s.q, batch)
 	}
 	return hits
 }
@@ -675,8 +635,8 @@ func opMultiAbsentBatchHash(s *setup, count int) uint64 {
 func opMultiAddKey(s *setup, count int) uint64 {
 	f, j := s.mb, 0
 	for range count {
-		f.Add(s.present[16*j : 16*j+16])
-		j = next(j, s.q)
+		f.Add(sidebyside.Key(s.present, j))
+		j = sidebyside.Next(j, s.q)
 	}
 	return 0
 }
@@ -684,8 +644,8 @@ func opMultiAddKey(s *setup, count int) uint64 {
 func multiKeys(s *setup, keys []byte, count int) uint64 {
 	f, j, hits := s.mb, 0, uint64(0)
 	for range count {
-		hits += b2u(f.Contains(keys[16*j : 16*j+16]))
-		j = next(j, s.q)
+		hits += sidebyside.B2U(f.Contains(sidebyside.Key(keys, j)))
+		j = sidebyside.Next(j, s.q)
 	}
 	return hits
 }
@@ -698,129 +658,56 @@ func opMultiAbsentKey(s *setup, count int) uint64 { return multiKeys(s, s.absent
 
 //go:noinline
 func opSplitAddHash(s *setup, count int) uint64 {
-	f, j := s.split, 0
-	for range count {
-		f.AddHash64(s.hp[j])
-		j = next(j, s.q)
-	}
-	return 0
+	return sidebyside.SplitAddHash(s.split, s.hp, s.q, count)
 }
 
 //go:noinline
 func opSplitAddBatchHash(s *setup, count int) uint64 {
-	f, j := s.split, 0
-	for i := 0; i < count; i += batch {
-		f.AddDigestBatch(s.dp[j : j+batch])
-		j = nextGroup(j, s.q)
-	}
-	return 0
-}
-
-func splitQueries(s *setup, hs []uint64, count int) uint64 {
-	f, j, hits := s.split, 0, uint64(0)
-	for range count {
-		hits += b2u(f.ContainsHash64(hs[j]))
-		j = next(j, s.q)
-	}
-	return hits
+	return sidebyside.SplitAddBatch(s.split, s.dp, s.q, batch, count)
 }
 
 //go:noinline
-func opSplitPresentHash(s *setup, count int) uint64 { return splitQueries(s, s.hp, count) }
+func opSplitPresentHash(s *setup, count int) uint64 {
+	return sidebyside.SplitQueries(s.split, s.hp, s.q, count)
+}
 
 //go:noinline
-func opSplitAbsentHash(s *setup, count int) uint64 { return splitQueries(s, s.ha, count) }
+func opSplitAbsentHash(s *setup, count int) uint64 {
+	return sidebyside.SplitQueries(s.split, s.ha, s.q, count)
+}
 
 //go:noinline
 func opSplitAbsentBatchHash(s *setup, count int) uint64 {
-	f, j, hits, out := s.split, 0, uint64(0), s.out
-	for i := 0; i < count; i += batch {
-		f.ContainsDigestBatch(s.da[j:j+batch], out)
-		for _, x := range out {
-			hits += b2u(x)
-		}
-		j = nextGroup(j, s.q)
-	}
-	return hits
+	return sidebyside.SplitQueriesBatch(s.split, s.da, s.out, s.q, count)
 }
 
 //go:noinline
 func opSplitAddKey(s *setup, count int) uint64 {
-	f, j := s.split, 0
-	for range count {
-		f.Add(s.present[16*j : 16*j+16])
-		j = next(j, s.q)
-	}
-	return 0
-}
-
-func splitKeys(s *setup, keys []byte, count int) uint64 {
-	f, j, hits := s.split, 0, uint64(0)
-	for range count {
-		hits += b2u(f.Contains(keys[16*j : 16*j+16]))
-		j = next(j, s.q)
-	}
-	return hits
+	return sidebyside.SplitAddKeys(s.split, s.present, s.q, count)
 }
 
 //go:noinline
-func opSplitPresentKey(s *setup, count int) uint64 { return splitKeys(s, s.present, count) }
+func opSplitPresentKey(s *setup, count int) uint64 {
+	return sidebyside.SplitKeys(s.split, s.present, s.q, count)
+}
 
 //go:noinline
-func opSplitAbsentKey(s *setup, count int) uint64 { return splitKeys(s, s.absent, count) }
+func opSplitAbsentKey(s *setup, count int) uint64 {
+	return sidebyside.SplitKeys(s.split, s.absent, s.q, count)
+}
 
 // opHashXXH3128 is bloomlab's default hash alone, the 128-bit XXH3 of the
 // absent keys; its checksum equals fmb32.cc's hash-xxh3-128 for the same
 // q and -count if both compute the same hash.
 //
 //go:noinline
-func opHashXXH3128(s *setup, count int) uint64 {
-	sum, j := uint64(0), 0
-	for range count {
-		u := xxh3.Hash128Seed(s.absent[16*j:16*j+16], 0)
-		sum += u.Lo ^ u.Hi
-		j = next(j, s.q)
-	}
-	return sum
-}
+func opHashXXH3128(s *setup, count int) uint64 { return sidebyside.HashXXH3128(s.absent, s.q, count) }
 
-// opRandomLines loads 8 bytes of a random 64-byte line of a table as large
-// as the filter per operation, the lines from an LCG by multiply-shift so
-// that no load depends on another: fmb32.cc's random-lines.
+// opRandomLines is fmb32.cc's random-lines: one 8-byte load from a random
+// 64-byte line of a table as large as the filter per operation.
 //
 //go:noinline
-func opRandomLines(s *setup, count int) uint64 {
-	t := s.lines
-	lines := uint64(len(t) / 8)
-	sum, x := uint64(0), uint64(1)
-	for range count {
-		x = x*6364136223846793005 + 1442695040888963407
-		hi, _ := bits.Mul64(x, lines)
-		sum += t[hi*8]
-	}
-	return sum
-}
-
-// loadavg returns the first three fields of /proc/loadavg, or "unknown".
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
-		return strings.Join(f[:3], " ")
-	}
-	return "unknown"
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
+func opRandomLines(s *setup, count int) uint64 { return sidebyside.RandomLines(s.lines, count) }
 
 // sizeName prints 1048576 as 1MiB.
 func sizeName(b uint64) string {
@@ -859,8 +746,8 @@ func report(w io.Writer, c config, points []point, r *results, withBoost bool, l
 		name string
 		get  func(sample) float64
 	}{
-		{"Thread CPU time", func(s sample) float64 { return s.cpu }},
-		{"Wall time", func(s sample) float64 { return s.wall }},
+		{"Thread CPU time", func(s sample) float64 { return s.CPU }},
+		{"Wall time", func(s sample) float64 { return s.Wall }},
 	} {
 		fmt.Fprintf(w, "\n%s, ns per operation (Multiblock and SplitBlock: ns, and in brackets the ratio to Boost's time):\n\n", f.name)
 		fmt.Fprintln(w, "| table | K | c | op | Boost ns | Multiblock ns (/ Boost) | SplitBlock ns (/ Boost) |")
@@ -889,7 +776,7 @@ func report(w io.Writer, c config, points []point, r *results, withBoost bool, l
 	fmt.Fprintln(w, "\nBaselines, thread CPU time, ns per operation: XXH3-128 of a 16-byte key alone (C: xxhash.h inlined; Go: zeebo/xxh3), and one 8-byte load from a random 64-byte line of a table of the filter's size:")
 	fmt.Fprintln(w, "\n| table | K | c | C XXH3-128 | Go XXH3-128 | C random line | Go random line |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
-	cpu := func(s sample) float64 { return s.cpu }
+	cpu := func(s sample) float64 { return s.CPU }
 	for _, pt := range points {
 		cell := func(lib, op string) string {
 			if x, ok := r.median(key{pt, lib, op}, cpu); ok {
@@ -974,7 +861,7 @@ func report(w io.Writer, c config, points []point, r *results, withBoost bool, l
 	for _, k := range keys {
 		parts := make([]string, len(r.t[k]))
 		for i, x := range r.t[k] {
-			parts[i] = fmt.Sprintf("%.2f/%.2f", x.cpu, x.wall)
+			parts[i] = fmt.Sprintf("%.2f/%.2f", x.CPU, x.Wall)
 		}
 		fmt.Fprintf(w, "- %s K=%d c=%d %s %s: %s\n", sizeName(k.p.bytes), k.p.k, k.p.c, k.op, k.lib, strings.Join(parts, " "))
 	}
@@ -990,7 +877,7 @@ func (r *results) median(k key, f func(sample) float64) (float64, bool) {
 	for i, x := range xs {
 		v[i] = f(x)
 	}
-	return median(v), true
+	return sidebyside.Median(v), true
 }
 
 func pairs(c config) string {

@@ -85,7 +85,7 @@ func TestParse(t *testing.T) {
 		}
 	}
 	k := key{pt, "boost", "absent-hash"}
-	if got, _ := r.median(k, func(s sample) float64 { return s.cpu }); got != 3 {
+	if got, _ := r.median(k, func(s sample) float64 { return s.CPU }); got != 3 {
 		t.Errorf("median = %v, want 3", got)
 	}
 	if r.res[k] != 0.005 {

@@ -48,7 +48,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"os/exec"
 	"runtime"
@@ -58,6 +57,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/bloomlab/bloomlab/compare/internal/sidebyside"
 	"github.com/bloomlab/bloomlab/variants"
 	"github.com/parquet-go/parquet-go/bloom"
 	"github.com/zeebo/xxh3"
@@ -120,7 +120,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 // A sample is one measurement: ns per key of the thread's CPU time and
 // of the wall clock.
-type sample struct{ cpu, wall float64 }
+type sample = sidebyside.Sample
 
 // times holds the samples of every round, by side ("flb" or a Go
 // library), n and operation.
@@ -191,7 +191,7 @@ func parseFLB(r io.Reader, t times, results map[key]float64) error {
 			return fmt.Errorf("unexpected line from the FLB program: %q: %v", sc.Text(), err)
 		}
 		k := key{"flb", n, f[2]}
-		t[k] = append(t[k], sample{cpu, wall})
+		t[k] = append(t[k], sample{CPU: cpu, Wall: wall})
 		results[k] = res
 	}
 	return sc.Err()
@@ -208,7 +208,7 @@ var flbOps = []string{
 // opposite order in odd rounds), so that the two sides of a ratio are
 // measured within a fraction of a second of each other.
 func measure(c config, stdout io.Writer) error {
-	load0 := loadavg()
+	load0 := sidebyside.Loadavg()
 	start := time.Now()
 	var p *flbProc
 	if c.flb != "" {
@@ -275,7 +275,7 @@ func measure(c config, stdout io.Writer) error {
 			return fmt.Errorf("FLB program: %v: %s", err, p.errb.String())
 		}
 	}
-	load1 := loadavg()
+	load1 := sidebyside.Loadavg()
 	report(stdout, c, t, results, load0, load1, time.Since(start))
 	return nil
 }
@@ -389,16 +389,7 @@ var ops = []op{
 // timeOp runs o count times on s and returns its sample and result; the
 // caller holds its OS thread.
 func timeOp(s *setup, o op, count int) (sample, uint64) {
-	runtime.GC()
-	c0, t0 := threadCPU(), time.Now()
-	r := o.fn(s, count)
-	wall, c1 := time.Since(t0), threadCPU()
-	smp := sample{wall: float64(wall.Nanoseconds()) / float64(count)}
-	smp.cpu = smp.wall
-	if c0 >= 0 && c1 >= 0 {
-		smp.cpu = float64(c1-c0) / float64(count)
-	}
-	return smp, r
+	return sidebyside.Time(count, func(count int) uint64 { return o.fn(s, count) })
 }
 
 // runOnly runs one Go operation once, for callgrind.
@@ -411,33 +402,9 @@ func runOnly(c config, stdout io.Writer) error {
 	defer runtime.UnlockOSThread()
 	for _, n := range c.ns {
 		smp, r := timeOp(newSetup(n), ops[i], c.count)
-		fmt.Fprintf(stdout, "%s n=%d: %.3f ns/op of CPU time, %.3f of wall time, result %d\n", c.only, n, smp.cpu, smp.wall, r)
+		fmt.Fprintf(stdout, "%s n=%d: %.3f ns/op of CPU time, %.3f of wall time, result %d\n", c.only, n, smp.CPU, smp.Wall, r)
 	}
 	return nil
-}
-
-// next returns the index after j among n, cycling.
-func next(j, n int) int {
-	if j++; j == n {
-		return 0
-	}
-	return j
-}
-
-// nextGroup returns the start of the group of 32 after the one at j,
-// cycling over the whole groups of n.
-func nextGroup(j, n int) int {
-	if j += batch; j+batch > n {
-		return 0
-	}
-	return j
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // The operations. Each is a function of its own, never inlined, so that
@@ -448,7 +415,7 @@ func opBlockedAddHash(s *setup, count int) uint64 {
 	f, j := s.blocked, 0
 	for range count {
 		f.AddDigest(s.dp[j])
-		j = next(j, s.n)
+		j = sidebyside.Next(j, s.n)
 	}
 	return 0
 }
@@ -458,7 +425,7 @@ func opBlockedAddBatchHash(s *setup, count int) uint64 {
 	f, j := s.blocked, 0
 	for i := 0; i < count; i += batch {
 		f.AddDigestBatch(s.dp[j : j+batch])
-		j = nextGroup(j, s.n)
+		j = sidebyside.NextGroup(j, s.n, batch)
 	}
 	return 0
 }
@@ -466,8 +433,8 @@ func opBlockedAddBatchHash(s *setup, count int) uint64 {
 func blockedQueries(s *setup, ds []variants.Digest, count int) uint64 {
 	f, j, hits := s.blocked, 0, uint64(0)
 	for range count {
-		hits += b2u(f.ContainsDigest(ds[j]))
-		j = next(j, s.n)
+		hits += sidebyside.B2U(f.ContainsDigest(ds[j]))
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
 }
@@ -482,8 +449,8 @@ func opBlockedAbsentHash(s *setup, count int) uint64 { return blockedQueries(s, 
 func opBlockedAbsentKey(s *setup, count int) uint64 {
 	f, j, hits := s.blocked, 0, uint64(0)
 	for range count {
-		hits += b2u(f.Contains(s.absent[16*j : 16*j+16]))
-		j = next(j, s.n)
+		hits += sidebyside.B2U(f.Contains(s.absent[16*j : 16*j+16]))
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
 }
@@ -494,9 +461,9 @@ func opBlockedAbsentBatchHash(s *setup, count int) uint64 {
 	for i := 0; i < count; i += batch {
 		f.ContainsDigestBatch(s.da[j:j+batch], out)
 		for _, x := range out {
-			hits += b2u(x)
+			hits += sidebyside.B2U(x)
 		}
-		j = nextGroup(j, s.n)
+		j = sidebyside.NextGroup(j, s.n, batch)
 	}
 	return hits
 }
@@ -507,69 +474,41 @@ func opBlockedAbsentBatchKey(s *setup, count int) uint64 {
 	for i := 0; i < count; i += batch {
 		f.ContainsBatch(s.absentKeys[j:j+batch], out)
 		for _, x := range out {
-			hits += b2u(x)
+			hits += sidebyside.B2U(x)
 		}
-		j = nextGroup(j, s.n)
+		j = sidebyside.NextGroup(j, s.n, batch)
 	}
 	return hits
 }
 
 //go:noinline
 func opSplitAddHash(s *setup, count int) uint64 {
-	f, j := s.split, 0
-	for range count {
-		f.AddHash64(s.hp[j])
-		j = next(j, s.n)
-	}
-	return 0
+	return sidebyside.SplitAddHash(s.split, s.hp, s.n, count)
 }
 
 //go:noinline
 func opSplitAddBatchHash(s *setup, count int) uint64 {
-	f, j := s.split, 0
-	for i := 0; i < count; i += batch {
-		f.AddDigestBatch(s.dp[j : j+batch])
-		j = nextGroup(j, s.n)
-	}
-	return 0
-}
-
-func splitQueries(s *setup, hs []uint64, count int) uint64 {
-	f, j, hits := s.split, 0, uint64(0)
-	for range count {
-		hits += b2u(f.ContainsHash64(hs[j]))
-		j = next(j, s.n)
-	}
-	return hits
+	return sidebyside.SplitAddBatch(s.split, s.dp, s.n, batch, count)
 }
 
 //go:noinline
-func opSplitPresentHash(s *setup, count int) uint64 { return splitQueries(s, s.hp, count) }
+func opSplitPresentHash(s *setup, count int) uint64 {
+	return sidebyside.SplitQueries(s.split, s.hp, s.n, count)
+}
 
 //go:noinline
-func opSplitAbsentHash(s *setup, count int) uint64 { return splitQueries(s, s.ha, count) }
+func opSplitAbsentHash(s *setup, count int) uint64 {
+	return sidebyside.SplitQueries(s.split, s.ha, s.n, count)
+}
 
 //go:noinline
 func opSplitAbsentKey(s *setup, count int) uint64 {
-	f, j, hits := s.split, 0, uint64(0)
-	for range count {
-		hits += b2u(f.Contains(s.absent[16*j : 16*j+16]))
-		j = next(j, s.n)
-	}
-	return hits
+	return sidebyside.SplitKeys(s.split, s.absent, s.n, count)
 }
 
 //go:noinline
 func opSplitAbsentBatchHash(s *setup, count int) uint64 {
-	f, j, hits, out := s.split, 0, uint64(0), s.out
-	for i := 0; i < count; i += batch {
-		f.ContainsDigestBatch(s.da[j:j+batch], out)
-		for _, x := range out {
-			hits += b2u(x)
-		}
-		j = nextGroup(j, s.n)
-	}
-	return hits
+	return sidebyside.SplitQueriesBatch(s.split, s.da, s.out, s.n, count)
 }
 
 //go:noinline
@@ -578,9 +517,9 @@ func opSplitAbsentBatchKey(s *setup, count int) uint64 {
 	for i := 0; i < count; i += batch {
 		f.ContainsBatch(s.absentKeys[j:j+batch], out)
 		for _, x := range out {
-			hits += b2u(x)
+			hits += sidebyside.B2U(x)
 		}
-		j = nextGroup(j, s.n)
+		j = sidebyside.NextGroup(j, s.n, batch)
 	}
 	return hits
 }
@@ -589,8 +528,8 @@ func opSplitAbsentBatchKey(s *setup, count int) uint64 {
 func opSplit64AbsentKey(s *setup, count int) uint64 {
 	f, j, hits := s.split64, 0, uint64(0)
 	for range count {
-		hits += b2u(f.Contains(s.absent[16*j : 16*j+16]))
-		j = next(j, s.n)
+		hits += sidebyside.B2U(f.Contains(s.absent[16*j : 16*j+16]))
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
 }
@@ -601,9 +540,9 @@ func opSplit64AbsentBatchKey(s *setup, count int) uint64 {
 	for i := 0; i < count; i += batch {
 		f.ContainsBatch(s.absentKeys[j:j+batch], out)
 		for _, x := range out {
-			hits += b2u(x)
+			hits += sidebyside.B2U(x)
 		}
-		j = nextGroup(j, s.n)
+		j = sidebyside.NextGroup(j, s.n, batch)
 	}
 	return hits
 }
@@ -613,7 +552,7 @@ func opParquetAddHash(s *setup, count int) uint64 {
 	f, j := s.parquet, 0
 	for range count {
 		f.Insert(s.hp[j])
-		j = next(j, s.n)
+		j = sidebyside.Next(j, s.n)
 	}
 	return 0
 }
@@ -623,7 +562,7 @@ func opParquetAddBatchHash(s *setup, count int) uint64 {
 	f, j := s.parquet, 0
 	for i := 0; i < count; i += batch {
 		f.InsertBulk(s.hp[j : j+batch])
-		j = nextGroup(j, s.n)
+		j = sidebyside.NextGroup(j, s.n, batch)
 	}
 	return 0
 }
@@ -631,8 +570,8 @@ func opParquetAddBatchHash(s *setup, count int) uint64 {
 func parquetQueries(s *setup, hs []uint64, count int) uint64 {
 	f, j, hits := s.parquet, 0, uint64(0)
 	for range count {
-		hits += b2u(f.Check(hs[j]))
-		j = next(j, s.n)
+		hits += sidebyside.B2U(f.Check(hs[j]))
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
 }
@@ -652,7 +591,7 @@ func opHashXXH3(s *setup, count int) uint64 {
 	sum, j := uint64(0), 0
 	for range count {
 		sum += xxh3.Hash(s.absent[16*j : 16*j+16])
-		j = next(j, s.n)
+		j = sidebyside.Next(j, s.n)
 	}
 	return sum
 }
@@ -660,15 +599,7 @@ func opHashXXH3(s *setup, count int) uint64 {
 // opHashXXH3128 is bloomlab's default hash alone, the 128-bit XXH3.
 //
 //go:noinline
-func opHashXXH3128(s *setup, count int) uint64 {
-	sum, j := uint64(0), 0
-	for range count {
-		u := xxh3.Hash128Seed(s.absent[16*j:16*j+16], 0)
-		sum += u.Lo ^ u.Hi
-		j = next(j, s.n)
-	}
-	return sum
-}
+func opHashXXH3128(s *setup, count int) uint64 { return sidebyside.HashXXH3128(s.absent, s.n, count) }
 
 // opRandomLines loads 8 bytes of a random 64-byte line of a table as large
 // as the blocked filter per operation, the lines from an LCG by
@@ -676,17 +607,7 @@ func opHashXXH3128(s *setup, count int) uint64 {
 // random-lines, and variants' BenchmarkBlocked/op=random-lines.
 //
 //go:noinline
-func opRandomLines(s *setup, count int) uint64 {
-	t := s.lines
-	lines := uint64(len(t) / 8)
-	sum, x := uint64(0), uint64(1)
-	for range count {
-		x = x*6364136223846793005 + 1442695040888963407
-		hi, _ := bits.Mul64(x, lines)
-		sum += t[hi*8]
-	}
-	return sum
-}
+func opRandomLines(s *setup, count int) uint64 { return sidebyside.RandomLines(s.lines, count) }
 
 // nopGo is a Go function of the shape of a probe that does nothing.
 //
@@ -700,8 +621,8 @@ func nopGo(p unsafe.Pointer, z, h uint64) bool { return p == nil && z == h+1 }
 func opLoop(s *setup, count int) uint64 {
 	hits, j := uint64(0), 0
 	for range count {
-		hits += b2u(s.nopPtr == nil && uint64(j) == s.ha[j]+1)
-		j = next(j, s.n)
+		hits += sidebyside.B2U(s.nopPtr == nil && uint64(j) == s.ha[j]+1)
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
 }
@@ -713,8 +634,8 @@ func opLoop(s *setup, count int) uint64 {
 func opCallGo(s *setup, count int) uint64 {
 	hits, j := uint64(0), 0
 	for range count {
-		hits += b2u(nopGo(s.nopPtr, uint64(j), s.ha[j]))
-		j = next(j, s.n)
+		hits += sidebyside.B2U(nopGo(s.nopPtr, uint64(j), s.ha[j]))
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
 }
@@ -727,31 +648,10 @@ func opCallGo(s *setup, count int) uint64 {
 func opCallAsm(s *setup, count int) uint64 {
 	hits, j := uint64(0), 0
 	for range count {
-		hits += b2u(nopAsm(s.nopPtr, uint64(j), s.ha[j]))
-		j = next(j, s.n)
+		hits += sidebyside.B2U(nopAsm(s.nopPtr, uint64(j), s.ha[j]))
+		j = sidebyside.Next(j, s.n)
 	}
 	return hits
-}
-
-// loadavg returns the first three fields of /proc/loadavg, or "unknown".
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
-		return strings.Join(f[:3], " ")
-	}
-	return "unknown"
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // row is a line of the main table: an operation of FLB, the same
@@ -778,8 +678,8 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 	fmt.Fprintf(w, "bloomlab beside RocksDB's FastLocalBloom (FLB): n = %s keys of 16 bytes, %d bits per key, k = %d (split-block: 8), batches of %d.\n", strings.Join(nl, ", "), bitsPerKey, probes, batch)
 	fmt.Fprintf(w, "Medians of %d rounds, FLB's and the Go measurements of each operation back to back, in alternating order; %d operations per measurement; %s, %d CPUs; load average %s at the start, %s at the end; %.0f s.\n",
 		c.rounds, c.count, runtime.Version(), runtime.NumCPU(), load0, load1, took.Seconds())
-	cpu := func(s sample) float64 { return s.cpu }
-	wall := func(s sample) float64 { return s.wall }
+	cpu := func(s sample) float64 { return s.CPU }
+	wall := func(s sample) float64 { return s.Wall }
 	fmt.Fprintln(w, "\nThread CPU time, ns per key (the time the measuring thread ran, which other work on shared cores does not inflate):")
 	mainTable(w, c, t, cpu)
 	fmt.Fprintln(w, "\nBlocked batch and SplitBlock batch are bloomlab's batch entry points over groups of 32 (ContainsDigestBatch, ContainsBatch, AddDigestBatch) against FLB's one-at-a-time operation of the row; in the batch rows the bloomlab columns are those entry points against FLB's batch loop.")
@@ -787,7 +687,7 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 	mainTable(w, c, t, wall)
 	med := func(lib string, n int, op string) (float64, bool) {
 		xs, ok := t[key{lib, n, op}]
-		return median(pick(xs, cpu)), ok
+		return sidebyside.Median(pick(xs, cpu)), ok
 	}
 	ns := func(lib string, n int, op string) string {
 		if x, ok := med(lib, n, op); ok {
@@ -889,7 +789,7 @@ func report(w io.Writer, c config, t times, results map[key]float64, load0, load
 	for _, k := range keys {
 		parts := make([]string, len(t[k]))
 		for i, x := range t[k] {
-			parts[i] = fmt.Sprintf("%.2f/%.2f", x.cpu, x.wall)
+			parts[i] = fmt.Sprintf("%.2f/%.2f", x.CPU, x.Wall)
 		}
 		fmt.Fprintf(w, "- %s %s %s: %s\n", sciN(k.n), k.op, k.lib, strings.Join(parts, " "))
 	}
@@ -909,7 +809,7 @@ func pick(xs []sample, f func(sample) float64) []float64 {
 func mainTable(w io.Writer, c config, t times, f func(sample) float64) {
 	med := func(lib string, n int, op string) (float64, bool) {
 		xs, ok := t[key{lib, n, op}]
-		return median(pick(xs, f)), ok
+		return sidebyside.Median(pick(xs, f)), ok
 	}
 	ratio := func(lib string, n int, op, flbOp string) string {
 		x, ok1 := med(lib, n, op)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/compare/internal/sidebyside"
 )
 
 // TestRunGoOnly runs the Go side at a small size, with no FLB program (no C
@@ -40,13 +42,13 @@ func TestParseFLB(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := key{"flb", 10000, "absent-hash"}
-	if got := median(pick(tm[k], func(s sample) float64 { return s.cpu })); got != 3 {
+	if got := sidebyside.Median(pick(tm[k], func(s sample) float64 { return s.CPU })); got != 3 {
 		t.Errorf("median = %v, want 3", got)
 	}
 	if res[k] != 0.009 {
 		t.Errorf("result = %v, want 0.009", res[k])
 	}
-	tm[key{"blocked", 10000, "absent-hash"}] = []sample{{6, 7}, {7, 7}, {5, 7}}
+	tm[key{"blocked", 10000, "absent-hash"}] = []sample{{CPU: 6, Wall: 7}, {CPU: 7, Wall: 7}, {CPU: 5, Wall: 7}}
 	var out bytes.Buffer
 	report(&out, config{ns: []int{10000}, rounds: 3, count: 32}, tm, res, "0 0 0", "0 0 0", 0)
 	if want := "| 1e4 | absent, hash given | 3.00 | 2.00 | - | - | - |"; !strings.Contains(out.String(), want) {

@@ -1,15 +1,15 @@
 //go:build linux
 
-package main
+package sidebyside
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// threadCPU returns the CPU time of the calling OS thread in ns
-// (CLOCK_THREAD_CPUTIME_ID, as flb.cc reads it), or -1.
-func threadCPU() int64 {
+// ThreadCPU returns the CPU time of the calling OS thread in ns
+// (CLOCK_THREAD_CPUTIME_ID, as flb.cc and fmb32.cc read it), or -1.
+func ThreadCPU() int64 {
 	const clockThreadCPUTimeID = 3
 	var ts syscall.Timespec
 	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
