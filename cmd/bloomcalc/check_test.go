@@ -185,3 +185,36 @@ func TestDerivations(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionedExact: given n and p, a partitioned filter's output has
+// the exact sizing of analysis.ExactPartitionedSize and how far the
+// classic geometry's exact rate lands from p (review D11), and none with
+// m or k given.
+func TestPartitionedExact(t *testing.T) {
+	out, _, err := runArgs("-json", "-variant", "partitioned", "-n", "1M", "-p", "1%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r partitionedResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	sd, err := analysis.ExactPartitionedSize(1e6, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Exact == nil || r.Exact.M != sd.Bits || r.Exact.K != sd.Hashes || r.Exact.FPR > 0.01 || r.Exact.ClassicMiss != r.ExactFPR/0.01-1 {
+		t.Fatalf("exact sizing %+v, want m = %d, k = %d", r.Exact, sd.Bits, sd.Hashes)
+	}
+	if !(r.Exact.ClassicMiss > 0) {
+		t.Errorf("the classic geometry's exact rate %v should miss 1%% (D11)", r.ExactFPR)
+	}
+	out, _, err = runArgs("-json", "-variant", "partitioned", "-n", "1M", "-m", "10Mb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = partitionedResult{}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Exact != nil {
+		t.Errorf("with m given: exact %+v (%v), want none", r.Exact, err)
+	}
+}

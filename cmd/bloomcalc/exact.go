@@ -62,10 +62,19 @@ func signed(x int64) string {
 // printExact prints the exact sizing after the classic one, or the note
 // saying why there is none.
 func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error {
+	for _, l := range exactLines(e, note, classicM) {
+		if _, err := fmt.Fprintf(w, "%-21s %s\n", l[0], l[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exactLines are the lines printExact prints.
+func exactLines(e *exactResult, note string, classicM uint64) [][2]string {
 	if e == nil {
 		if note != "" {
-			_, err := fmt.Fprintf(w, "%-21s not computed: %s\n", "exact sizing", note)
-			return err
+			return [][2]string{{"exact sizing", "not computed: " + note}}
 		}
 		return nil
 	}
@@ -73,15 +82,34 @@ func printExact(w io.Writer, e *exactResult, note string, classicM uint64) error
 	if e.ClassicMiss <= 0 {
 		verdict = fmt.Sprintf("the classic geometry keeps p (its exact rate is %.3g%% below it)", -100*e.ClassicMiss)
 	}
-	lines := [][2]string{
+	return [][2]string{
 		{"classic sizing", verdict},
 		{"exact sizing", fmt.Sprintf("m = %s (%s), k = %d: exact rate %.7g <= p", groupUint(e.M), e.Memory, e.K, e.FPR)},
 		{"", fmt.Sprintf("the fewest bits that keep p: %s bits (%+.3f%%) against the classic m", signed(e.ExtraBits), 100*float64(e.ExtraBits)/float64(classicM))},
 	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintf(w, "%-21s %s\n", l[0], l[1]); err != nil {
-			return err
-		}
+}
+
+// exactPartitionedSizing is exactSizing for a partitioned filter
+// (analysis.ExactPartitionedSize, which has no work limit): m is k slices
+// of m/k bits, held in k slices of whole 64-bit words; classic is the
+// classic geometry's exact rate.
+func exactPartitionedSizing(known analysis.Sizing, n, classicM uint64, p, classic float64) (*exactResult, error) {
+	if known.N == 0 || known.P == 0 || known.M != 0 || known.K != 0 {
+		return nil, nil
 	}
-	return nil
+	sd, err := analysis.ExactPartitionedSize(n, p)
+	if err != nil {
+		return nil, err
+	}
+	m, k := sd.Bits, sd.Hashes
+	b := uint64(k) * wordBytes(m/uint64(k))
+	return &exactResult{
+		M:           m,
+		Bytes:       b,
+		Memory:      memory(b),
+		K:           k,
+		FPR:         analysis.PartitionedFPR(m, n, k),
+		ExtraBits:   int64(m) - int64(classicM),
+		ClassicMiss: classic/p - 1,
+	}, nil
 }

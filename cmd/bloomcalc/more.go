@@ -117,6 +117,11 @@ type partitionedResult struct {
 	// StandardExactFPR is the exact rate of a standard filter of the same
 	// m, n and k, for comparison.
 	StandardExactFPR float64 `json:"fpr_standard_exact"`
+	// Exact is the exact sizing, given n and p only
+	// (analysis.ExactPartitionedSize), and ExactNote why there is none
+	// where it fails.
+	Exact     *exactResult `json:"exact,omitempty"`
+	ExactNote string       `json:"exact_note,omitempty"`
 	// Check is the verdict when n, m and p are all given.
 	Check *checkResult `json:"check,omitempty"`
 	// Limit is the verdict of the memory limit for one filter.
@@ -216,6 +221,9 @@ func runSolved(stdout io.Writer, v string, width int, known analysis.Sizing, giv
 		}
 		r.Overhead = r.BitsPerKey / r.InformationMinimum
 		r.Check = check(r.ExactFPR)
+		if r.Exact, err = exactPartitionedSizing(known, s.N, m, s.P, r.ExactFPR); err != nil {
+			r.ExactNote = plain(err.Error())
+		}
 		r.Limit = memoryLimit(v, r.Bytes)
 		out = r
 	case counting:
@@ -486,6 +494,7 @@ func printMore(w io.Writer, out any, target bool) error {
 		if r.Check != nil {
 			add("check against p", "%s", r.Check.Verdict)
 		}
+		lines = append(lines, exactLines(r.Exact, r.ExactNote, r.M)...)
 		lines = append(lines, limitLines(r.Limit)...)
 	case countingResult:
 		add("variant", "counting, %d-bit counters", r.Width)
