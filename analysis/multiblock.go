@@ -99,10 +99,9 @@ import (
 // count-vector sum for Boost's geometries). FPR takes it while G <= 14 and
 // the work is below overlapRowBudget (1e9): every multiblock of Boost's
 // table at a byte stride (K up to 14, 0.8 s of CPU for K = 14 and 64-bit
-// words), and reports an error beyond. overlapPoissonDP is
-// an older programme with two bits of S in one key window treated as in
-// two; it runs for any K but is 0.7 to 2% high where the exact sums check
-// it, so it is not used by FPR.
+// words), and reports an error beyond. (An older programme that treated
+// two bits of S in one key window as in two ran for any K but was 0.7 to
+// 2% high where the exact sums check it; it is gone.)
 //
 // Starts within one block of either end of the table see fewer
 // neighbours; the overlapping rates treat every start as interior, which
@@ -681,95 +680,4 @@ func MultiblockOptimalHashes(b Multiblock, n uint64, maxK int) (int, float64, er
 		return 0, 0, invalid("no K in 1..%d fits %d bits", maxK, b.Bits)
 	}
 	return bestK, best, nil
-}
-
-// overlapPoissonDP generalises overlapPoissonBlock to G windows: the
-// query's bits to stay clear, S, at most t per window of the query, are
-// summed by a dynamic programme over the G*C cells of the query's block
-// with the prefix count of S and the count in the current window as state,
-// and every start a contributes exp(-lambda f(x)) with x the number of S
-// bits in its span (a prefix of the query's cells for a start before the
-// query's, a suffix for one after). For G = 1, f(x) = 1 - (1 - x/w)^t is
-// the exact probability that a key of that start hits S, and the sum is
-// exact for Poisson counts. For G > 1 (multiblock) a key's hit
-// probability is 1 - prod_i (1 - n_i/w) with n_i the S bits in its window
-// i, which depends on how the x bits fall into its windows (two in one
-// window: 1 - 2/w rather than (1 - 1/w)^2); f(x) = 1 - (1 - 1/w)^x treats
-// them as falling in distinct windows, an error of relative order 1/w^2
-// per key and pair, which TestMultiblockPoissonDP measures against the
-// exact sum.
-func (b Multiblock) overlapPoissonDP(lambda float64, f func(x int) float64) float64 {
-	g, cells, sc := b.cellGeometry()
-	t, gw := b.perWindow(), b.Windows()
-	w := float64(b.WordBits)
-	C := int(cells)
-	total := C * gw
-	cover := make([]float64, t+1)
-	for r := range cover {
-		cover[r] = coverProb(r, t, w)
-		if r%2 == 1 {
-			cover[r] = -cover[r]
-		}
-	}
-	chooseG := make([]float64, t+1)
-	for x := range chooseG {
-		chooseG[x] = math.Exp(logChoose(float64(g), float64(x)))
-	}
-	maxR := t * gw
-	var sum float64
-	for r := 0; r <= maxR; r++ {
-		// state[pc*(t+1)+rw]: pc bits of S so far, rw in this window.
-		state := make([]float64, (r+1)*(t+1))
-		next := make([]float64, len(state))
-		state[0] = 1
-		for c := 0; c < total; c++ {
-			if c > 0 {
-				for pc := 0; pc <= r; pc++ {
-					var e float64
-					if uint64(c)%sc == 0 {
-						e += f(r - pc) // a start at +c: the suffix from c
-					}
-					if uint64(total-c)%sc == 0 {
-						e += f(pc) // a start at c - total: the prefix to c
-					}
-					if e == 0 {
-						continue
-					}
-					fac := math.Exp(-lambda * e)
-					for rw := 0; rw <= t; rw++ {
-						state[pc*(t+1)+rw] *= fac
-					}
-				}
-				if c%C == 0 {
-					// A window of the query ends: its cover weight.
-					clear(next)
-					for pc := 0; pc <= r; pc++ {
-						for rw := 0; rw <= t; rw++ {
-							next[pc*(t+1)] += state[pc*(t+1)+rw] * cover[rw]
-						}
-					}
-					state, next = next, state
-				}
-			}
-			clear(next)
-			for pc := 0; pc <= r; pc++ {
-				for rw := 0; rw <= t; rw++ {
-					v := state[pc*(t+1)+rw]
-					if v == 0 {
-						continue
-					}
-					for x := 0; pc+x <= r && rw+x <= t && uint64(x) <= g; x++ {
-						next[(pc+x)*(t+1)+rw+x] += v * chooseG[x]
-					}
-				}
-			}
-			state, next = next, state
-		}
-		var end float64
-		for rw := 0; rw <= t; rw++ {
-			end += state[r*(t+1)+rw] * cover[rw]
-		}
-		sum += end * math.Exp(-lambda*f(r))
-	}
-	return min(max(sum, 0), 1)
 }
