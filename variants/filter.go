@@ -87,8 +87,9 @@ type Grower interface {
 // prefetch 16 keys ahead, test or set), hashing keys 32 at a time in Go;
 // SplitBlock probes a hashed group in one assembly call; Scalable with
 // blocked stages prefetches a group's blocks in every stage in one call;
-// AgePartitioned reads a group's lines ahead in Go; Standard's batches are
-// plain loops (reading ahead did not pay, see BenchmarkBatch).
+// AgePartitioned and Multiblock read a group's lines ahead in Go, then
+// probe each key; Standard's batches are plain loops (reading ahead did not
+// pay, see BenchmarkBatch).
 //
 // AddBatch(keys) has the effect of Add on each key in turn, and
 // ContainsBatch(keys, out) sets out[i] = Contains(keys[i]); ContainsBatch

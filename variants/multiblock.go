@@ -101,7 +101,9 @@ const DefaultMultiblockWordBits = 64
 // package's Speed notes give the numbers), multiblock<uint32_t, 8> in
 // assembly runs within about 10% of the split-block filter, which is the
 // same layout with its own assembly probe, where in pure Go it took 2.2
-// to 2.5 times as long in cache. There are no batch forms yet.
+// to 2.5 times as long in cache. The batch methods ([Batcher]) read a
+// group's blocks ahead in tables of 4 MiB or more and then probe each
+// key: about 0.3 to 0.6 times the time of one call per key at 256 MiB.
 //
 // Contains and ContainsDigest are safe for concurrent use while nothing
 // mutates the filter; mutation needs exclusive access.
