@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -240,7 +241,11 @@ func (b Multiblock) FPR(n uint64) (float64, error) {
 	}
 	if b.overlapWork() <= overlapBudget {
 		if b.Multi {
-			return b.overlapExactMulti(n), nil
+			sum, abs := b.overlapExactMultiSum(n, false)
+			if cancelled(sum, abs) {
+				return 0, b.cancelError(sum, abs)
+			}
+			return min(sum, 1), nil
 		}
 		sum, abs := b.overlapExactSum(n)
 		if cancelled(sum, abs) {
@@ -259,7 +264,11 @@ func (b Multiblock) FPR(n uint64) (float64, error) {
 		return min(sum, 1), nil
 	}
 	if b.overlapRowWork() <= overlapRowBudget {
-		return b.overlapRows(n, false), nil
+		sum, abs := b.overlapRowsSum(n, false)
+		if cancelled(sum, abs) {
+			return 0, b.cancelError(sum, abs)
+		}
+		return min(sum, 1), nil
 	}
 	if b.Windows() > overlapRowMaxWindows {
 		return 0, invalid("overlapping multiblock of %d windows of %d bits at a stride of %d bits: the sum by count vectors needs %.3g operations, beyond %.3g, and the sum by rows takes at most %d windows", b.Windows(), b.WordBits, b.Stride(), b.overlapWork(), float64(overlapBudget), overlapRowMaxWindows)
@@ -357,6 +366,13 @@ func (b Multiblock) overlapExactMulti(n uint64) float64 {
 // binomial factor (1 - H/P)^n if poisson, the model overlapRows's test
 // compares.
 func (b Multiblock) overlapExactMultiTerm(n uint64, poisson bool) float64 {
+	sum, _ := b.overlapExactMultiSum(n, poisson)
+	return min(max(sum, 0), 1)
+}
+
+// overlapExactMultiSum is overlapExactMultiTerm's alternating sum before
+// clamping, and the sum of its terms' magnitudes (see cancelled).
+func (b Multiblock) overlapExactMultiSum(n uint64, poisson bool) (sum, abs float64) {
 	_, cells, _ := b.cellGeometry()
 	C, G := int(cells), b.Windows()
 	w := float64(b.WordBits)
@@ -380,7 +396,6 @@ func (b Multiblock) overlapExactMultiTerm(n uint64, poisson bool) float64 {
 		prods[0][i] = 1
 	}
 	sel := make([]int, G+1) // S_j: -1 for none, else its cell
-	var sum float64
 	// advance multiplies, into prods[j+1], the factor of every key window
 	// that covers the tail of window j-1 and the head of window j, now
 	// both chosen (S_G = none closes the last).
@@ -413,11 +428,12 @@ func (b Multiblock) overlapExactMultiTerm(n uint64, poisson bool) float64 {
 			for _, v := range prods[G+1] {
 				h += 1 - v
 			}
+			term := weight * math.Exp(nf*math.Log1p(-h/p))
 			if poisson {
-				sum += weight * math.Exp(-nf/p*h)
-			} else {
-				sum += weight * math.Exp(nf*math.Log1p(-h/p))
+				term = weight * math.Exp(-nf/p*h)
 			}
+			sum += term
+			abs += math.Abs(term)
 			return
 		}
 		for c := -1; c < C; c++ {
@@ -431,7 +447,7 @@ func (b Multiblock) overlapExactMultiTerm(n uint64, poisson bool) float64 {
 		}
 	}
 	walk(0, 1)
-	return min(max(sum, 0), 1)
+	return sum, abs
 }
 
 // coverProb returns P(t draws with replacement from w bits cover r given
@@ -539,10 +555,14 @@ func (b Multiblock) overlapExactSum(n uint64) (sum, abs float64) {
 
 // cancelled reports whether an alternating sum whose terms add up, in
 // magnitude, to abs has lost the digits of its result sum: float64 keeps
-// about 16 digits of abs, so a result below 1e-9 abs carries rounding of
-// more than about a part in 10^6 of itself (and below 1e-16 abs, none of
-// it).
-func cancelled(sum, abs float64) bool { return !(sum >= 1e-9*abs) || math.IsNaN(sum) }
+// about 16 digits of abs, so with rounding errors that add up as a random
+// walk over up to 10^5 terms (about 3.5e-14 abs), a result of 1e-10 abs
+// still holds about three and a half digits, and one below 1e-16 abs none.
+// The rates the sums give at practical sizes sit far above the bound (the
+// sum for Boost's table and for sizing down to p = 1e-4 at K = 16 at
+// least 1.3e-10 abs); tiny rates of lightly loaded tables fall below it
+// (2e-12 for a rate of order 1e-20 at 5 windows of 64 bits).
+func cancelled(sum, abs float64) bool { return !(sum >= 1e-10*abs) || math.IsNaN(sum) }
 
 // overlapPoissonBlock is the rate of an overlapping block layout (G = 1)
 // with the starts' key counts independent Poisson(lambda): for each
@@ -612,7 +632,11 @@ func (b Multiblock) overlapPoissonBlockSum(lambda float64) (total, abs float64) 
 // cancelError is the error of FPR when its alternating sum cancels (see
 // cancelled): the rate is too small beside the sum's terms for float64.
 func (b Multiblock) cancelError(sum, abs float64) error {
-	return invalid("overlapping block layout of %d bits in a window of %d at a stride of %d bits: the inclusion-exclusion sum cancels (result %.3g beside terms of %.3g in all), beyond float64's precision", b.Hashes, b.WordBits, b.Stride(), sum, abs)
+	layout := fmt.Sprintf("overlapping block layout of %d bits in a window of %d", b.Hashes, b.WordBits)
+	if b.Multi {
+		layout = fmt.Sprintf("overlapping multiblock of %d windows of %d bits", b.Windows(), b.WordBits)
+	}
+	return invalid("%s at a stride of %d bits: the inclusion-exclusion sum cancels (result %.3g beside terms of %.3g in all), beyond float64's precision: the rate is too small to compute this way", layout, b.Stride(), sum, abs)
 }
 
 // overlapBlockWork is the work of overlapPoissonBlock: for each number r

@@ -86,6 +86,14 @@ type rowKeys struct {
 // (see above); with poisson it takes exp(-lambda H) for the binomial
 // factor, the model the test compares with the count-vector sum.
 func (b Multiblock) overlapRows(n uint64, poisson bool) float64 {
+	sum, _ := b.overlapRowsSum(n, poisson)
+	return min(max(sum, 0), 1)
+}
+
+// overlapRowsSum is overlapRows's sum before clamping, and the sum of the
+// magnitudes of the final states' terms (see cancelled): a lower bound on
+// the magnitudes of all the terms, since the states already hold sums.
+func (b Multiblock) overlapRowsSum(n uint64, poisson bool) (sum, abs float64) {
 	_, cells, _ := b.cellGeometry()
 	C, G := int(cells), b.Windows()
 	w := float64(b.WordBits)
@@ -342,9 +350,10 @@ func (b Multiblock) overlapRows(n uint64, poisson bool) float64 {
 	if poisson {
 		c2 = 0
 	}
-	var sum float64
 	for idx := 0; idx < N; idx++ {
-		sum += m[3*idx] + c2*m[3*idx+2]
+		t := m[3*idx] + c2*m[3*idx+2]
+		sum += t
+		abs += math.Abs(t)
 	}
-	return min(max(sum, 0), 1)
+	return sum, abs
 }

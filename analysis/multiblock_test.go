@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -152,6 +153,31 @@ func TestMultiblockExactOrders(t *testing.T) {
 		cells, tree := b.overlapExact(2500), b.overlapExactMulti(2500)
 		if math.Abs(tree/cells-1) > 1e-9 {
 			t.Errorf("%+v: by cells %.12g, by windows %.12g", c, cells, tree)
+		}
+	}
+}
+
+// TestMultiblockCancellation: where the alternating sums of overlapping
+// layouts lose their digits (tiny rates beside terms of order one), FPR
+// reports an error rather than a number: a block layout of 64 bits in a
+// 4096-bit window at 1e5 keys in 2^24 bits (its sum gave 0.588 for a rate
+// near 1e-33) and a lightly loaded multiblock (2e-12 for a rate of order
+// 1e-20); the same layouts at practical loads still give their rates.
+func TestMultiblockCancellation(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		b     Multiblock
+		light uint64
+		full  uint64
+	}{
+		{Multiblock{Bits: 1 << 24, Hashes: 64, WordBits: 4096, StrideBits: 8}, 100000, 1 << 24 / 10},
+		{Multiblock{Bits: (1 << 24) / 320 * 320, Hashes: 5, WordBits: 64, Multi: true, StrideBits: 8}, 1000, 1000000},
+	} {
+		if f, err := c.b.FPR(c.light); !errors.Is(err, ErrInvalidParams) {
+			t.Errorf("%+v at %d keys: %v, %v; want the cancellation error", c.b, c.light, f, err)
+		}
+		if f, err := c.b.FPR(c.full); err != nil || !(f > 1e-4 && f < 1) {
+			t.Errorf("%+v at %d keys: %v, %v; want a rate", c.b, c.full, f, err)
 		}
 	}
 }
