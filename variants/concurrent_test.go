@@ -99,7 +99,9 @@ func TestConcurrentAddContains(t *testing.T) {
 					runtime.Gosched()
 					continue
 				}
-				i := (j * 7919) % int(n)
+				// In uint64: on 386, int is 32 bits and j * 7919 overflows
+				// after about 271,000 rounds, which a long run reaches.
+				i := int(uint64(j) * 7919 % uint64(n))
 				if !f.Contains(keys[w][i]) {
 					errs <- fmt.Errorf("false negative for writer %d key %d while filling", w, i)
 					return
