@@ -161,6 +161,29 @@ func (b Multiblock) overlapRowsSum(n uint64, poisson bool) (sum, abs float64) {
 	tF := make([]float64, nS)
 	dig := make([]int, G)
 	var rk *rowKeys
+	// column takes a walk one column on: the column gets the pending bit
+	// (pend) and one more if its digit d is add; x counts the bits of S in
+	// the span so far, y the windows holding two; if on (a key's span ends
+	// or begins here) the key's hit and factor at (x, y) join hh and f; the
+	// next column's pending bit is whether d is hold.
+	column := func(d, add, hold, pend, x, y int, on bool, hh, f float64) (nx, ny, np int, nh, nf float64) {
+		c := pend
+		if d == add {
+			c++
+		}
+		nx, ny, nh, nf = x+c, y, hh, f
+		if c == 2 {
+			ny++
+		}
+		if on {
+			nh += hit[nx][ny]
+			nf *= fac[nx][ny]
+		}
+		if d == hold {
+			np = 1
+		}
+		return
+	}
 	var prefix func(i, idx, x, y, pend int, hh, f float64)
 	prefix = func(i, idx, x, y, pend int, hh, f float64) {
 		if i == h {
@@ -169,23 +192,8 @@ func (b Multiblock) overlapRowsSum(n uint64, poisson bool) (sum, abs float64) {
 			return
 		}
 		for d := 0; d < 3; d++ {
-			c := pend
-			if d == 2 {
-				c++
-			}
-			nx, ny := x+c, y
-			if c == 2 {
-				ny++
-			}
-			nh, nf := hh, f
-			if rk.pre[i] { // a block ending at column i-1
-				nh += hit[nx][ny]
-				nf *= fac[nx][ny]
-			}
-			np := 0
-			if d == 1 {
-				np = 1
-			}
+			// rk.pre[i]: a block ending at column i-1.
+			nx, ny, np, nh, nf := column(d, 2, 1, pend, x, y, rk.pre[i], hh, f)
 			prefix(i+1, idx+d*pow3[i], nx, ny, np, nh, nf)
 		}
 	}
@@ -197,22 +205,7 @@ func (b Multiblock) overlapRowsSum(n uint64, poisson bool) (sum, abs float64) {
 					x, y, pend := x0, y0, p0
 					hh, f := 0.0, 1.0
 					for i := h; i < G; i++ {
-						c := pend
-						if dig[i] == 2 {
-							c++
-						}
-						x += c
-						if c == 2 {
-							y++
-						}
-						if rk.pre[i] {
-							hh += hit[x][y]
-							f *= fac[x][y]
-						}
-						pend = 0
-						if dig[i] == 1 {
-							pend = 1
-						}
+						x, y, pend, hh, f = column(dig[i], 2, 1, pend, x, y, rk.pre[i], hh, f)
 					}
 					s := (x0*nY+y0)*2 + p0
 					tH[s], tF[s] = hh, f
@@ -234,23 +227,7 @@ func (b Multiblock) overlapRowsSum(n uint64, poisson bool) (sum, abs float64) {
 			return
 		}
 		for d := 0; d < 3; d++ {
-			c := pend
-			if d == 1 {
-				c++
-			}
-			nx, ny := x+c, y
-			if c == 2 {
-				ny++
-			}
-			nh, nf := hh, f
-			if rk.suf[i] {
-				nh += hit[nx][ny]
-				nf *= fac[nx][ny]
-			}
-			np := 0
-			if d == 2 {
-				np = 1
-			}
+			nx, ny, np, nh, nf := column(d, 1, 2, pend, x, y, rk.suf[i], hh, f)
 			lowSuffix(sh, i-1, idx+d*pow3[i], nx, ny, np, nh, nf)
 		}
 	}
@@ -282,23 +259,7 @@ func (b Multiblock) overlapRowsSum(n uint64, poisson bool) (sum, abs float64) {
 			return
 		}
 		for d := 0; d < 3; d++ {
-			c := pend
-			if d == 1 {
-				c++
-			}
-			nx, ny := x+c, y
-			if c == 2 {
-				ny++
-			}
-			nh, nf := hh, f
-			if rk.suf[i] {
-				nh += hit[nx][ny]
-				nf *= fac[nx][ny]
-			}
-			np := 0
-			if d == 2 {
-				np = 1
-			}
+			nx, ny, np, nh, nf := column(d, 1, 2, pend, x, y, rk.suf[i], hh, f)
 			dig[i] = d
 			suffix(i-1, hi+d*pow3[i-h], nx, ny, np, nh, nf)
 		}
