@@ -39,16 +39,14 @@
 //
 //   - the batch operations hand the filter groups of 64 (Boost's bulk
 //     insert and bulk may_contain; bloomlab's AddDigestBatch and
-//     ContainsDigestBatch where the filter has them);
+//     ContainsDigestBatch);
 //
 //   - every operation runs -count times over the q keys, cycling.
 //
 //     go run ./cmd/boostside -boost /tmp/boostside/fmb32 -rounds 5
 //
 // The multiblock filter is timed through its methods, whatever their
-// implementation at the time of the run; its batch operations are timed
-// when it has AddDigestBatch and ContainsDigestBatch, and marked absent
-// from the report otherwise.
+// implementation at the time of the run.
 package main
 
 import (
@@ -200,7 +198,6 @@ type geometry struct {
 	goFill      float64 // seconds, multiblock filter
 	theory      float64 // analysis.Multiblock's FPR at n keys
 	splitTheory float64 // analysis.SplitBlock's, when K = 8
-	hasBatch    bool    // the multiblock filter has the batch methods
 }
 
 // boostBits returns the bits Boost's filter<..., fast_multiblock32<K>>
@@ -409,16 +406,9 @@ type setup struct {
 	dp, da          []variants.Digest
 	hp, ha          []uint64 // H1 of the digests
 	mb              *variants.Multiblock
-	mbBatch         digestBatcher // mb's batch methods, or nil
 	split           *variants.SplitBlock
 	lines           []uint64 // for random-lines, as large as the table
 	out             []bool
-}
-
-// digestBatcher is the batch interface timed where a filter has it.
-type digestBatcher interface {
-	AddDigestBatch(ds []variants.Digest)
-	ContainsDigestBatch(ds []variants.Digest, out []bool)
 }
 
 // putKey writes key i of set at k[:16], as fmb32.cc and compare/cmd/flb
@@ -449,9 +439,6 @@ func newSetup(pt point, q int) (*setup, error) {
 	}
 	if got := s.mb.Params().Bits; got != m {
 		return nil, fmt.Errorf("at K = %d, the multiblock filter built %d bits, not Boost's %d", pt.k, got, m)
-	}
-	if b, ok := any(s.mb).(digestBatcher); ok {
-		s.mbBatch, s.geo.hasBatch = b, true
 	}
 	if pt.k == 8 {
 		if s.split, err = variants.NewSplitBlock(variants.Geometry{Bits: m, Hashes: 8, Capacity: n}, variants.Hashing{}); err != nil {
@@ -535,12 +522,6 @@ func (s *setup) goOps(name string) []goOp {
 			out = append(out, goOp{lib, fn})
 		}
 	}
-	mbBatch := func(fn func(s *setup, count int) uint64) func(s *setup, count int) uint64 {
-		if s.mbBatch == nil {
-			return nil
-		}
-		return fn
-	}
 	split := func(fn func(s *setup, count int) uint64) func(s *setup, count int) uint64 {
 		if s.split == nil {
 			return nil
@@ -552,7 +533,7 @@ func (s *setup) goOps(name string) []goOp {
 		add("multiblock", opMultiAddHash)
 		add("split-block", split(opSplitAddHash))
 	case "add-batch-hash":
-		add("multiblock", mbBatch(opMultiAddBatchHash))
+		add("multiblock", opMultiAddBatchHash)
 		add("split-block", split(opSplitAddBatchHash))
 	case "present-hash":
 		add("multiblock", opMultiPresentHash)
@@ -561,7 +542,7 @@ func (s *setup) goOps(name string) []goOp {
 		add("multiblock", opMultiAbsentHash)
 		add("split-block", split(opSplitAbsentHash))
 	case "absent-batch-hash":
-		add("multiblock", mbBatch(opMultiAbsentBatchHash))
+		add("multiblock", opMultiAbsentBatchHash)
 		add("split-block", split(opSplitAbsentBatchHash))
 	case "add-key":
 		add("multiblock", opMultiAddKey)
@@ -595,12 +576,7 @@ func opMultiAddHash(s *setup, count int) uint64 {
 
 //go:noinline
 func opMultiAddBatchHash(s *setup, count int) uint64 {
-	f, j := s.mbBatch, 0
-	for i := 0; i < count; i += batch {
-		f.AddDigestBatch(s.dp[j : j+batch])
-		j = sidebyside.NextGroup(j, s.q, batch)
-	}
-	return 0
+	return sidebyside.AddBatch(s.mb, s.dp, s.q, batch, count)
 }
 
 func multiQueries(s *setup, ds []variants.Digest, count int) uint64 {
@@ -620,15 +596,7 @@ func opMultiAbsentHash(s *setup, count int) uint64 { return multiQueries(s, s.da
 
 //go:noinline
 func opMultiAbsentBatchHash(s *setup, count int) uint64 {
-	f, j, hits, out := s.mbBatch, 0, uint64(0), s.out
-	for i := 0; i < count; i += batch {
-		f.ContainsDigestBatch(s.da[j:j+batch], out)
-		for _, x := range out {
-			hits += sidebyside.B2U(x)
-		}
-		j = sidebyside.NextGroup(j, s.q, batch)
-	}
-	return hits
+	return sidebyside.QueriesBatch(s.mb, s.da, s.out, s.q, count)
 }
 
 //go:noinline
@@ -663,7 +631,7 @@ func opSplitAddHash(s *setup, count int) uint64 {
 
 //go:noinline
 func opSplitAddBatchHash(s *setup, count int) uint64 {
-	return sidebyside.SplitAddBatch(s.split, s.dp, s.q, batch, count)
+	return sidebyside.AddBatch(s.split, s.dp, s.q, batch, count)
 }
 
 //go:noinline
@@ -678,7 +646,7 @@ func opSplitAbsentHash(s *setup, count int) uint64 {
 
 //go:noinline
 func opSplitAbsentBatchHash(s *setup, count int) uint64 {
-	return sidebyside.SplitQueriesBatch(s.split, s.da, s.out, s.q, count)
+	return sidebyside.QueriesBatch(s.split, s.da, s.out, s.q, count)
 }
 
 //go:noinline
@@ -837,9 +805,6 @@ func report(w io.Writer, c config, points []point, r *results, withBoost bool, l
 			} else {
 				notes = append(notes, "C and Go XXH3-128 checksums DIFFERENT")
 			}
-		}
-		if !r.geo[pt].hasBatch {
-			notes = append(notes, "variants.Multiblock has no AddDigestBatch/ContainsDigestBatch: its batch rows are not measured")
 		}
 		fmt.Fprintf(w, "- %s, K = %d, c = %d: %s.\n", sizeName(pt.bytes), pt.k, pt.c, strings.Join(notes, "; "))
 	}

@@ -488,7 +488,7 @@ func opSplitAddHash(s *setup, count int) uint64 {
 
 //go:noinline
 func opSplitAddBatchHash(s *setup, count int) uint64 {
-	return sidebyside.SplitAddBatch(s.split, s.dp, s.n, batch, count)
+	return sidebyside.AddBatch(s.split, s.dp, s.n, batch, count)
 }
 
 //go:noinline
@@ -508,7 +508,7 @@ func opSplitAbsentKey(s *setup, count int) uint64 {
 
 //go:noinline
 func opSplitAbsentBatchHash(s *setup, count int) uint64 {
-	return sidebyside.SplitQueriesBatch(s.split, s.da, s.out, s.n, count)
+	return sidebyside.QueriesBatch(s.split, s.da, s.out, s.n, count)
 }
 
 //go:noinline

@@ -103,8 +103,9 @@ func SplitAddHash(f *variants.SplitBlock, hs []uint64, n, count int) uint64 {
 	return 0
 }
 
-// SplitAddBatch adds count digests of ds[:n] to f, size at a time.
-func SplitAddBatch(f *variants.SplitBlock, ds []variants.Digest, n, size, count int) uint64 {
+// AddBatch adds count digests of ds[:n] to f, size at a time, with its
+// batch method (the split-block and multiblock filters' both).
+func AddBatch(f variants.Batcher, ds []variants.Digest, n, size, count int) uint64 {
 	j := 0
 	for i := 0; i < count; i += size {
 		f.AddDigestBatch(ds[j : j+size])
@@ -124,9 +125,9 @@ func SplitQueries(f *variants.SplitBlock, hs []uint64, n, count int) uint64 {
 	return hits
 }
 
-// SplitQueriesBatch tests count digests of ds[:n] against f, len(out) at a
-// time, and returns the hits.
-func SplitQueriesBatch(f *variants.SplitBlock, ds []variants.Digest, out []bool, n, count int) uint64 {
+// QueriesBatch tests count digests of ds[:n] against f, len(out) at a
+// time, with its batch method, and returns the hits.
+func QueriesBatch(f variants.Batcher, ds []variants.Digest, out []bool, n, count int) uint64 {
 	j, hits, size := 0, uint64(0), len(out)
 	for i := 0; i < count; i += size {
 		f.ContainsDigestBatch(ds[j:j+size], out)

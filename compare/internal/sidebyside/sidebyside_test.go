@@ -39,7 +39,7 @@ func TestLoops(t *testing.T) {
 		ds[i] = h.Digest(Key(keys, i))
 	}
 	out := make([]bool, 8)
-	if hits := SplitQueriesBatch(f, ds, out, n/2, n/2); hits != n/2 {
+	if hits := QueriesBatch(f, ds, out, n/2, n/2); hits != n/2 {
 		t.Errorf("present digests in batches: %d hits of %d", hits, n/2)
 	}
 	if HashXXH3128(keys, n, n) == 0 || RandomLines(make([]uint64, 64), 10) != 0 {
